@@ -1,0 +1,69 @@
+/**
+ * The neutral chat model shared by the core. The VS Code adapter maps VS Code's message and part classes
+ * onto these plain shapes, so everything under src/core runs without VS Code.
+ */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export type ChatPart =
+  | { kind: 'text'; text: string }
+  | { kind: 'image'; mimeType: string; data: Uint8Array }
+  | { kind: 'toolCall'; callId: string; name: string; input: unknown }
+  | { kind: 'toolResult'; callId: string; text: string }
+  /** Reasoning text the model produced earlier; some providers (DeepSeek) want it passed back. */
+  | { kind: 'thinking'; text: string }
+  /** A part that carries no content for the model (cache_control, stateful_marker, unknown data). */
+  | { kind: 'ignored'; reason: string };
+
+export interface ChatMessage {
+  role: ChatRole;
+  name?: string;
+  parts: ChatPart[];
+}
+
+export interface ChatTool {
+  name: string;
+  description: string;
+  /** JSON schema of the tool's input; absent means "no parameters". */
+  inputSchema?: object;
+}
+
+export type ToolMode = 'auto' | 'required';
+
+/** What the streamed answer is made of, in the order it arrived. */
+export type StreamEvent =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string }
+  | { kind: 'toolCall'; callId: string; name: string; input: object }
+  | { kind: 'usage'; usage: NormalizedUsage }
+  | { kind: 'finish'; reason: string };
+
+export type UsageShape = 'openai' | 'deepseek' | 'anthropic' | 'responses' | 'gemini' | 'none';
+
+/** One record for every provider's usage shape (see docs/usage.md). */
+export interface NormalizedUsage {
+  shape: UsageShape;
+  /** Tokens that occupy the context window: input + cache read + cache write (never output). */
+  contextTokens: number;
+  /** Tokens served from the provider's prompt cache (a part of contextTokens). */
+  cachedTokens: number;
+  /** Tokens written to the cache on this request (Anthropic's cache_creation_input_tokens). */
+  cacheWriteTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** What we know of a model's limits; undefined means unknown. */
+export interface ModelLimits {
+  contextWindow?: number;
+  maxOutputTokens?: number;
+}
+
+export interface ModelEntry extends ModelLimits {
+  id: string;
+  name: string;
+  toolCalling: boolean;
+  imageInput: boolean;
+  /** Where the limits came from, for the log. */
+  limitSource: 'endpoint' | 'bundled' | 'learned' | 'fallback' | 'unknown';
+}
