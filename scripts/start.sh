@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# `npm start`: try the extension in a real VS Code (code-server 4.139.1 = VS Code 1.139.1) in your browser.
+# Builds and packages the extension, installs it into a persistent dev profile (.vscode-e2e/dev/), and starts
+# code-server on 127.0.0.1 (no password). Without OPENCODE_API_KEY it also starts the fake OpenAI-compatible server
+# and points opencode.baseUrl at it; with OPENCODE_API_KEY set, the extension talks to the real OpenCode endpoint.
+# Ctrl-C stops everything. Env: PORT (default 8765).
+# Chat without GitHub Copilot: open the Chat view (Ctrl+Alt+I) and address the participant: `@opencode hello`.
+set -uo pipefail
+# shellcheck source=vscode-e2e/lib.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/vscode-e2e/lib.sh"
+DEV=$CACHE/dev
+PORT=${PORT:-8765}
+SETTINGS=$DEV/ud/User/settings.json
+FAKE_MARK=$DEV/fake-base-url   # the baseUrl we wrote for the fake server, so a later real-key run can remove it
+
+trap 'stop_groups' EXIT
+trap 'echo; echo "[start] stopping"; exit 0' INT TERM
+
+bash "$E2E_HERE/setup.sh" || exit 1
+mkdir -p "$DEV/ws"
+[ -f "$DEV/ws/README.md" ] || echo "# OpenCode dev workspace" > "$DEV/ws/README.md"
+echo "[start] building and packaging the extension"
+build_vsix "$DEV/opencode.vsix" || exit 1
+
+merge_settings "$SETTINGS" "$QUIET_SETTINGS"
+if [ -z "${OPENCODE_API_KEY:-}" ]; then
+  start_fake_server "$DEV" || exit 1
+  merge_settings "$SETTINGS" "{\"opencode.baseUrl\":\"$FAKE_URL\"}"
+  echo "$FAKE_URL" > "$FAKE_MARK"
+  echo "[start] OPENCODE_API_KEY is not set: using the fake server at $FAKE_URL (log: $DEV/fake-server.log)"
+else
+  current=$(node -e 'try{console.log(require(process.argv[1])["opencode.baseUrl"]||"")}catch{console.log("")}' "$SETTINGS")
+  if [ -f "$FAKE_MARK" ] && [ "$current" = "$(cat "$FAKE_MARK")" ]; then
+    merge_settings "$SETTINGS" '{"opencode.baseUrl":null}'; rm -f "$FAKE_MARK"
+  fi
+  echo "[start] OPENCODE_API_KEY is set: the extension uses ${current:-the real OpenCode endpoint}"
+fi
+
+code_server "$DEV" --install-extension "$DEV/opencode.vsix" --force 2>&1 | grep -v "Wrote default config" || true
+start_code_server "$DEV" "$PORT" "$DEV/ws" || exit 1
+cat <<MSG
+
+  VS Code (code-server) is running. Open:   http://127.0.0.1:$PORT/?folder=$DEV/ws
+  Chat: Ctrl+Alt+I, then type "@opencode hello" (a bare prompt goes to GitHub Copilot, which needs a sign-in).
+  Logs: Output panel > "OpenCode"; server log $DEV/code-server.log.   Ctrl-C stops everything.
+
+MSG
+wait "$CS_PID"
+echo "[start] code-server exited; see $DEV/code-server.log"

@@ -1,0 +1,98 @@
+// Browser test of the real chat view: types two turns to the `@opencode` participant, reads both answers from the
+// DOM, checks that the second request carried the first turn as history, and saves a screenshot.
+// (A bare prompt would go to GitHub Copilot's participant, which needs a GitHub sign-in; `@opencode` does not.)
+// Env: URL (workbench URL with ?folder=…), FAKE_BASE (fake server origin, for /_control), MODEL_NAME (picker entry to
+//      choose, default fake-large), TIMEOUT_MS (default 120000), SHOT (screenshot path), CHROMIUM, PLAYWRIGHT_CORE.
+// Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require(process.env.PLAYWRIGHT_CORE || 'playwright-core');
+
+const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const TURNS = [
+  { prompt: 'Which fruit is yellow?', answer: 'Bananas are yellow (answer one).' },
+  { prompt: 'And which one is red?', answer: 'Strawberries are red (answer two).' },
+];
+const INPUT = '.interactive-input-part .native-edit-context, .interactive-input-part .monaco-editor textarea';
+const t0 = Date.now();
+const log = (...a) => console.log(`[chat-ui +${Date.now() - t0}ms]`, ...a);
+
+async function control(route, body) {
+  const res = await fetch(`${process.env.FAKE_BASE}/_control/${route}`, body === undefined ? {} : {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`/_control/${route}: HTTP ${res.status}`);
+  return res.json().catch(() => ({}));
+}
+
+const answers = page => page.evaluate(() => Array.from(
+  document.querySelectorAll('.interactive-item-container.interactive-response .value')).map(e => e.innerText));
+
+/** On a fresh profile the picker may show just "Models"; open it and choose our model (best effort). */
+async function pickModel(page, name) {
+  const hasIt = () => page.evaluate(n => !!document.querySelector('.interactive-input-part')?.textContent?.includes(n), name);
+  for (let i = 0; i < 16 && !(await hasIt()); i++) {
+    if (i % 4 === 3) {
+      await page.locator('.interactive-input-part').getByText(/^(Models|Auto)$/).first().click({ force: true, timeout: 2000 }).catch(() => {});
+      await page.waitForTimeout(800);
+      await page.locator('.monaco-list-row').filter({ hasText: name }).first().click({ force: true, timeout: 2000 })
+        .catch(() => page.keyboard.press('Escape'));
+    }
+    await page.waitForTimeout(500);
+  }
+  log(await hasIt() ? `model picker shows ${name}` : `model picker does not show ${name}; @opencode falls back to its first model`);
+}
+
+async function main() {
+  const timeout = Number(process.env.TIMEOUT_MS || 120000);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-e2e-chromium-'));
+  process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
+  process.env.HOME = scratch; // Chromium writes crash reports under $HOME
+  const context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: BROWSER_ARGS,
+    viewport: { width: 1400, height: 900 },
+  });
+  const page = context.pages()[0] || await context.newPage();
+  const results = [];
+  const check = (ok, name, detail = '') => { results.push(ok); console.log(`${ok ? 'ok' : 'not ok'} - chat view: ${name}${detail ? ` (${detail})` : ''}`); };
+  try {
+    await control('reset', {});
+    await page.goto(process.env.URL, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('.monaco-workbench', { timeout });
+    const input = page.locator(INPUT).first();
+    if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+KeyI'); // Open Chat
+    await input.waitFor({ state: 'visible', timeout });
+    log('chat input visible');
+    await pickModel(page, process.env.MODEL_NAME || 'fake-large');
+    for (const [i, turn] of TURNS.entries()) {
+      await control('reply', { text: turn.answer });
+      await input.focus(); // a click is intercepted by an overlay span
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type(`@opencode ${turn.prompt}`);
+      await page.keyboard.press('Enter');
+      let seen = [];
+      const end = Date.now() + timeout;
+      while (Date.now() < end) {
+        seen = await answers(page);
+        if (seen[i]?.includes(turn.answer)) break;
+        await page.waitForTimeout(250);
+      }
+      check(!!seen[i]?.includes(turn.answer), `turn ${i + 1} answer on screen`, JSON.stringify((seen[i] || '').slice(0, 120)));
+    }
+    const recorded = await control('requests');
+    const list = (Array.isArray(recorded) ? recorded : recorded.requests || []).map(r => r.body || r).filter(b => Array.isArray(b.messages));
+    const last = JSON.stringify(list[list.length - 1]?.messages || []);
+    check(last.includes(TURNS[0].prompt) && last.includes(TURNS[0].answer) && last.includes(TURNS[1].prompt),
+      'second request carried the first turn as history');
+  } catch (e) {
+    check(false, 'harness', String(e && e.message || e).split('\n')[0]);
+  }
+  if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT }).catch(e => log('screenshot failed', e.message));
+  await context.close().catch(() => {});
+  return results.length && results.every(Boolean) ? 0 : 1;
+}
+
+main().then(code => process.exit(code), e => { console.error('[chat-ui] harness error:', e); process.exit(2); });

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# `npm run test:vscode`: the extension's end-to-end suite in a REAL VS Code (code-server 4.139.1 = VS Code 1.139.1).
+#  1. setup.sh (cached in .vscode-e2e/), build + package the .vsix, install it into a fresh profile;
+#  2. start the fake OpenAI-compatible server and point opencode.baseUrl at it (settings.json);
+#  3. start code-server (loopback, no auth, smoke-test driver on) and run out/e2e/index.js inside its extension host;
+#  4. type two `@opencode` turns into the real chat view (chat-ui.cjs);
+#  5. copy the OpenCode logs and screenshots to .artifacts/vscode/; stop every process group it started.
+# Last line of output: `N passed, N failed`. Exit code 0 only when everything passed.
+# Overrides (for debugging the harness): E2E_VSIX (skip the build: test this .vsix with the out/ already compiled),
+#   E2E_TESTS (test module),
+#   E2E_SKIP_CHAT=1, OPENCODE_E2E_GREP (run only matching in-host tests), E2E_PORT.
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+RUN=$CACHE/run
+ART=$REPO/.artifacts/vscode
+T0=$(e2e_ms)
+phase() { echo "[test:vscode +$(( ($(e2e_ms) - T0) / 1000 ))s] $*"; }
+
+collect() {
+  mkdir -p "$ART"
+  local f n=0
+  while IFS= read -r f; do
+    n=$((n + 1)); cp "$f" "$ART/$(echo "${f#"$RUN"/ud/logs/}" | tr '/' '_')"
+  done < <(find "$RUN/ud/logs" -name '*OpenCode.log' 2>/dev/null)
+  cp "$RUN"/*.png "$ART/" 2>/dev/null
+  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
+  phase "artifacts: $n OpenCode log file(s) and screenshots in ${ART#"$REPO"/}/"
+}
+COLLECTED=
+cleanup() {
+  stop_groups
+  [ -n "$COLLECTED" ] || [ ! -d "$RUN" ] || collect
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+phase "setup"
+bash "$HERE/setup.sh" || exit 1
+rm -rf "$RUN" "$ART"; mkdir -p "$RUN/ws" "$RUN/dev-ext" "$ART"
+echo "# scratch workspace for the OpenCode e2e suite" > "$RUN/ws/README.md"
+
+phase "build + package"
+VSIX=${E2E_VSIX:-$RUN/opencode.vsix}
+if [ -z "${E2E_VSIX:-}" ]; then build_vsix "$VSIX" || { echo "build/package failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
+
+phase "fake server + profile"
+start_fake_server "$RUN" || { echo "0 passed, 1 failed"; exit 1; }
+merge_settings "$RUN/ud/User/settings.json" "$QUIET_SETTINGS"
+merge_settings "$RUN/ud/User/settings.json" "{\"opencode.baseUrl\":\"$FAKE_URL\"}"
+code_server "$RUN" --install-extension "$VSIX" 2>&1 | grep -v "Wrote default config" || true
+# An empty extension as extensionDevelopmentPath: the installed .vsix is what gets tested, not the source tree.
+echo '{"name":"e2e-host","publisher":"opencode-e2e","version":"0.0.0","private":true,"engines":{"vscode":"^1.104.0"}}' \
+  > "$RUN/dev-ext/package.json"
+
+PORT=${E2E_PORT:-$(free_port)}
+phase "code-server on 127.0.0.1:$PORT"
+# The extension host inherits THIS environment: the tests learn the fake server and the logs folder from it, and
+# OPENCODE_API_KEY is removed so the missing-key test sees no key.
+start_code_server "$RUN" "$PORT" "$RUN/ws" -u OPENCODE_API_KEY OPENCODE_E2E_FAKE_URL="$FAKE_URL" \
+  OPENCODE_E2E_LOGS="$RUN/ud/logs" OPENCODE_E2E_GREP="${OPENCODE_E2E_GREP:-}" \
+  -- --vscode-option enable-smoke-test-driver || { echo "0 passed, 1 failed"; exit 1; }
+
+phase "tests in the extension host"
+start_group RUNNER "$RUN/in-host.log" env BASE="http://127.0.0.1:$PORT" FOLDER="$RUN/ws" EXT_DEV="$RUN/dev-ext" \
+  TESTS="${E2E_TESTS:-$REPO/out/e2e/index.js}" SHOT="$RUN/in-host.png" node "$HERE/run-in-host.cjs"
+wait "$RUNNER_PID"; host_rc=$?
+# Test lines (with the detail under each failure); the in-host closing line is folded into the final one.
+awk '/^not ok - /{d=1; print; next} d && /^    /{print; next} {d=0}
+     /^[0-9]+ passed, [0-9]+ failed$/{print "# in-host: " $0; next}
+     /^(ok - |# |\[run-in-host\]|[0-9]+ pending)/{print}' "$RUN/in-host.log"
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$RUN/in-host.log" | tail -1)
+if [ -n "$summary" ]; then passed=${summary%% passed*}; failed=$(echo "$summary" | sed 's/.*, \([0-9]*\) failed/\1/')
+else passed=0; failed=1; echo "not ok - in-host tests did not finish (exit $host_rc); see ${ART#"$REPO"/}/in-host.log"; fi
+[ "$host_rc" = 0 ] || [ "$failed" != 0 ] || failed=1
+
+if [ "${E2E_SKIP_CHAT:-}" != 1 ]; then
+  phase "chat view: two @opencode turns"
+  start_group CHATUI "$RUN/chat-ui.log" env URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" FAKE_BASE="$FAKE_BASE" \
+    SHOT="$RUN/chat.png" node "$HERE/chat-ui.cjs"
+  wait "$CHATUI_PID"; chat_rc=$?
+  grep -E '^(ok|not ok) - ' "$RUN/chat-ui.log"
+  p=$(grep -c '^ok - ' "$RUN/chat-ui.log"); f=$(grep -c '^not ok - ' "$RUN/chat-ui.log")
+  [ "$chat_rc" = 0 ] || [ "$f" != 0 ] || f=1
+  passed=$((passed + p)); failed=$((failed + f))
+fi
+
+stop_groups
+collect; COLLECTED=1
+phase "done"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,113 @@
+/**
+ * Every `opencode.*` setting, read through one pure function so it runs without VS Code. A value that is
+ * not usable (wrong type, NaN, out of range) never throws: it is replaced by the default or clamped, and
+ * a warning names the setting and the value actually used.
+ */
+
+export const PRESET_URLS = {
+  go: 'https://opencode.ai/zen/go/v1',
+  zen: 'https://opencode.ai/zen/v1',
+} as const;
+export type Preset = keyof typeof PRESET_URLS;
+
+export interface HistoryTrimSettings {
+  enabled: boolean;
+  headroomRatio: number;
+  headroomMinTokens: number;
+  headroomMaxTokens: number;
+  cutStepTokens: number;
+}
+
+export interface Settings {
+  baseUrl: string;
+  reservedOutputTokens: number;
+  /** 0 = derive from the model's window. */
+  maxInputTokens: number;
+  /** 0 = derive from the token budget. */
+  maxRequestBytes: number;
+  historyTrim: HistoryTrimSettings;
+  contextLimitFallback: number;
+  reportedInputLimit: 'budget' | 'window';
+  streamIdleTimeoutSeconds: number;
+  maxRetries: number;
+  recordRequests: boolean;
+}
+
+export type ReadSetting = (key: string) => unknown;
+export type Warn = (message: string) => void;
+
+export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
+  const num = (key: string, fallback: number, min: number, max: number, integer = true): number =>
+    readNumber(read, warn, key, fallback, min, max, integer);
+  const headroomMinTokens = num('historyTrim.headroomMinTokens', 8_192, 0, 1_000_000);
+  let headroomMaxTokens = num('historyTrim.headroomMaxTokens', 32_768, 0, 1_000_000);
+  if (headroomMaxTokens < headroomMinTokens) {
+    warn(`opencode.historyTrim.headroomMaxTokens (${headroomMaxTokens}) is below headroomMinTokens; using ${headroomMinTokens}.`);
+    headroomMaxTokens = headroomMinTokens;
+  }
+  return {
+    baseUrl: resolveBaseUrl(read, warn),
+    reservedOutputTokens: num('reservedOutputTokens', 20_000, 0, 1_000_000),
+    maxInputTokens: num('maxInputTokens', 0, 0, 100_000_000),
+    maxRequestBytes: num('maxRequestBytes', 0, 0, 1_000_000_000),
+    historyTrim: {
+      enabled: readBoolean(read, warn, 'historyTrim.enabled', true),
+      headroomRatio: num('historyTrim.headroomRatio', 0.03, 0, 0.5, false),
+      headroomMinTokens,
+      headroomMaxTokens,
+      cutStepTokens: num('historyTrim.cutStepTokens', 32_768, 0, 1_000_000),
+    },
+    contextLimitFallback: num('contextLimitFallback', 128_000, 0, 100_000_000),
+    reportedInputLimit: readChoice(read, warn, 'reportedInputLimit', ['budget', 'window'], 'budget'),
+    streamIdleTimeoutSeconds: num('streamIdleTimeoutSeconds', 120, 5, 3_600),
+    maxRetries: num('maxRetries', 3, 0, 10),
+    recordRequests: readBoolean(read, warn, 'recordRequests', false),
+  };
+}
+
+function resolveBaseUrl(read: ReadSetting, warn: Warn): string {
+  const preset = readChoice(read, warn, 'preset', Object.keys(PRESET_URLS) as Preset[], 'go');
+  const raw = read('baseUrl');
+  if (raw === undefined || raw === null || raw === '') return PRESET_URLS[preset];
+  if (typeof raw === 'string') {
+    try {
+      const url = new URL(raw.trim());
+      if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString().replace(/\/+$/, '');
+    } catch {
+      // fall through to the warning
+    }
+  }
+  warn(`opencode.baseUrl ${JSON.stringify(raw)} is not an http(s) URL; using the ${preset} preset ${PRESET_URLS[preset]}.`);
+  return PRESET_URLS[preset];
+}
+
+function readNumber(read: ReadSetting, warn: Warn, key: string, fallback: number, min: number, max: number, integer: boolean): number {
+  const raw = read(key);
+  if (raw === undefined || raw === null) return fallback;
+  if (typeof raw !== 'number' || !Number.isFinite(raw)) {
+    warn(`opencode.${key} ${JSON.stringify(raw)} is not a number; using ${fallback}.`);
+    return fallback;
+  }
+  let value = integer ? Math.round(raw) : raw;
+  if (value < min || value > max) {
+    value = Math.min(max, Math.max(min, value));
+    warn(`opencode.${key} ${raw} is outside ${min}…${max}; using ${value}.`);
+  }
+  return value;
+}
+
+function readBoolean(read: ReadSetting, warn: Warn, key: string, fallback: boolean): boolean {
+  const raw = read(key);
+  if (raw === undefined || raw === null) return fallback;
+  if (typeof raw === 'boolean') return raw;
+  warn(`opencode.${key} ${JSON.stringify(raw)} is not true or false; using ${fallback}.`);
+  return fallback;
+}
+
+function readChoice<T extends string>(read: ReadSetting, warn: Warn, key: string, choices: readonly T[], fallback: T): T {
+  const raw = read(key);
+  if (raw === undefined || raw === null) return fallback;
+  if (typeof raw === 'string' && (choices as readonly string[]).includes(raw)) return raw as T;
+  warn(`opencode.${key} ${JSON.stringify(raw)} is not one of ${choices.join(', ')}; using ${fallback}.`);
+  return fallback;
+}

@@ -1,0 +1,96 @@
+/**
+ * VS Code-shaped chat messages (neutral ChatMessage) → OpenAI chat messages.
+ * Pure and deterministic: the same input always gives byte-identical output, which the provider's
+ * prefix cache depends on. Call ids are the ones VS Code gave; nothing here invents ids.
+ */
+import type { ChatMessage, ChatPart } from '../types';
+import type { WireContentPart, WireMessage, WireToolCall } from '../wire/wireTypes';
+
+/** Sent for a tool result with no text: several providers reject an empty tool message. */
+export const EMPTY_TOOL_RESULT = '(no output)';
+
+export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  for (const message of messages) {
+    out.push(...convertMessage(message));
+  }
+  return out;
+}
+
+function convertMessage(message: ChatMessage): WireMessage[] {
+  switch (message.role) {
+    case 'system':
+      return convertSystem(message.parts);
+    case 'assistant':
+      return convertAssistant(message.parts);
+    case 'user':
+      return convertUser(message.parts);
+  }
+}
+
+function convertSystem(parts: readonly ChatPart[]): WireMessage[] {
+  const text = joinText(parts);
+  return text ? [{ role: 'system', content: text }] : [];
+}
+
+function convertAssistant(parts: readonly ChatPart[]): WireMessage[] {
+  const text = joinText(parts);
+  const toolCalls: WireToolCall[] = [];
+  let reasoning = '';
+  for (const part of parts) {
+    if (part.kind === 'toolCall') toolCalls.push(toWireToolCall(part));
+    if (part.kind === 'thinking') reasoning += part.text;
+  }
+  if (!text && toolCalls.length === 0) return [];
+  const message: WireMessage = { role: 'assistant', content: text || null };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  // DeepSeek-style reasoners reject a tool-call turn whose reasoning was not passed back.
+  if (reasoning) message.reasoning_content = reasoning;
+  return [message];
+}
+
+/** VS Code carries tool results inside user messages; on the wire they are separate `tool` messages. */
+function convertUser(parts: readonly ChatPart[]): WireMessage[] {
+  const toolMessages: WireMessage[] = [];
+  const content: WireContentPart[] = [];
+  for (const part of parts) {
+    if (part.kind === 'toolResult') {
+      toolMessages.push({ role: 'tool', tool_call_id: part.callId, content: part.text || EMPTY_TOOL_RESULT });
+    } else if (part.kind === 'text') {
+      appendText(content, part.text);
+    } else if (part.kind === 'image') {
+      content.push({ type: 'image_url', image_url: { url: toDataUrl(part.mimeType, part.data) } });
+    }
+  }
+  const result: WireMessage[] = toolMessages;
+  if (content.length === 0) return result;
+  const onlyText = content.length === 1 && content[0].type === 'text';
+  if (onlyText && !(content[0] as { text: string }).text) return result;
+  result.push({ role: 'user', content: onlyText ? (content[0] as { text: string }).text : content });
+  return result;
+}
+
+/** Adjacent text parts are one text block: VS Code may split one prompt into several parts. */
+function appendText(content: WireContentPart[], text: string): void {
+  const last = content[content.length - 1];
+  if (last && last.type === 'text') last.text += text;
+  else content.push({ type: 'text', text });
+}
+
+function joinText(parts: readonly ChatPart[]): string {
+  let text = '';
+  for (const part of parts) if (part.kind === 'text') text += part.text;
+  return text;
+}
+
+function toWireToolCall(part: Extract<ChatPart, { kind: 'toolCall' }>): WireToolCall {
+  return {
+    id: part.callId,
+    type: 'function',
+    function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) },
+  };
+}
+
+export function toDataUrl(mimeType: string, data: Uint8Array): string {
+  return `data:${mimeType};base64,${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * `GET {baseUrl}/models` → our model entries. Endpoints name their limits differently (OpenRouter
+ * `context_length`, vLLM `max_model_len`, models.dev-style `limit.context`, …); the first positive number
+ * found wins, then the bundled table, else the limit stays unknown (the trim's fallback handles that).
+ * Duplicate ids are dropped and the list is sorted so the picker is stable.
+ */
+import type { ModelEntry } from '../types';
+import { lookupKnownModel } from './knownModels';
+
+type Json = Record<string, unknown>;
+
+const CONTEXT_FIELDS = ['context_length', 'context_window', 'max_context_length', 'max_model_len', 'max_input_tokens', 'limit.context', 'top_provider.context_length'];
+const OUTPUT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'limit.output', 'top_provider.max_completion_tokens'];
+
+export function parseModelList(body: unknown): ModelEntry[] {
+  const data = isObject(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [];
+  const byId = new Map<string, ModelEntry>();
+  for (const raw of data) {
+    if (!isObject(raw) || typeof raw.id !== 'string' || !raw.id || byId.has(raw.id)) continue;
+    byId.set(raw.id, toModelEntry(raw as Json & { id: string }));
+  }
+  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function toModelEntry(raw: Json & { id: string }): ModelEntry {
+  const known = lookupKnownModel(raw.id);
+  const contextWindow = firstPositive(raw, CONTEXT_FIELDS);
+  const maxOutputTokens = firstPositive(raw, OUTPUT_FIELDS);
+  const limitSource = contextWindow ? 'endpoint' : known ? 'bundled' : 'unknown';
+  return {
+    id: raw.id,
+    name: typeof raw.name === 'string' && raw.name ? raw.name : raw.id,
+    contextWindow: contextWindow ?? known?.contextWindow,
+    maxOutputTokens: maxOutputTokens ?? known?.maxOutputTokens,
+    toolCalling: readCapability(raw, ['tool_calling', 'tools', 'function_calling']) ?? true,
+    imageInput: readCapability(raw, ['image_input', 'vision']) ?? hasImageModality(raw) ?? known?.imageInput ?? false,
+    limitSource,
+  };
+}
+
+function readCapability(raw: Json, names: string[]): boolean | undefined {
+  const caps = isObject(raw.capabilities) ? raw.capabilities : undefined;
+  for (const name of names) {
+    const value = caps?.[name] ?? raw[`supports_${name}`];
+    if (typeof value === 'boolean') return value;
+  }
+  const params = raw.supported_parameters;
+  if (Array.isArray(params) && names.includes('tools')) return params.includes('tools');
+  return undefined;
+}
+
+function hasImageModality(raw: Json): boolean | undefined {
+  const arch = isObject(raw.architecture) ? raw.architecture : undefined;
+  const modalities = arch?.input_modalities ?? (isObject(raw.modalities) ? raw.modalities.input : undefined);
+  return Array.isArray(modalities) ? modalities.includes('image') : undefined;
+}
+
+function firstPositive(raw: Json, paths: string[]): number | undefined {
+  for (const path of paths) {
+    let value: unknown = raw;
+    for (const key of path.split('.')) value = isObject(value) ? value[key] : undefined;
+    const n = typeof value === 'string' ? Number(value) : value;
+    if (typeof n === 'number' && Number.isFinite(n) && n > 0) return Math.floor(n);
+  }
+  return undefined;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,24 @@
+/**
+ * Turns each request's full history into the replay JSONL: a whole request
+ * `{"messages":[…],"tools":[…]}`, or `{"append":[…]}` when the history only grew since the previous
+ * request of the same conversation (the usual case, and far smaller on disk).
+ */
+import type { WireMessage, WireTool } from '../wire/wireTypes';
+
+export class RequestRecording {
+  private previous: string[] = [];
+  private previousTools = '';
+
+  /** The JSONL line for this request (without the newline). */
+  lineFor(messages: readonly WireMessage[], tools: readonly WireTool[]): string {
+    const serialized = messages.map((message) => JSON.stringify(message));
+    const toolsJson = JSON.stringify(tools);
+    const grewOnly = this.previous.length > 0 && toolsJson === this.previousTools && serialized.length >= this.previous.length && this.previous.every((line, i) => line === serialized[i]);
+    const line = grewOnly
+      ? `{"append":[${serialized.slice(this.previous.length).join(',')}]}`
+      : `{"messages":[${serialized.join(',')}],"tools":${toolsJson}}`;
+    this.previous = serialized;
+    this.previousTools = toolsJson;
+    return line;
+  }
+}

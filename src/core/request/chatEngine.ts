@@ -1,0 +1,162 @@
+/**
+ * One request end to end, without VS Code: prepare (convert, trim) → send → stream → account (usage,
+ * overflow, calibration). The engine holds what outlives a request: size memo, calibrations, learned
+ * limits and per-conversation trim state, persisted through a small key-value store.
+ */
+import { isLoopbackUrl } from '../config/endpoint';
+import type { Settings } from '../config/settings';
+import type { Logger } from '../log';
+import { overflowLine, shouldCompact, usableTokens } from '../overflow/overflow';
+import { newRequestId } from '../session/sessionId';
+import { StreamMapper } from '../stream/streamMapper';
+import { Calibrations, calibrationLine } from '../trim/calibration';
+import { ConversationStates } from '../trim/conversationState';
+import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
+import { SizeMemo } from '../trim/messageSize';
+import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
+import { formatUsageLine } from '../usage/usageLine';
+import { streamChat, type Endpoint } from './chatTransport';
+import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
+import { isRetryable, retryDelayMs, sleep } from './retryPolicy';
+import { isContextLengthMessage, missingKeyError, toUserFacingError } from './userFacingError';
+
+export interface KeyValueStore {
+  get(key: string): unknown;
+  update(key: string, value: unknown): PromiseLike<void> | void;
+}
+
+export interface EngineDeps {
+  log: Logger;
+  store: KeyValueStore;
+  settings: () => Settings;
+  apiKey: () => Promise<string | undefined>;
+  /** Called with each prepared request when opencode.recordRequests is on. */
+  record?: (prepared: PreparedRequest) => void;
+}
+
+export interface RunOutcome {
+  usage?: NormalizedUsage;
+  prepared: PreparedRequest;
+  /** The stream ended early after content was shown; what arrived was kept. */
+  truncated: boolean;
+}
+
+const STORE_KEYS = { calibrations: 'opencode.calibrations', learned: 'opencode.learnedLimits', states: 'opencode.trimStates' };
+
+export class ChatEngine {
+  readonly memo = new SizeMemo();
+  readonly calibrations: Calibrations;
+  readonly learned: LearnedLimits;
+  readonly states: ConversationStates;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.calibrations = Calibrations.fromJSON(deps.store.get(STORE_KEYS.calibrations));
+    this.learned = LearnedLimits.fromJSON(deps.store.get(STORE_KEYS.learned));
+    this.states = ConversationStates.fromJSON(deps.store.get(STORE_KEYS.states));
+  }
+
+  /** Listed limits first; a limit the endpoint itself enforced (learned from its error) wins when smaller. */
+  limitsFor(modelId: string, listed: ModelLimits): ModelLimits {
+    const learned = this.learned.get(modelId);
+    if (learned && (!listed.contextWindow || learned < listed.contextWindow)) return { ...listed, contextWindow: learned };
+    return listed;
+  }
+
+  prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
+    return prepareRequest(request, {
+      settings: this.deps.settings(),
+      limits: this.limitsFor(request.modelId, listed),
+      calibration: this.calibrations.factor(request.modelId),
+      memo: this.memo,
+      states: this.states,
+      log: this.deps.log,
+    });
+  }
+
+  async run(request: ChatRequest, listed: ModelLimits, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
+    const settings = this.deps.settings();
+    const endpoint: Endpoint = { baseUrl: settings.baseUrl, apiKey: await this.deps.apiKey() };
+    if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
+    let prepared = this.prepare(request, listed);
+    let retriedContextLength = false;
+    for (let attempt = 1; ; attempt++) {
+      this.deps.record?.(prepared);
+      const shown = { any: false };
+      try {
+        return await this.stream(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
+      } catch (error) {
+        if (signal.aborted) throw toUserFacingError(error, { baseUrl: endpoint.baseUrl, model: request.modelId });
+        const message = error instanceof Error ? error.message : String(error);
+        if (shown.any) {
+          this.deps.log.warn(`[stream] The answer from ${request.modelId} ended early (${message}); kept what arrived.`);
+          return { prepared, truncated: true };
+        }
+        if (!retriedContextLength && isContextLengthMessage(message)) {
+          retriedContextLength = true;
+          prepared = this.retrimAfterContextError(request, listed, message, prepared.sessionId);
+          continue;
+        }
+        const delay = attempt <= settings.maxRetries && isRetryable(error) ? retryDelayMs(error, attempt) : undefined;
+        if (delay === undefined) throw toUserFacingError(error, { baseUrl: endpoint.baseUrl, model: request.modelId });
+        this.deps.log.warn(`[retry] ${request.modelId}: ${message} — attempt ${attempt + 1} of ${settings.maxRetries + 1} in ${delay} ms.`);
+        await sleep(delay, signal);
+      }
+    }
+  }
+
+  /** Learns the limit the error names (else cuts one more step) and prepares the request again. */
+  private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, message: string, sessionId: string): PreparedRequest {
+    const limit = parseContextLimit(message);
+    if (limit && this.learned.learn(request.modelId, limit)) void this.deps.store.update(STORE_KEYS.learned, this.learned.toJSON());
+    else this.states.addExtraStep(sessionId);
+    this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${limit ? ` (limit ${limit} tokens, now remembered)` : ''}; trimming again and retrying once.`);
+    return this.prepare(request, listed);
+  }
+
+  private async stream(
+    endpoint: Endpoint,
+    prepared: PreparedRequest,
+    settings: Settings,
+    onEvent: (event: StreamEvent) => void,
+    signal: AbortSignal,
+    shown: { any: boolean },
+    modelId: string,
+  ): Promise<RunOutcome> {
+    const mapper = new StreamMapper();
+    let usage: NormalizedUsage | undefined;
+    const emit = (events: StreamEvent[]): void => {
+      for (const event of events) {
+        if (event.kind === 'usage') usage = event.usage;
+        else {
+          shown.any = true;
+          onEvent(event);
+        }
+      }
+    };
+    const options = { sessionId: prepared.sessionId, requestId: newRequestId(), signal, idleTimeoutMs: settings.streamIdleTimeoutSeconds * 1000 };
+    for await (const chunk of streamChat(endpoint, prepared.body, options)) emit(mapper.push(chunk));
+    emit(mapper.finish());
+    if (usage) {
+      this.account(modelId, prepared, usage);
+      onEvent({ kind: 'usage', usage });
+    }
+    return { usage, prepared, truncated: false };
+  }
+
+  /** After every answer: the usage line, calibration of the estimator, and the overflow sensor. */
+  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
+    const log = this.deps.log;
+    log.info(formatUsageLine(usage));
+    const update = this.calibrations.observe(modelId, prepared.trim.rawTokens, usage.contextTokens);
+    if (update) {
+      log.info(calibrationLine(modelId, usage.contextTokens, prepared.trim.rawTokens, update));
+      void this.deps.store.update(STORE_KEYS.calibrations, this.calibrations.toJSON());
+    }
+    const window = prepared.budget.window;
+    if (window && shouldCompact(usage, window, prepared.budget.reserve)) {
+      log.warn(overflowLine(usage.contextTokens, usableTokens(window, prepared.budget.reserve), window, prepared.budget.reserve));
+      this.states.addExtraStep(prepared.sessionId);
+    }
+    void this.deps.store.update(STORE_KEYS.states, this.states.toJSON());
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Request preparation, top to bottom: convert → repair tool pairs → trim → body. Pure apart from the
+ * memo and the per-conversation state it updates; it logs what it decided.
+ */
+import type { Settings } from '../config/settings';
+import { repairToolPairs } from '../convert/repairToolPairs';
+import { toWireMessages } from '../convert/toWireMessages';
+import { toWireToolChoice, toWireTools } from '../convert/toWireTools';
+import type { Logger } from '../log';
+import { conversationSessionId } from '../session/sessionId';
+import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
+import { computeBudget, type Budget } from '../trim/budget';
+import type { ConversationStates } from '../trim/conversationState';
+import { cutGeometry, type CutGeometry } from '../trim/cutPolicy';
+import { trimHistory, type TrimResult } from '../trim/historyTrim';
+import { measureMessage, type MessageSize, type SizeMemo } from '../trim/messageSize';
+import { historyTrimLine, overBudgetLine } from '../trim/trimLog';
+import type { WireMessage, WireTool } from '../wire/wireTypes';
+import type { ChatRequestBody } from './chatTransport';
+
+export interface ChatRequest {
+  modelId: string;
+  messages: readonly ChatMessage[];
+  tools: readonly ChatTool[];
+  toolMode?: ToolMode;
+  /** VS Code's modelOptions; only the known sampling options below are forwarded. */
+  modelOptions?: Record<string, unknown>;
+}
+
+export interface PrepareContext {
+  settings: Settings;
+  limits: ModelLimits;
+  calibration: number;
+  memo: SizeMemo;
+  states: ConversationStates;
+  log: Logger;
+}
+
+export interface PreparedRequest extends TrimPlan {
+  body: ChatRequestBody;
+}
+
+export interface TrimPlan {
+  /** The full (repaired) history before trimming, as the replay tool and the request recorder see it. */
+  input: WireMessage[];
+  tools: WireTool[];
+  sessionId: string;
+  budget: Budget;
+  geometry: CutGeometry;
+  trim: TrimResult;
+  cutMoved: boolean;
+}
+
+export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
+  const plan = planTrim(toWireMessages(request.messages), toWireTools(request.tools), ctx);
+  return { ...plan, body: buildBody(request, plan.trim, plan.tools) };
+}
+
+/**
+ * The extension's whole trim path for OpenAI-shaped messages: repair tool pairs, budget, cut, log.
+ * The replay tool calls exactly this.
+ */
+export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: PrepareContext): TrimPlan {
+  const repaired = repairToolPairs(messages);
+  if (repaired.droppedOrphanResults || repaired.addedMissingResults) {
+    ctx.log.warn(`[request] Repaired tool pairs: dropped ${repaired.droppedOrphanResults} orphaned tool result(s), closed ${repaired.addedMissingResults} call(s) that had no result.`);
+  }
+  const input = repaired.messages;
+  const sessionId = conversationSessionId(input);
+  const budget = trimBudget(ctx);
+  const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim);
+  const trim = trimHistory(input, {
+    budget,
+    geometry,
+    calibration: ctx.calibration,
+    extraSteps: ctx.states.get(sessionId).extraSteps,
+    memo: ctx.memo,
+    tools: toolsSize(tools),
+  });
+  const cutMoved = ctx.states.recordCut(sessionId, trim.removed);
+  if (trim.removed > 0) ctx.log.info(historyTrimLine(trim, budget, geometry, cutMoved));
+  if (trim.overBudget) ctx.log.error(overBudgetLine(trim, budget));
+  return { input, tools, sessionId, budget, geometry, trim, cutMoved };
+}
+
+export function trimBudget(ctx: Pick<PrepareContext, 'settings' | 'limits'>): Budget {
+  const budget = computeBudget(ctx.limits, ctx.settings);
+  if (!ctx.settings.historyTrim.enabled) return { ...budget, tokens: Infinity, maxBytes: Infinity };
+  return budget;
+}
+
+function buildBody(request: ChatRequest, trim: TrimResult, tools: WireTool[]): ChatRequestBody {
+  const body: ChatRequestBody = { model: request.modelId, messages: trim.messages };
+  if (tools.length > 0) body.tools = tools;
+  const toolChoice = toWireToolChoice(request.toolMode, tools.length);
+  if (toolChoice) body.tool_choice = toolChoice;
+  Object.assign(body, forwardedOptions(request.modelOptions));
+  return body;
+}
+
+/** VS Code puts internal fields into modelOptions; only these sampling options reach the endpoint. */
+export function forwardedOptions(options: Record<string, unknown> | undefined): Partial<ChatRequestBody> {
+  const out: Partial<ChatRequestBody> = {};
+  if (!options) return out;
+  if (typeof options.temperature === 'number') out.temperature = options.temperature;
+  if (typeof options.top_p === 'number') out.top_p = options.top_p;
+  const maxTokens = options.max_tokens ?? options.maxTokens;
+  if (typeof maxTokens === 'number' && maxTokens > 0) out.max_tokens = Math.floor(maxTokens);
+  if (Array.isArray(options.stop) && options.stop.every((s) => typeof s === 'string')) out.stop = options.stop as string[];
+  return out;
+}
+
+let lastTools: { json: string; size: MessageSize } | undefined;
+
+/** The tools block is the same on almost every request; measure it once per distinct list. */
+function toolsSize(tools: WireTool[]): MessageSize {
+  if (tools.length === 0) return { tokens: 0, bytes: 0 };
+  const json = JSON.stringify(tools);
+  if (lastTools?.json !== json) lastTools = { json, size: measureMessage({ role: 'system', content: json }) };
+  return lastTools.size;
+}

@@ -1,0 +1,27 @@
+/**
+ * The log lines users verify the trim with. Their format is a documented contract (README, "Log lines"):
+ * the first sentence of the [history-trim] line is worded exactly as the leading extension writes it, so
+ * existing habits and the seed's acceptance checkpoints keep working; our fields follow it.
+ */
+import type { Budget } from './budget';
+import type { CutGeometry } from './cutPolicy';
+import type { TrimResult } from './historyTrim';
+
+export function historyTrimLine(result: TrimResult, budget: Budget, geometry: CutGeometry, cutMoved: boolean): string {
+  return (
+    `[history-trim] Dropped ${result.removed} old message(s) to fit context window ` +
+    `(budget=${budget.tokens}, maxBytes=${budget.maxBytes}); ` +
+    `estimated payload now ~${result.estTokens} tokens / ${result.bytes} bytes. ` +
+    `headroom=${geometry.headroom} step=${geometry.step} cut=${cutMoved ? 'moved' : 'held'}`
+  );
+}
+
+/** Written at ERROR level when even the smallest safe history does not fit: never sent silently. */
+export function overBudgetLine(result: TrimResult, budget: Budget): string {
+  const b = result.breakdown;
+  return (
+    `[history-trim] Over budget: no safe cut fits. Sending ~${result.estTokens} tokens / ${result.bytes} bytes ` +
+    `against budget=${budget.tokens} maxBytes=${budget.maxBytes} ` +
+    `(system=${b.system} anchor=${b.anchor} tools=${b.tools} history=${b.history} currentTurn=${b.currentTurn} reserve=${budget.reserve}).`
+  );
+}

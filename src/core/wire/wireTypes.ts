@@ -1,0 +1,25 @@
+/**
+ * The OpenAI chat-completions wire shapes we send. Declared here (structurally compatible with the
+ * `openai` SDK's params) so the trimmer and the tests can read them without SDK generics.
+ */
+
+export type WireContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } };
+
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type WireMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | WireContentPart[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; reasoning_content?: string }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface WireTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: object };
+}

@@ -1,0 +1,51 @@
+/** OpenAI-style error bodies, worded like the real gateways so clients' error parsing is exercised. */
+
+export interface ErrorReply {
+  status: number;
+  body: object;
+  headers?: Record<string, string>;
+}
+
+function openAiError(status: number, message: string, type: string, code?: string): ErrorReply {
+  return { status, body: { error: { message, type, ...(code ? { code } : {}) } } };
+}
+
+export function modelNotFound(modelId: unknown): ErrorReply {
+  return openAiError(404, `The model \`${String(modelId)}\` does not exist`, 'invalid_request_error', 'model_not_found');
+}
+
+export function invalidApiKey(): ErrorReply {
+  return openAiError(401, 'Invalid API key', 'authentication_error');
+}
+
+export function contextLengthExceeded(limit: number, promptTokens: number): ErrorReply {
+  return openAiError(
+    400,
+    `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
+    'invalid_request_error',
+    'context_length_exceeded',
+  );
+}
+
+/** What OpenCode Go answers when the `x-opencode-session` header is missing. */
+export function missingSession(): ErrorReply {
+  return openAiError(400, 'MissingSessionID: the x-opencode-session header is required', 'invalid_request_error', 'MissingSessionID');
+}
+
+export function rateLimited(retryAfterSeconds: number): ErrorReply {
+  const reply = openAiError(429, 'Rate limit reached, please retry later', 'rate_limit_error', 'rate_limit_exceeded');
+  return { ...reply, headers: { 'Retry-After': String(retryAfterSeconds) } };
+}
+
+export function serverError(status: number): ErrorReply {
+  const messages: Record<number, string> = { 500: 'Internal server error', 502: 'Bad gateway', 503: 'Service unavailable' };
+  return openAiError(status, messages[status] ?? `Upstream error ${status}`, 'server_error');
+}
+
+export function badRequest(message: string, code?: string): ErrorReply {
+  return openAiError(400, message, 'invalid_request_error', code);
+}
+
+export function notFound(path: string): ErrorReply {
+  return openAiError(404, `No route for ${path}`, 'invalid_request_error', 'not_found');
+}

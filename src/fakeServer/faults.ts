@@ -1,0 +1,100 @@
+/**
+ * Faults a real gateway has shown, each a tiny pure function from its parameters to a plan the server
+ * carries out. Select one per request with `x-fake-fault: NAME` (or a JSON FaultSpec) or queue them.
+ */
+import { FAULT_NAMES, type FaultName, type FaultSpec, type ScriptedReply } from './types';
+import * as errors from './errors';
+import type { ErrorReply } from './errors';
+
+/** What the fault needs to know about the request it spoils. */
+export interface FaultInput {
+  /** The default reply text for this request, for faults that reshape an ordinary answer. */
+  defaultText: string;
+  promptTokens: number;
+  contextWindow: number;
+}
+
+/** Stop after `afterDeltas` delta frames, then either drop the connection or go quiet for `ms` and resume. */
+export type StreamInterruption = { afterDeltas: number; then: 'destroy' } | { afterDeltas: number; then: 'stall'; ms: number };
+
+export interface StreamShape {
+  malformedAfterDeltas?: number;
+  omitFinishAndDone?: boolean;
+  /** Send `[DONE]` and nothing else. */
+  onlyDone?: boolean;
+  interruption?: StreamInterruption;
+}
+
+export type FaultPlan =
+  | ({ kind: 'http-error' } & ErrorReply)
+  | { kind: 'destroy-socket' }
+  /** Answer normally but with this reply (when given, replacing the scripted/default one) and stream shape. */
+  | { kind: 'reply'; reply?: ScriptedReply; shape?: StreamShape };
+
+type FaultFunction = (spec: FaultSpec, input: FaultInput) => FaultPlan;
+
+function numberParam(spec: FaultSpec, name: string, fallback: number): number {
+  const value = Number(spec[name]);
+  return spec[name] !== undefined && Number.isFinite(value) ? value : fallback;
+}
+
+const httpError = (reply: ErrorReply): FaultPlan => ({ kind: 'http-error', ...reply });
+
+/** Arguments long enough to span several 8-character chunks. */
+const SAMPLE_TOOL_ARGUMENTS = '{"path":"src/extension.ts","startLine":1,"endLine":200}';
+
+const FAULTS: Record<FaultName, FaultFunction> = {
+  'status-429': (spec) => httpError(errors.rateLimited(numberParam(spec, 'seconds', 1))),
+  'status-500': () => httpError(errors.serverError(500)),
+  'status-502': () => httpError(errors.serverError(502)),
+  'status-503': () => httpError(errors.serverError(503)),
+  'status-401': () => httpError(errors.invalidApiKey()),
+  'reset-before-first-byte': () => ({ kind: 'destroy-socket' }),
+  'cut-after-text': (spec, input) => ({
+    kind: 'reply',
+    reply: { text: input.defaultText },
+    shape: { interruption: { afterDeltas: numberParam(spec, 'afterChunks', 3), then: 'destroy' } },
+  }),
+  // Header delta plus two argument chunks: the arguments stop mid-JSON.
+  'cut-in-tool-call': (spec) => ({
+    kind: 'reply',
+    reply: { toolCalls: [{ name: 'read_file', arguments: SAMPLE_TOOL_ARGUMENTS }] },
+    shape: { interruption: { afterDeltas: numberParam(spec, 'afterChunks', 3), then: 'destroy' } },
+  }),
+  stall: (spec) => ({
+    kind: 'reply',
+    shape: { interruption: { afterDeltas: 1, then: 'stall', ms: numberParam(spec, 'ms', 60_000) } },
+  }),
+  'malformed-chunk': (spec) => ({ kind: 'reply', shape: { malformedAfterDeltas: numberParam(spec, 'afterChunks', 2) } }),
+  'no-done': () => ({ kind: 'reply', shape: { omitFinishAndDone: true } }),
+  'reasoning-only': (_spec, input) => ({ kind: 'reply', reply: { reasoning: input.defaultText } }),
+  'invalid-tool-json': () => ({
+    kind: 'reply',
+    reply: { toolCalls: [{ name: 'read_file', arguments: '{"path": "src/extension.ts", "startLine": }' }] },
+  }),
+  'think-tags': (_spec, input) => ({
+    kind: 'reply',
+    reply: { text: `<think>The user wants an answer; keep it short.</think>${input.defaultText}` },
+  }),
+  'empty-stream': () => ({ kind: 'reply', reply: { text: '' }, shape: { onlyDone: true } }),
+  'context-length-400': (spec, input) =>
+    httpError(errors.contextLengthExceeded(numberParam(spec, 'limit', input.contextWindow), input.promptTokens)),
+  'missing-session-400': () => httpError(errors.missingSession()),
+};
+
+export function isFaultName(value: unknown): value is FaultName {
+  return typeof value === 'string' && (FAULT_NAMES as readonly string[]).includes(value);
+}
+
+export function planFault(spec: FaultSpec, input: FaultInput): FaultPlan {
+  return FAULTS[spec.name](spec, input);
+}
+
+/** Accepts a bare fault name or a JSON FaultSpec; throws with a readable message otherwise. */
+export function parseFaultSpec(raw: unknown): FaultSpec {
+  let candidate: unknown = raw;
+  if (typeof raw === 'string') candidate = raw.trim().startsWith('{') ? JSON.parse(raw) : { name: raw.trim() };
+  const name = (candidate as { name?: unknown } | null)?.name;
+  if (!isFaultName(name)) throw new Error(`Unknown fault ${JSON.stringify(name)}; known: ${FAULT_NAMES.join(', ')}`);
+  return candidate as FaultSpec;
+}

@@ -1,0 +1,34 @@
+/** The fake server's model catalogue and its `/v1/models` wire shape. */
+import type { FakeModel } from './types';
+
+export const DEFAULT_MODELS: readonly FakeModel[] = [
+  { id: 'fake-large', contextWindow: 1_000_000, maxOutputTokens: 32_000, toolCalling: true, imageInput: false },
+  { id: 'fake-small', contextWindow: 8_192, maxOutputTokens: 2_048, toolCalling: true, imageInput: false },
+  { id: 'fake-vision', contextWindow: 128_000, maxOutputTokens: 16_000, toolCalling: true, imageInput: true },
+];
+
+export function findModel(models: readonly FakeModel[], id: unknown): FakeModel | undefined {
+  return models.find((model) => model.id === id);
+}
+
+/** OpenAI list shape, plus the window/output/capability fields an OpenCode-style catalogue carries. */
+export function modelListBody(models: readonly FakeModel[]): object {
+  return {
+    object: 'list',
+    data: models.map((model) => ({
+      id: model.id,
+      object: 'model',
+      owned_by: 'fake',
+      context_length: model.contextWindow,
+      max_output_tokens: model.maxOutputTokens,
+      capabilities: { tool_calling: model.toolCalling === true, image_input: model.imageInput === true },
+    })),
+  };
+}
+
+/** Parses the CLI form `id:window:maxOutput` (tools on, images off). Throws on anything else. */
+export function parseModelSpec(spec: string): FakeModel {
+  const match = /^([^:\s]+):(\d+):(\d+)$/.exec(spec);
+  if (!match) throw new Error(`--model expects id:window:maxOutput, got "${spec}"`);
+  return { id: match[1], contextWindow: Number(match[2]), maxOutputTokens: Number(match[3]), toolCalling: true };
+}

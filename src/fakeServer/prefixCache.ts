@@ -1,0 +1,133 @@
+/**
+ * A model of a provider's exact-prefix prompt cache. Pure (no HTTP): the fake server, the benchmark and the
+ * replay tool all drive it in-process.
+ *
+ * The prompt is a chain of blocks: the tools (one block, always first, empty when there are none) and then
+ * each message. A request's cached tokens are the tokens of the longest run of leading blocks that an
+ * earlier request of the same session also started with, rounded down to CACHE_GRANULARITY_TOKENS.
+ * Real providers match token by token; matching whole blocks is the simplification (see docs/fake-server.md).
+ */
+import { createHash } from 'node:crypto';
+import { countValueTokens } from './tokenCount';
+
+/** Role markers and separators a chat template adds around every message. */
+export const PER_MESSAGE_OVERHEAD_TOKENS = 4;
+/** Cache hits are reported in whole units of this many tokens. */
+export const CACHE_GRANULARITY_TOKENS = 64;
+
+export interface PromptBody {
+  messages: readonly unknown[];
+  tools?: readonly unknown[];
+}
+
+export interface PromptBlock {
+  /** sha1 of the block's JSON. */
+  hash: string;
+  tokens: number;
+}
+
+export interface PromptMeasure {
+  /** Tools block first, then one block per message. */
+  blocks: PromptBlock[];
+  promptTokens: number;
+}
+
+export interface CacheObservation {
+  promptTokens: number;
+  cachedTokens: number;
+  /** Tokens of the final message (0 when there is none); the Anthropic usage shape needs it. */
+  lastMessageTokens: number;
+}
+
+export interface TokenizeStats {
+  blocksTokenized: number;
+  blocksFromMemo: number;
+}
+
+function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+export function roundDownToCacheUnit(tokens: number): number {
+  return Math.floor(tokens / CACHE_GRANULARITY_TOKENS) * CACHE_GRANULARITY_TOKENS;
+}
+
+/** Hash of "these blocks, in this order": each link commits to everything before it. */
+export function prefixChainHashes(blocks: readonly PromptBlock[]): string[] {
+  const chain: string[] = [];
+  let previous = '';
+  for (const block of blocks) {
+    previous = sha1(`${previous}|${block.hash}`);
+    chain.push(previous);
+  }
+  return chain;
+}
+
+export class PrefixCacheModel {
+  /** Content tokens by block hash. Content-addressed, so it stays valid across sessions and resets. */
+  private readonly tokensByBlockHash = new Map<string, number>();
+  /** Per session: prefix-chain hash → cumulative tokens up to and including that block. */
+  private readonly prefixesBySession = new Map<string, Map<string, number>>();
+  readonly stats: TokenizeStats = { blocksTokenized: 0, blocksFromMemo: 0 };
+
+  /** Prompt tokens of a request without touching any session. Only never-seen blocks are tokenized. */
+  measure(body: PromptBody): PromptMeasure {
+    const tools = body.tools && body.tools.length > 0 ? body.tools : undefined;
+    const blocks = [this.block(tools, 0)];
+    for (const message of body.messages ?? []) blocks.push(this.block(message, PER_MESSAGE_OVERHEAD_TOKENS));
+    const promptTokens = blocks.reduce((sum, block) => sum + block.tokens, 0);
+    return { blocks, promptTokens };
+  }
+
+  /** Cached tokens for this request, then remembers its prefixes for later requests of the session. */
+  observe(sessionId: string | undefined, body: PromptBody): CacheObservation {
+    return this.observeMeasured(sessionId, this.measure(body));
+  }
+
+  observeMeasured(sessionId: string | undefined, measure: PromptMeasure): CacheObservation {
+    const { blocks, promptTokens } = measure;
+    const lastMessageTokens = blocks.length > 1 ? blocks[blocks.length - 1].tokens : 0;
+    if (!sessionId) return { promptTokens, cachedTokens: 0, lastMessageTokens };
+
+    const known = this.sessionPrefixes(sessionId);
+    const chain = prefixChainHashes(blocks);
+    let matchedTokens = 0;
+    let cumulative = 0;
+    let stillMatching = true;
+    chain.forEach((link, i) => {
+      cumulative += blocks[i].tokens;
+      // Every prefix of a seen request was stored, so the first miss ends the common prefix.
+      if (stillMatching && known.has(link)) matchedTokens = cumulative;
+      else stillMatching = false;
+      known.set(link, cumulative);
+    });
+    return { promptTokens, cachedTokens: roundDownToCacheUnit(matchedTokens), lastMessageTokens };
+  }
+
+  /** Forgets every session's cached prefixes (the token memo is kept: it only ever saves work). */
+  reset(): void {
+    this.prefixesBySession.clear();
+  }
+
+  private sessionPrefixes(sessionId: string): Map<string, number> {
+    let prefixes = this.prefixesBySession.get(sessionId);
+    if (!prefixes) {
+      prefixes = new Map();
+      this.prefixesBySession.set(sessionId, prefixes);
+    }
+    return prefixes;
+  }
+
+  private block(content: unknown, overheadTokens: number): PromptBlock {
+    const hash = sha1(content === undefined ? '' : JSON.stringify(content));
+    let tokens = this.tokensByBlockHash.get(hash);
+    if (tokens === undefined) {
+      tokens = content === undefined ? 0 : countValueTokens(content);
+      this.tokensByBlockHash.set(hash, tokens);
+      this.stats.blocksTokenized++;
+    } else {
+      this.stats.blocksFromMemo++;
+    }
+    return { hash, tokens: tokens + overheadTokens };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The fake OpenCode server: one real loopback HTTP server (Node `http`, no framework) shared by tests,
+ * benchmarks, the replay tool and `npm start`. This file only routes and manages the lifecycle; each step
+ * of a request lives in its own module.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FakeServer, FakeServerOptions, FaultSpec } from './types';
+import { createState, resetState, type ServerState } from './state';
+import { handleChatCompletion } from './chatCompletion';
+import { handleControl } from './controlRoutes';
+import { modelListBody } from './models';
+import { parseFaultSpec } from './faults';
+import { hasBearer, parseBody, readRawBody } from './requestInput';
+import * as errors from './errors';
+import { sendError, sendJson } from './transport';
+
+export * from './types';
+
+const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+
+function loopbackHost(host: string | undefined): string {
+  const chosen = host ?? '127.0.0.1';
+  if (!LOOPBACK_HOSTS.includes(chosen)) throw new Error(`The fake server only binds loopback (${LOOPBACK_HOSTS.join(', ')}), not ${chosen}`);
+  return chosen;
+}
+
+function baseUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
+}
+
+async function route(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse, log?: (line: string) => void): Promise<void> {
+  const method = req.method ?? 'GET';
+  const path = new URL(req.url ?? '/', 'http://fake').pathname;
+  const body = parseBody(await readRawBody(req));
+  if (path.startsWith('/_control/')) return handleControl(state, method, path, body, res);
+
+  const index = state.recorder.record(req, res, path, body);
+  const notes: string[] = [];
+  if (log) {
+    const startedAt = Date.now();
+    res.once('close', () => log(requestLogLine(index, method, path, res, Date.now() - startedAt, notes)));
+  }
+  const { requireKey, models } = state.settings;
+  if (requireKey !== undefined && !hasBearer(req, requireKey)) return sendError(res, errors.invalidApiKey());
+  if (method === 'GET' && path === '/v1/models') return sendJson(res, 200, modelListBody(models));
+  if (method === 'POST' && path === '/v1/chat/completions') {
+    return handleChatCompletion({ state, req, res, body, index, notes });
+  }
+  sendError(res, errors.notFound(`${method} ${path}`));
+}
+
+function requestLogLine(index: number, method: string, path: string, res: http.ServerResponse, ms: number, notes: string[]): string {
+  const status = res.headersSent ? String(res.statusCode) : 'reset';
+  const ending = res.writableFinished ? '' : ' (closed before the end)';
+  return [`#${index}`, method, path, status, `${ms}ms`, ...notes].join(' ') + ending;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Stops listening and drops every open connection, which also ends stalls and slow streams. */
+function closeServer(server: http.Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}
+
+export async function startFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const host = loopbackHost(options.host);
+  const state = createState(options);
+  const server = http.createServer((req, res) => {
+    route(state, req, res, options.onRequestLog).catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 500, { error: { message: `Fake server bug: ${(error as Error).message}`, type: 'server_error' } });
+    });
+  });
+  await listen(server, options.port ?? 0, host);
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: baseUrl(host, port),
+    port,
+    requests: state.recorder.requests,
+    enqueueReply: (reply) => void state.replyQueue.push(reply),
+    enqueueFault: (fault: FaultSpec) => void state.faultQueue.push(parseFaultSpec(fault)),
+    reset: () => resetState(state),
+    close: () => closeServer(server),
+    whenRequestClosed: (index) => state.recorder.whenClosed(index),
+  };
+}

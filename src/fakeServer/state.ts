@@ -1,0 +1,52 @@
+/** Everything one fake server instance keeps between requests. */
+import type { FakeModel, FakeServerOptions, FaultSpec, ScriptedReply, UsageShapeName } from './types';
+import { DEFAULT_MODELS } from './models';
+import { PrefixCacheModel } from './prefixCache';
+import { RequestRecorder } from './recording';
+import { DEFAULT_REPLY_TOKENS } from './replies';
+
+export interface ServerSettings {
+  models: readonly FakeModel[];
+  usageShape: UsageShapeName;
+  requireKey?: string;
+  requireSession: boolean;
+  replyDelayMs: number;
+  replyTokens: number;
+}
+
+export interface ServerState {
+  readonly settings: ServerSettings;
+  readonly cache: PrefixCacheModel;
+  readonly recorder: RequestRecorder;
+  readonly replyQueue: ScriptedReply[];
+  readonly faultQueue: FaultSpec[];
+}
+
+export function settingsFrom(options: FakeServerOptions): ServerSettings {
+  return {
+    models: options.models && options.models.length > 0 ? options.models : DEFAULT_MODELS,
+    usageShape: options.usageShape ?? 'openai',
+    requireKey: options.requireKey,
+    requireSession: options.requireSession === true,
+    replyDelayMs: options.replyDelayMs ?? 0,
+    replyTokens: options.replyTokens ?? DEFAULT_REPLY_TOKENS,
+  };
+}
+
+export function createState(options: FakeServerOptions): ServerState {
+  return {
+    settings: settingsFrom(options),
+    cache: new PrefixCacheModel(),
+    recorder: new RequestRecorder(),
+    replyQueue: [],
+    faultQueue: [],
+  };
+}
+
+/** Clears queues, recordings and every session's cached prefixes. */
+export function resetState(state: ServerState): void {
+  state.replyQueue.length = 0;
+  state.faultQueue.length = 0;
+  state.recorder.reset();
+  state.cache.reset();
+}

@@ -1,0 +1,82 @@
+/**
+ * Activates the real extension entry point against the shared vscode double and a fake server, so
+ * integration tests drive the provider exactly as VS Code would: through the registered provider object.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { activate } from '../../extension';
+import type { FakeServer } from '../../fakeServer';
+import * as double from './vscodeDouble';
+
+export interface ActivatedExtension {
+  provider: vscode.LanguageModelChatProvider;
+  log: double.RecordingLogChannel;
+  context: ReturnType<typeof double.createExtensionContext>;
+  logDir: string;
+  dispose(): void;
+}
+
+export function activateAgainst(server: FakeServer | { url: string }, settings: Record<string, unknown> = {}, globalState?: double.MemoryMemento): ActivatedExtension {
+  double.settingsStore.clear();
+  double.settingsStore.set('baseUrl', server.url);
+  for (const [key, value] of Object.entries(settings)) double.settingsStore.set(key, value);
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-test-'));
+  const context = double.createExtensionContext(logDir, globalState);
+  const channelsBefore = double.createdChannels.length;
+  activate(context);
+  const log = double.createdChannels[channelsBefore];
+  const provider = double.registeredProviders.get('opencode') as vscode.LanguageModelChatProvider;
+  return {
+    provider,
+    log,
+    context,
+    logDir,
+    dispose: () => {
+      for (const d of context.subscriptions) d.dispose();
+      fs.rmSync(logDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CollectedResponse {
+  parts: unknown[];
+  text: string;
+}
+
+/** Runs one chat request through the provider and collects what it reported. */
+export async function ask(
+  ext: ActivatedExtension,
+  modelId: string,
+  messages: vscode.LanguageModelChatRequestMessage[],
+  options: Partial<vscode.ProvideLanguageModelChatResponseOptions> = {},
+  token: vscode.CancellationToken = new double.CancellationTokenSource().token as unknown as vscode.CancellationToken,
+  onPart?: (part: unknown) => void,
+): Promise<CollectedResponse> {
+  const models = await ext.provider.provideLanguageModelChatInformation({ silent: true }, token);
+  const model = (models ?? []).find((m) => m.id === modelId);
+  if (!model) throw new Error(`model ${modelId} not listed`);
+  const parts: unknown[] = [];
+  await ext.provider.provideLanguageModelChatResponse(
+    model,
+    messages,
+    { toolMode: vscode.LanguageModelChatToolMode.Auto, ...options },
+    { report: (part) => (parts.push(part), onPart?.(part)) },
+    token,
+  );
+  const text = parts.filter((p) => p instanceof double.LanguageModelTextPart).map((p) => (p as double.LanguageModelTextPart).value).join('');
+  return { parts, text };
+}
+
+export function user(text: string): vscode.LanguageModelChatRequestMessage {
+  return double.LanguageModelChatMessage.User(text) as unknown as vscode.LanguageModelChatRequestMessage;
+}
+
+export function assistant(content: string | unknown[]): vscode.LanguageModelChatRequestMessage {
+  return double.LanguageModelChatMessage.Assistant(content) as unknown as vscode.LanguageModelChatRequestMessage;
+}
+
+export function userParts(parts: unknown[]): vscode.LanguageModelChatRequestMessage {
+  return double.LanguageModelChatMessage.User(parts) as unknown as vscode.LanguageModelChatRequestMessage;
+}

@@ -1,0 +1,191 @@
+/**
+ * The one shared stand-in for the `vscode` module under plain mocha (registered by
+ * registerVscodeDouble). It implements just what the adapter touches, with real behaviour: events fire,
+ * configuration reads a settable map, the log channel records lines, secrets and globalState store values.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+type Listener<T> = (value: T) => void;
+
+export class Disposable {
+  constructor(private readonly onDispose: () => void = () => undefined) {}
+  dispose(): void {
+    this.onDispose();
+  }
+}
+
+export class EventEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  readonly event = (listener: Listener<T>): Disposable => {
+    this.listeners.push(listener);
+    return new Disposable(() => (this.listeners = this.listeners.filter((l) => l !== listener)));
+  };
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) listener(value);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+export class CancellationTokenSource {
+  private readonly emitter = new EventEmitter<void>();
+  readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+export enum LanguageModelChatMessageRole {
+  User = 1,
+  Assistant = 2,
+}
+export enum LanguageModelChatToolMode {
+  Auto = 1,
+  Required = 2,
+}
+
+export class LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+export class LanguageModelToolCallPart {
+  constructor(public callId: string, public name: string, public input: object) {}
+}
+export class LanguageModelToolResultPart {
+  constructor(public callId: string, public content: unknown[]) {}
+}
+export class LanguageModelPromptTsxPart {
+  constructor(public value: unknown) {}
+}
+export class LanguageModelDataPart {
+  constructor(public data: Uint8Array, public mimeType: string) {}
+}
+/** Present or absent at run time in real VS Code; tests delete and restore it to try both. */
+export class LanguageModelThinkingPart {
+  constructor(public value: string | string[]) {}
+}
+
+export class LanguageModelChatMessage {
+  constructor(public role: number, public content: unknown[], public name?: string) {}
+  static User(content: string | unknown[]): LanguageModelChatMessage {
+    return new LanguageModelChatMessage(1, typeof content === 'string' ? [new LanguageModelTextPart(content)] : content);
+  }
+  static Assistant(content: string | unknown[]): LanguageModelChatMessage {
+    return new LanguageModelChatMessage(2, typeof content === 'string' ? [new LanguageModelTextPart(content)] : content);
+  }
+}
+
+/** A LogOutputChannel that keeps its lines for assertions. */
+export class RecordingLogChannel {
+  readonly lines: { level: string; message: string }[] = [];
+  constructor(readonly name: string) {}
+  private add(level: string, message: string): void {
+    this.lines.push({ level, message });
+  }
+  trace(message: string): void { this.add('trace', message); }
+  debug(message: string): void { this.add('debug', message); }
+  info(message: string): void { this.add('info', message); }
+  warn(message: string): void { this.add('warn', message); }
+  error(message: string | Error): void { this.add('error', String(message)); }
+  append(): void {}
+  appendLine(message: string): void { this.add('info', message); }
+  show(): void {}
+  clear(): void { this.lines.length = 0; }
+  dispose(): void {}
+  text(): string {
+    return this.lines.map((l) => `[${l.level}] ${l.message}`).join('\n');
+  }
+}
+
+export const createdChannels: RecordingLogChannel[] = [];
+const configChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
+/** Settings under `opencode.`, keyed without the prefix (e.g. 'historyTrim.cutStepTokens'). */
+export const settingsStore = new Map<string, unknown>();
+
+export function setSetting(key: string, value: unknown): void {
+  if (value === undefined) settingsStore.delete(key);
+  else settingsStore.set(key, value);
+  configChanged.fire({ affectsConfiguration: (section: string) => section === 'opencode' || `opencode.${key}`.startsWith(section) });
+}
+
+export const workspace = {
+  getConfiguration(section?: string) {
+    return { get: (key: string, fallback?: unknown) => (section === 'opencode' && settingsStore.has(key) ? settingsStore.get(key) : fallback) };
+  },
+  onDidChangeConfiguration: configChanged.event,
+};
+
+export const window = {
+  createOutputChannel(name: string): RecordingLogChannel {
+    const channel = new RecordingLogChannel(name);
+    createdChannels.push(channel);
+    return channel;
+  },
+  showInputBox: async (): Promise<string | undefined> => undefined,
+  showInformationMessage: async (): Promise<undefined> => undefined,
+  showErrorMessage: async (): Promise<undefined> => undefined,
+};
+
+export const registeredProviders = new Map<string, any>();
+export const lm = {
+  registerLanguageModelChatProvider(vendor: string, provider: any): Disposable {
+    registeredProviders.set(vendor, provider);
+    return new Disposable(() => registeredProviders.delete(vendor));
+  },
+};
+
+export const registeredCommands = new Map<string, (...args: any[]) => any>();
+export const commands = {
+  registerCommand(id: string, handler: (...args: any[]) => any): Disposable {
+    registeredCommands.set(id, handler);
+    return new Disposable(() => registeredCommands.delete(id));
+  },
+};
+
+/** globalState: a Map behind the Memento interface. */
+export class MemoryMemento {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string, fallback?: T): T | undefined {
+    return this.values.has(key) ? (this.values.get(key) as T) : fallback;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, JSON.parse(JSON.stringify(value ?? null)));
+  }
+  keys(): string[] {
+    return [...this.values.keys()];
+  }
+  setKeysForSync(): void {}
+}
+
+export class MemorySecrets {
+  private readonly values = new Map<string, string>();
+  private readonly changed = new EventEmitter<{ key: string }>();
+  readonly onDidChange = this.changed.event;
+  async get(key: string): Promise<string | undefined> {
+    return this.values.get(key);
+  }
+  async store(key: string, value: string): Promise<void> {
+    this.values.set(key, value);
+    this.changed.fire({ key });
+  }
+  async delete(key: string): Promise<void> {
+    this.values.delete(key);
+    this.changed.fire({ key });
+  }
+}
+
+/** An ExtensionContext with real in-memory storage; `logDir` is where the request recorder writes. */
+export function createExtensionContext(logDir: string, globalState = new MemoryMemento()): any {
+  return {
+    subscriptions: [] as Disposable[],
+    globalState,
+    secrets: new MemorySecrets(),
+    logUri: { fsPath: logDir },
+    extension: { packageJSON: { version: 'test' } },
+  };
+}

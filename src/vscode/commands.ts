@@ -1,0 +1,26 @@
+/** The extension's commands: Set API Key, Refresh Models, Show Log. */
+import * as vscode from 'vscode';
+import type { ApiKeyStore } from './apiKey';
+import type { ModelCatalog } from './modelCatalog';
+
+export function registerCommands(keys: ApiKeyStore, catalog: ModelCatalog, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('opencode.setApiKey', async () => {
+      if (!(await keys.promptAndStore())) return;
+      log.info('[key] API key updated in secret storage.');
+      await refreshWithFeedback(catalog);
+    }),
+    vscode.commands.registerCommand('opencode.refreshModels', () => refreshWithFeedback(catalog)),
+    vscode.commands.registerCommand('opencode.showLog', () => log.show(true)),
+  ];
+}
+
+async function refreshWithFeedback(catalog: ModelCatalog): Promise<void> {
+  try {
+    const models = await catalog.refresh();
+    void vscode.window.showInformationMessage(`OpenCode: ${models.length} model(s) available.`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(`OpenCode: could not list models (${message}). Check the API key ("OpenCode: Set API Key") and opencode.baseUrl, or run "OpenCode: Show Log".`);
+  }
+}

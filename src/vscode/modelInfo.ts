@@ -1,0 +1,29 @@
+/**
+ * What VS Code is told about a model. By default maxInputTokens is the trim budget itself, so chat's own
+ * compaction (at ~0.8–0.9 of it) runs before our trim and the two never fight; the setting
+ * opencode.reportedInputLimit = "window" reports the window instead (docs/budget.md).
+ */
+import type * as vscode from 'vscode';
+import type { Settings } from '../core/config/settings';
+import { computeBudget } from '../core/trim/budget';
+import type { ModelEntry, ModelLimits } from '../core/types';
+
+/** Reported when a model's window is unknown and the fallback is off: a conservative, common size. */
+const NOMINAL_UNKNOWN_WINDOW = 128_000;
+
+export function describeModel(model: ModelEntry, limits: ModelLimits, settings: Settings): vscode.LanguageModelChatInformation {
+  const budget = computeBudget(limits, settings);
+  const window = budget.window ?? NOMINAL_UNKNOWN_WINDOW;
+  const maxInputTokens = settings.reportedInputLimit === 'window' || !Number.isFinite(budget.tokens) ? window : budget.tokens;
+  return {
+    id: model.id,
+    name: model.name,
+    family: model.id,
+    version: '1',
+    detail: 'OpenCode',
+    tooltip: `${model.id} — window ${limits.contextWindow ?? 'unknown'} tokens (${model.limitSource}), budget ${Number.isFinite(budget.tokens) ? budget.tokens : 'untrimmed'}`,
+    maxInputTokens,
+    maxOutputTokens: limits.maxOutputTokens ?? budget.reserve,
+    capabilities: { toolCalling: model.toolCalling, imageInput: model.imageInput },
+  };
+}

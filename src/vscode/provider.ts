@@ -1,0 +1,89 @@
+/**
+ * The LanguageModelChatProvider VS Code calls. It only translates: VS Code types in, the core engine
+ * does the work, VS Code parts out. Every request has its own state; nothing per request lives here.
+ */
+import * as vscode from 'vscode';
+import type { ChatEngine } from '../core/request/chatEngine';
+import { UserFacingError } from '../core/request/userFacingError';
+import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
+import type { ModelEntry } from '../core/types';
+import { describeModel } from './modelInfo';
+import type { ModelCatalog } from './modelCatalog';
+import type { SettingsReader } from './settingsReader';
+import { reportEvent } from './reportEvents';
+import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
+import { withoutImages } from '../core/convert/withoutImages';
+
+export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
+  readonly onDidChangeLanguageModelChatInformation: vscode.Event<void>;
+
+  constructor(
+    private readonly engine: ChatEngine,
+    private readonly catalog: ModelCatalog,
+    private readonly settings: SettingsReader,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.onDidChangeLanguageModelChatInformation = catalog.onDidChange;
+  }
+
+  async provideLanguageModelChatInformation(_options: vscode.PrepareLanguageModelChatModelOptions): Promise<vscode.LanguageModelChatInformation[]> {
+    const models = await this.catalog.models();
+    return models.map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
+  }
+
+  async provideLanguageModelChatResponse(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const entry = this.entryFor(model);
+    let chatMessages = toChatMessages(messages);
+    if (!entry.imageInput) {
+      const stripped = withoutImages(chatMessages);
+      if (stripped.removed > 0) this.log.warn(`[request] ${entry.id} does not accept images; replaced ${stripped.removed} image(s) with a note.`);
+      chatMessages = stripped.messages;
+    }
+    const controller = new AbortController();
+    const subscription = token.onCancellationRequested(() => controller.abort());
+    try {
+      await this.engine.run(
+        { modelId: entry.id, messages: chatMessages, tools: toChatTools(options.tools), toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions },
+        entry,
+        (event) => reportEvent(event, progress),
+        controller.signal,
+      );
+    } catch (error) {
+      if (error instanceof UserFacingError) {
+        if (error.kind === 'cancelled') return;
+        this.log.error(`[error] ${entry.id}: ${error.message} (${error.detail})`);
+        throw new Error(error.message);
+      }
+      this.log.error(`[error] ${entry.id}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      throw error;
+    } finally {
+      subscription.dispose();
+    }
+  }
+
+  async provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    // Counted in the endpoint's units: the calibration factor maps o200k counts onto what the API bills,
+    // so chat's own budgeting agrees with the trim's.
+    const factor = this.engine.calibrations.factor(model.id);
+    const raw = typeof text === 'string' ? countTokens(text) : countMessageTokens(toChatMessages([text])[0]);
+    return Math.ceil(raw * factor);
+  }
+
+  private entryFor(model: vscode.LanguageModelChatInformation): ModelEntry {
+    return (
+      this.catalog.find(model.id, this.settings.current.baseUrl) ?? {
+        id: model.id,
+        name: model.name,
+        toolCalling: true,
+        imageInput: !!model.capabilities.imageInput,
+        limitSource: 'unknown',
+      }
+    );
+  }
+}
