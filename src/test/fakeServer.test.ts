@@ -252,6 +252,17 @@ describe('fake server: options', () => {
     }
   });
 
+  it('waits replyDelayMs before a reply starts', async () => {
+    const server = await startFakeServer({ replyDelayMs: 200 });
+    try {
+      const started = Date.now();
+      assert.equal((await postChat(server.url, hello)).status, 200);
+      assert.ok(Date.now() - started >= 150, `replied after only ${Date.now() - started} ms`);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('only binds loopback', async () => {
     await assert.rejects(startFakeServer({ host: '0.0.0.0' }), /only binds loopback/);
   });

@@ -6,15 +6,14 @@
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../log';
-import { overflowLine, shouldCompact, usableTokens } from '../overflow/overflow';
 import { newRequestId } from '../session/sessionId';
 import { StreamMapper } from '../stream/streamMapper';
-import { Calibrations, calibrationLine } from '../trim/calibration';
+import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
 import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
-import { formatUsageLine } from '../usage/usageLine';
+import { accountUsage } from './accountUsage';
 import { streamChat, type Endpoint } from './chatTransport';
 import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { isRetryable, retryDelayMs, sleep } from './retryPolicy';
@@ -48,8 +47,10 @@ export class ChatEngine {
   readonly calibrations: Calibrations;
   readonly learned: LearnedLimits;
   readonly states: ConversationStates;
+  readonly log: Logger;
 
   constructor(private readonly deps: EngineDeps) {
+    this.log = deps.log;
     this.calibrations = Calibrations.fromJSON(deps.store.get(STORE_KEYS.calibrations));
     this.learned = LearnedLimits.fromJSON(deps.store.get(STORE_KEYS.learned));
     this.states = ConversationStates.fromJSON(deps.store.get(STORE_KEYS.states));
@@ -143,20 +144,9 @@ export class ChatEngine {
     return { usage, prepared, truncated: false };
   }
 
-  /** After every answer: the usage line, calibration of the estimator, and the overflow sensor. */
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
-    const log = this.deps.log;
-    log.info(formatUsageLine(usage));
-    const update = this.calibrations.observe(modelId, prepared.trim.rawTokens, usage.contextTokens);
-    if (update) {
-      log.info(calibrationLine(modelId, usage.contextTokens, prepared.trim.rawTokens, update));
-      void this.deps.store.update(STORE_KEYS.calibrations, this.calibrations.toJSON());
-    }
-    const window = prepared.budget.window;
-    if (window && shouldCompact(usage, window, prepared.budget.reserve)) {
-      log.warn(overflowLine(usage.contextTokens, usableTokens(window, prepared.budget.reserve), window, prepared.budget.reserve));
-      this.states.addExtraStep(prepared.sessionId);
-    }
+    const result = accountUsage(this, modelId, prepared, usage);
+    if (result.calibrated) void this.deps.store.update(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.deps.store.update(STORE_KEYS.states, this.states.toJSON());
   }
 }
