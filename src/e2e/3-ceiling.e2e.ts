@@ -18,9 +18,11 @@ interface Turn {
   cacheHit: number;
 }
 
-/** Distinct filler text, roughly `words` tokens, so every turn adds real weight to the history. */
-function filler(turn: number, words: number): string {
-  return Array.from({ length: words }, (_, i) => `t${turn}w${i}`).join(' ');
+const WORDS = 'apple river stone cloud maple orbit lantern harbor violet meadow copper signal'.split(' ');
+
+/** Filler of about `tokens` o200k tokens (these words are one token each), different for every `seed`. */
+function filler(seed: number, tokens: number): string {
+  return Array.from({ length: tokens }, (_, i) => WORDS[(i * 7 + seed) % WORDS.length]).join(' ');
 }
 
 /** Pairs every [usage] line with the [history-trim] line (if any) logged since the previous answer. */
@@ -48,11 +50,15 @@ describe('context ceiling (fake-small, 8,192-token window)', function () {
     const startFile = openCodeLogFile();
     const offset = startFile ? readLog(startFile).length : 0;
 
+    // Turn 1 brings a ~3,500-token document, later turns add ~180 tokens each, so the payload reaches the
+    // ~6,100-token budget around turn 15 and the trim then works for the remaining turns. A cut move frees a
+    // "grid" of up to 20% of the budget (~1,200 tokens), which lasts several turns at this growth.
     const history: vscode.LanguageModelChatMessage[] = [];
     for (let i = 1; i <= TURNS; i++) {
-      history.push(vscode.LanguageModelChatMessage.User(`Turn ${i}. ${filler(i, 180)}`));
-      const reply = `Answer ${i}. ${filler(i + 1000, 50)}`;
-      await enqueueReply({ text: reply });
+      const size = i === 1 ? 3500 : 120;
+      history.push(vscode.LanguageModelChatMessage.User(`Turn ${i}. ${filler(i, size)}`));
+      const reply = `Answer ${i}. ${filler(i + 5, 40)}`;
+      await enqueueReply({ text: reply, chunkSize: 400 });
       const answer = await ask(chat, history);
       assert.strictEqual(answer, reply, `turn ${i}: wrong answer`);
       history.push(vscode.LanguageModelChatMessage.Assistant(answer));

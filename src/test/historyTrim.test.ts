@@ -122,7 +122,7 @@ describe('historyTrim', () => {
     assert.ok(result.overBudget);
     assert.deepStrictEqual(result.sentIndices, [0, 1, 3]);
     const budget = computeBudget({ contextWindow: 30_000, maxOutputTokens: 20_000 }, { ...defaultSettings, maxInputTokens: 10_000 });
-    assert.match(overBudgetLine(result, budget), /^\[history-trim\] Over budget: no safe cut fits\. Sending ~\d+ tokens \/ \d+ bytes against budget=10000 maxBytes=512000 \(system=\d+ anchor=\d+ tools=0 history=0 currentTurn=\d+ reserve=\d+\)\.$/);
+    assert.match(overBudgetLine(result, budget), /^\[history-trim\] Over budget: no safe cut fits\. Sending ~\d+ tokens \/ \d+ bytes against budget=10000 maxBytes=524288 \(system=\d+ anchor=\d+ tools=0 history=0 currentTurn=\d+ reserve=\d+\)\.$/);
   });
 
   it('writes the contract line', () => {
@@ -130,7 +130,7 @@ describe('historyTrim', () => {
     const result = trimWith(messages, 40_000);
     const budget = computeBudget({ contextWindow: 60_000, maxOutputTokens: 20_000 }, { ...defaultSettings, maxInputTokens: 40_000 });
     const line = historyTrimLine(result, budget, cutGeometry(40_000, defaultSettings.historyTrim), true);
-    assert.strictEqual(line, `[history-trim] Dropped ${result.removed} old message(s) to fit context window (budget=40000, maxBytes=512000); estimated payload now ~${result.estTokens} tokens / ${result.bytes} bytes. headroom=4000 step=4000 cut=moved`);
+    assert.strictEqual(line, `[history-trim] Dropped ${result.removed} old message(s) to fit context window (budget=40000, maxBytes=524288); estimated payload now ~${result.estTokens} tokens / ${result.bytes} bytes. headroom=4000 step=4000 cut=moved`);
   });
 });
 

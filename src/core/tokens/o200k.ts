@@ -4,6 +4,7 @@
  */
 // The `cjs/` subpath with `import = require` is the one spelling that both tsc (node10 resolution, which
 // cannot see the package's `exports` types) and esbuild (which needs the "require" condition) resolve.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 import o200k = require('gpt-tokenizer/cjs/encoding/o200k_base');
 
 // Text such as "<|endoftext|>" inside a user's file is plain text to us; by default gpt-tokenizer throws on it.

@@ -1,0 +1,89 @@
+/**
+ * `npm run bench`: trim policies on generated ceiling sessions, speed, activation, memory and token
+ * accuracy; prints the tables and regenerates docs/benchmarks.md, docs/benchmarks/results.json and the
+ * regime (a) chart. Options: --regimes=a,c (a subset; implies --no-write), --no-sweep, --no-write.
+ * Progress goes to stderr, the report to stdout.
+ */
+import * as os from 'os';
+import * as path from 'path';
+import { performance } from 'perf_hooks';
+import { measureTokenAccuracy } from './accuracy/tokenAccuracy';
+import { PromptBlocks } from './cache/promptBlocks';
+import { checkAcceptance } from './report/acceptance';
+import { stdoutReport } from './report/stdoutReport';
+import { writeReports } from './report/writeReports';
+import type { BenchResults } from './results';
+import { compareRegime, type RegimeResult } from './run/compareRegime';
+import { countTextTokens } from '../fakeServer/tokenCount';
+import { REGIMES } from './sessions/regimes';
+import { generateSession, type BenchSession } from './sessions/sessionGenerator';
+import { measureCharsPerToken } from './sessions/textOfTokens';
+import type { ActivationTimes } from './speed/activationProbe';
+import { artifactSizes, ensureProductionBundle } from './speed/artifacts';
+import { runProbe } from './speed/childProbe';
+import type { MemoryGrowth } from './speed/memoryProbe';
+import { measureTrimSpeed } from './speed/trimSpeed';
+
+interface BenchOptions {
+  regimes: string[];
+  sweep: boolean;
+  write: boolean;
+}
+
+function parseOptions(argv: readonly string[]): BenchOptions {
+  const picked = argv.find((a) => a.startsWith('--regimes='))?.slice('--regimes='.length).split(',').filter(Boolean);
+  return {
+    regimes: picked ?? REGIMES.map((r) => r.id),
+    sweep: !argv.includes('--no-sweep'),
+    write: !argv.includes('--no-write') && !picked,
+  };
+}
+
+const progress = (started: number, message: string): void => {
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
+};
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const options = parseOptions(process.argv.slice(2));
+  const builtDist = ensureProductionBundle();
+  // The memory probe only allocates; it runs on the second core while the policies run on this one.
+  const memory = runProbe<MemoryGrowth>(path.join(__dirname, 'speed', 'memoryProbe.js'), ['--expose-gc']);
+
+  const blocks = new PromptBlocks();
+  const ratios = measureCharsPerToken(countTextTokens);
+  const regimes: RegimeResult[] = [];
+  let speedSession: BenchSession | undefined;
+  for (const regime of REGIMES.filter((r) => options.regimes.includes(r.id))) {
+    const session = generateSession(regime, blocks, ratios);
+    progress(started, `regime (${regime.id}): ${session.stats.prefillMessages} messages, ${session.stats.prefillTokens} tokens at request 0`);
+    regimes.push(compareRegime(session, blocks, { sweep: options.sweep }));
+    if (regime.id === 'a' || !speedSession) speedSession = session;
+    progress(started, `regime (${regime.id}) done`);
+  }
+  if (!speedSession) throw new Error(`no regime matches ${options.regimes.join(',')}`);
+
+  const memoryGrowth = await memory;
+  progress(started, 'memory probe done; timing the trim');
+  const trim = measureTrimSpeed(speedSession);
+  const activation = await runProbe<ActivationTimes>(path.join(__dirname, 'speed', 'activationProbe.js'));
+  const accuracy = measureTokenAccuracy();
+  const cpus = os.cpus();
+  const results: BenchResults = {
+    generatedAt: new Date().toISOString(),
+    environment: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown' },
+    benchMs: 0,
+    regimes,
+    acceptance: checkAcceptance(regimes, trim),
+    speed: { trim, activation, memory: memoryGrowth, artifacts: artifactSizes(builtDist) },
+    accuracy,
+  };
+  results.benchMs = performance.now() - started;
+  process.stdout.write(stdoutReport(results));
+  if (options.write) progress(started, `wrote ${writeReports(results).join(', ')}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});

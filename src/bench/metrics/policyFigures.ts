@@ -1,0 +1,71 @@
+/**
+ * The figures reported per policy and regime, from one run's request records. Cost counts input only
+ * (output is the same whatever the trim), with cached tokens at 10% of the input price, relative to
+ * sending everything untrimmed.
+ */
+import type { RequestRecord } from '../run/runPolicy';
+import { mean, min, percentile } from './stats';
+
+export const CACHED_PRICE_SHARE = 0.1;
+export const LOW_HIT = 0.5;
+
+export interface PolicyFigures {
+  policy: string;
+  label: string;
+  params: string;
+  requests: number;
+  /** Requests that dropped any history. */
+  trims: number;
+  cutMoves: number;
+  meanHit: number;
+  p10Hit: number;
+  under50: number;
+  meanKept: number;
+  minKept: number;
+  /** Requests whose o200k prompt exceeds the budget B (a real provider may reject them). */
+  overBudget: number;
+  /** o200k prompt tokens of each request that moved the cut. */
+  landings: number[];
+  /** The policy's own estimate on those requests (what its low-water mark or ceiling is checked against). */
+  landingEstimates: number[];
+  /** Input cost in full-price token units. */
+  cost: number;
+  /** cost ÷ the no-trimming run's cost on the same session. */
+  costRelative: number;
+}
+
+export function inputCost(records: readonly RequestRecord[]): number {
+  let cost = 0;
+  for (const r of records) cost += r.promptTokens - r.cachedTokens + CACHED_PRICE_SHARE * r.cachedTokens;
+  return cost;
+}
+
+export function policyFigures(
+  policy: { id: string; label: string; params: string },
+  records: readonly RequestRecord[],
+  budgetTokens: number,
+  noTrimCost: number,
+): PolicyFigures {
+  const hits = records.map((r) => r.cacheHit);
+  const kept = records.map((r) => r.promptTokens);
+  const moves = records.filter((r) => r.cutMoved);
+  const cost = inputCost(records);
+  return {
+    policy: policy.id,
+    label: policy.label,
+    params: policy.params,
+    requests: records.length,
+    trims: records.filter((r) => r.removed > 0).length,
+    cutMoves: moves.length,
+    meanHit: mean(hits),
+    p10Hit: percentile(hits, 10),
+    under50: hits.filter((h) => h < LOW_HIT).length,
+    meanKept: mean(kept),
+    minKept: min(kept),
+    overBudget: records.filter((r) => r.promptTokens > budgetTokens).length,
+    landings: moves.map((r) => r.promptTokens),
+    landingEstimates: moves.map((r) => r.estimate),
+    cost,
+    costRelative: noTrimCost > 0 ? cost / noTrimCost : 0,
+  };
+}

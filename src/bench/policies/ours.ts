@@ -1,0 +1,61 @@
+/**
+ * Our trim, exactly as the extension runs it: planTrim for every request (repair, budget, cut, log) and
+ * accountUsage after it (calibration against the reported prompt tokens, overflow sensor), the same calls
+ * replaySession makes.
+ */
+import type { Logger } from '../../core/log';
+import { accountUsage } from '../../core/request/accountUsage';
+import { planTrim, type TrimPlan } from '../../core/request/prepareRequest';
+import { Calibrations } from '../../core/trim/calibration';
+import { ConversationStates } from '../../core/trim/conversationState';
+import { cutGeometry } from '../../core/trim/cutPolicy';
+import { SizeMemo } from '../../core/trim/messageSize';
+import { normalizeUsage } from '../../core/usage/normalizeUsage';
+import type { RegimeSpec } from '../sessions/regimes';
+import { benchLimits, benchSettings, type HistoryTrimOverrides } from './benchSettings';
+import type { Policy, PolicyRun } from './policy';
+
+const MODEL_ID = 'bench-model';
+
+/** Keeps only a count of ERROR lines: 300 requests of log text are not needed. */
+class CountingLogger implements Logger {
+  errors = 0;
+  info(): void {}
+  warn(): void {}
+  debug(): void {}
+  error(): void {
+    this.errors++;
+  }
+}
+
+export function oursPolicy(id: string, label: string, overrides: HistoryTrimOverrides = {}): Policy {
+  return {
+    id,
+    label,
+    describe: (regime) => {
+      const g = cutGeometry(regime.budgetTokens, benchSettings(regime, overrides).historyTrim);
+      return `H=${g.headroom} S=${g.step} grid=${g.grid} ceiling=${g.ceiling}`;
+    },
+    start: (regime) => startOurs(regime, overrides),
+  };
+}
+
+function startOurs(regime: RegimeSpec, overrides: HistoryTrimOverrides): PolicyRun {
+  const settings = benchSettings(regime, overrides);
+  const limits = benchLimits(regime);
+  const log = new CountingLogger();
+  const state = { log, calibrations: new Calibrations(), states: new ConversationStates() };
+  const memo = new SizeMemo();
+  let lastPlan: TrimPlan | undefined;
+  return {
+    decide(request) {
+      lastPlan = planTrim(request.messages, request.tools, { settings, limits, calibration: state.calibrations.factor(MODEL_ID), memo, states: state.states, log });
+      if (lastPlan.input.length !== request.messages.length) throw new Error('bench sessions must not need tool-pair repair');
+      return { sentIndices: lastPlan.trim.sentIndices, estimate: lastPlan.trim.estTokens };
+    },
+    observe(report) {
+      const usage = normalizeUsage({ prompt_tokens: report.promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: report.cachedTokens } });
+      if (usage && lastPlan) accountUsage(state, MODEL_ID, lastPlan, usage);
+    },
+  };
+}

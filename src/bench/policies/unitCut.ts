@@ -1,0 +1,48 @@
+/**
+ * Shared plumbing of the policies re-implemented in the benchmark: a history measured unit by unit
+ * (same head / middle / tail split as the extension, so only the cut rule differs), and the messages
+ * that remain once the oldest `dropUnits` middle units are gone.
+ */
+import type { MessageSize } from '../../core/trim/messageSize';
+import { layoutHistory, type HistoryLayout } from '../../core/trim/units';
+import type { WireMessage } from '../../core/wire/wireTypes';
+import type { PolicyDecision } from './policy';
+
+export interface SizedHistory {
+  layout: HistoryLayout;
+  /** Estimated tokens and bytes of each middle unit, oldest first. */
+  units: MessageSize[];
+  total: MessageSize;
+  messageCount: number;
+}
+
+export function sizeHistory(messages: readonly WireMessage[], tools: MessageSize, sizeOf: (m: WireMessage) => MessageSize): SizedHistory {
+  const sizes = messages.map(sizeOf);
+  const layout = layoutHistory(messages);
+  const total = { tokens: tools.tokens, bytes: tools.bytes };
+  for (const size of sizes) {
+    total.tokens += size.tokens;
+    total.bytes += size.bytes;
+  }
+  const units = layout.middle.map((unit) => {
+    const size = { tokens: 0, bytes: 0 };
+    for (let i = unit.start; i < unit.end; i++) {
+      size.tokens += sizes[i].tokens;
+      size.bytes += sizes[i].bytes;
+    }
+    return size;
+  });
+  return { layout, units, total, messageCount: messages.length };
+}
+
+/** Head, then everything from the first kept middle unit to the end (the tail is never dropped). */
+export function decisionAfterDropping(history: SizedHistory, dropUnits: number): PolicyDecision {
+  const { layout, units } = history;
+  const firstKept = dropUnits < layout.middle.length ? layout.middle[dropUnits].start : layout.tailStart;
+  const sentIndices: number[] = [];
+  for (let i = 0; i < layout.headEnd; i++) sentIndices.push(i);
+  for (let i = firstKept; i < history.messageCount; i++) sentIndices.push(i);
+  let estimate = history.total.tokens;
+  for (let k = 0; k < dropUnits; k++) estimate -= units[k].tokens;
+  return { sentIndices, estimate };
+}

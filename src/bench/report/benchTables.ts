@@ -1,0 +1,110 @@
+/** The result tables, shared by the stdout report and docs/benchmarks.md. */
+import type { TokenAccuracy } from '../accuracy/tokenAccuracy';
+import type { PolicyFigures } from '../metrics/policyFigures';
+import type { BenchResults } from '../results';
+import type { RegimeResult } from '../run/compareRegime';
+import type { Acceptance } from './acceptance';
+import { kTokens, mb, ms, pct, range, signedPct, whole } from './format';
+import type { Table } from './tables';
+
+export function sessionsTable(regimes: readonly RegimeResult[]): Table {
+  return {
+    headers: ['regime', 'budget B', 'messages (req 0)', 'tokens (req 0)', 'bytes (req 0)', 'mean unit', 'growth/request', 'system+tools+anchor'],
+    numeric: [false, true, true, true, true, true, true, true],
+    rows: regimes.map((r) => [
+      `(${r.regime.id}) ${r.regime.title}`,
+      whole(r.regime.budgetTokens),
+      whole(r.session.prefillMessages),
+      whole(r.session.prefillTokens),
+      mb(r.session.prefillBytes),
+      whole(r.session.meanUnitTokens),
+      whole(r.session.meanGrowthTokens),
+      whole(r.session.headTokens),
+    ]),
+  };
+}
+
+export function parametersTable(result: RegimeResult): Table {
+  return {
+    headers: ['policy', `parameters at B = ${whole(result.regime.budgetTokens)}`],
+    rows: result.figures.map((f) => [f.label, f.params]),
+  };
+}
+
+export function policyTable(result: RegimeResult): Table {
+  return {
+    headers: ['policy', 'cut moves', 'mean hit', 'p10 hit', 'hit <50%', 'mean kept', 'min kept', 'over B', 'landings (o200k)', 'cost vs no trim'],
+    numeric: [false, true, true, true, true, true, true, true, true, true],
+    rows: result.figures.map((f: PolicyFigures) => [
+      f.label,
+      String(f.cutMoves),
+      pct(f.meanHit),
+      pct(f.p10Hit),
+      String(f.under50),
+      kTokens(f.meanKept),
+      kTokens(f.minKept),
+      String(f.overBudget),
+      range(f.landings, kTokens),
+      f.costRelative.toFixed(3),
+    ]),
+  };
+}
+
+export function sweepTable(result: RegimeResult): Table {
+  return {
+    headers: ['ours: step, headroom ratio', 'parameters', 'cut moves', 'mean hit', 'hit <50%', 'mean kept', 'over B', 'cost vs no trim'],
+    numeric: [false, false, true, true, true, true, true, true],
+    rows: result.sweep.map((f) => [f.label, f.params, String(f.cutMoves), pct(f.meanHit), String(f.under50), kTokens(f.meanKept), String(f.overBudget), f.costRelative.toFixed(3)]),
+  };
+}
+
+export function acceptanceTable(acceptance: Acceptance): Table {
+  const mark = (pass: boolean): string => (pass ? 'PASS' : 'FAIL');
+  const rows = acceptance.regimes.map((v) => [
+    `(${v.regime}) cut moves ours vs leading`,
+    `${v.oursMoves} vs ${v.leadingMoves} (${signedPct(-v.fewerMoves * 100, 0)})`,
+    '≥30% fewer',
+    mark(v.movesPass),
+  ]);
+  for (const v of acceptance.regimes) {
+    const note = v.leadingOverBudget > 0 ? ` (leading over B on ${v.leadingOverBudget} requests)` : '';
+    rows.push([`(${v.regime}) mean kept ours vs leading`, `${kTokens(v.oursMeanKept)} vs ${kTokens(v.leadingMeanKept)}${note}`, '≥ leading', mark(v.keptPass)]);
+  }
+  rows.push(['warm trim, median', `${ms(acceptance.warmMedianMs)} ms`, '≤ 5 ms', mark(acceptance.warmPass)]);
+  rows.push(['cold trim, median', `${ms(acceptance.coldMedianMs)} ms`, '≤ 40 ms', mark(acceptance.coldPass)]);
+  return { headers: ['check', 'measured', 'bar', 'result'], rows };
+}
+
+export function speedTable(speed: BenchResults['speed']): Table {
+  const t = speed.trim;
+  const timing = (label: string, s: typeof t.trimWarm): string[] => [label, `${ms(s.medianMs)} ms`, `${ms(s.p95Ms)} ms`, `${ms(s.maxMs)} ms`, String(s.samples)];
+  const a = speed.activation;
+  const m = speed.memory;
+  const art = speed.artifacts;
+  return {
+    headers: ['measure', 'median', 'p95', 'max', 'samples'],
+    numeric: [false, true, true, true, true],
+    rows: [
+      timing(`trim (planTrim), cold memo, ${t.messages} msgs / ${mb(t.bytes)}`, t.trimCold),
+      timing('trim (planTrim), warm memo, per request', t.trimWarm),
+      timing('prepareRequest (convert + trim + estimate), cold', t.prepareCold),
+      timing('prepareRequest (convert + trim + estimate), warm', t.prepareWarm),
+      ['require dist/extension.js', `${ms(a.requireMs)} ms`, '', '', '1'],
+      ['activate()', `${ms(a.activateMs)} ms`, '', '', '1'],
+      ['first token count (lazy tokenizer load)', `${ms(a.firstTokenCountMs)} ms`, '', '', '1'],
+      ['second token count', `${ms(a.secondTokenCountMs)} ms`, '', '', '1'],
+      [`SizeMemo after ${m.requests} requests (${m.memoEntries} entries${m.gcExposed ? '' : ', no --expose-gc'})`, `${m.memoRetainedMB.toFixed(2)} MB`, '', '', `${Math.round(m.bytesPerEntry)} B/entry`],
+      ['dist/extension.js + dist/tokenizer.js', `${mb(art.extensionBytes)} + ${mb(art.tokenizerBytes)}`, '', '', ''],
+      ['.vsix', art.vsixBytes === undefined ? 'not built (npm run package)' : mb(art.vsixBytes), '', '', ''],
+    ],
+  };
+}
+
+export function accuracyTable(accuracy: TokenAccuracy): Table {
+  const err = (value: number): string => signedPct(value);
+  return {
+    headers: ['text', 'chars', 'o200k tokens', 'our estimate', 'exact counter', 'chars/4', 'chars/4 + 10%'],
+    numeric: [false, true, true, true, true, true, true],
+    rows: accuracy.rows.map((r) => [r.kind, whole(r.chars), whole(r.o200k), err(r.estimateErrorPct), err(r.exactErrorPct), err(r.chars4ErrorPct), err(r.chars4Plus10ErrorPct)]),
+  };
+}

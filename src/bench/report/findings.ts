@@ -1,0 +1,60 @@
+/**
+ * Plain-language findings computed from the numbers, so docs/benchmarks.md says what this run showed —
+ * including every regime and figure where ours does not beat the leading policy, and why.
+ */
+import { mean } from '../metrics/stats';
+import type { PolicyFigures } from '../metrics/policyFigures';
+import type { RegimeResult } from '../run/compareRegime';
+import { figuresOf } from './acceptance';
+import { kTokens, pct } from './format';
+
+export interface RegimeFindings {
+  regime: string;
+  summary: string;
+  /** Figures where ours is worse than the leading policy, each with its reason. */
+  losses: string[];
+}
+
+/** Leading's own estimate per real (o200k) token on its landings: < 1 means it under-counts this text. */
+export function estimateRatio(figures: PolicyFigures): number {
+  const real = mean(figures.landings);
+  return real > 0 ? mean(figures.landingEstimates) / real : 1;
+}
+
+function estimatorReason(leading: PolicyFigures, budget: number): string {
+  const ratio = estimateRatio(leading);
+  if (ratio < 0.97) {
+    return `chars/4 + 10% counts this text at ${ratio.toFixed(2)}× its o200k size, so the leading policy's budget, headroom and step are ` +
+      `really ~${kTokens(budget / ratio)}, ~${(1 / ratio).toFixed(2)}× larger than it thinks` +
+      (leading.overBudget > 0 ? `, and ${leading.overBudget} of its requests exceed B in real tokens (a provider would reject or truncate them)` : '');
+  }
+  if (ratio > 1.03) {
+    return `chars/4 + 10% counts this text at ${ratio.toFixed(2)}× its o200k size, so the leading policy trims to ~${kTokens(budget / ratio)} real tokens and its step is ${(1 / ratio).toFixed(2)}× smaller than it thinks`;
+  }
+  return `chars/4 + 10% is within 3% of o200k on this text, so the difference is the cut rule itself`;
+}
+
+export function regimeFindings(result: RegimeResult): RegimeFindings {
+  const ours = figuresOf(result, 'ours');
+  const leading = figuresOf(result, 'leading');
+  const rule = figuresOf(result, 'leadingRuleOurEstimator');
+  const budget = result.regime.budgetTokens;
+  const fewer = leading.cutMoves > 0 ? Math.round((1 - ours.cutMoves / leading.cutMoves) * 100) : 0;
+  const summary =
+    `ours moved the cut ${ours.cutMoves} times against the leading policy's ${leading.cutMoves} (${fewer >= 0 ? `${fewer}% fewer` : `${-fewer}% more`}) ` +
+    `and the leading rule's ${rule.cutMoves} with our estimator; mean cache hit ${pct(ours.meanHit)} vs ${pct(leading.meanHit)}; ` +
+    `mean kept ${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)} tokens; input cost ${ours.costRelative.toFixed(3)} vs ${leading.costRelative.toFixed(3)} of no trimming.`;
+  const losses: string[] = [];
+  const why = estimatorReason(leading, budget);
+  if (ours.cutMoves > leading.cutMoves) losses.push(`more cut moves (${ours.cutMoves} vs ${leading.cutMoves}): ${why}.`);
+  if (ours.meanKept < leading.meanKept) losses.push(`fewer tokens kept on average (${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)}): ${why}.`);
+  if (ours.meanHit < leading.meanHit) losses.push(`lower mean cache hit (${pct(ours.meanHit)} vs ${pct(leading.meanHit)}): ${why}.`);
+  if (ours.costRelative > leading.costRelative) {
+    losses.push(`higher input cost (${ours.costRelative.toFixed(3)} vs ${leading.costRelative.toFixed(3)} of no trimming): ours keeps more context, and every token kept is paid for on every request (at 10% when cached).`);
+  }
+  if (ours.cutMoves > rule.cutMoves || ours.meanKept < rule.meanKept) {
+    losses.push(`against the leading rule with our estimator (the rule alone): ${rule.cutMoves} moves and ${kTokens(rule.meanKept)} kept vs ours ${ours.cutMoves} and ${kTokens(ours.meanKept)}.`);
+  }
+  if (ours.overBudget > 0) losses.push(`${ours.overBudget} of our requests exceed B in o200k tokens (estimator error larger than the 0.5% margin before calibration settled).`);
+  return { regime: result.regime.id, summary, losses };
+}

@@ -1,0 +1,24 @@
+/** The readable report printed to stdout: the same tables as docs/benchmarks.md, as plain text. */
+import type { BenchResults } from '../results';
+import { acceptanceTable, accuracyTable, policyTable, sessionsTable, speedTable, sweepTable } from './benchTables';
+import { regimeFindings } from './findings';
+import { renderText } from './tables';
+
+const heading = (text: string): string => `\n== ${text} ${'='.repeat(Math.max(0, 100 - text.length))}\n`;
+
+export function stdoutReport(results: BenchResults): string {
+  const parts: string[] = [heading('Sessions'), renderText(sessionsTable(results.regimes))];
+  for (const r of results.regimes) {
+    parts.push(heading(`(${r.regime.id}) ${r.regime.title} — B=${r.regime.budgetTokens}`), renderText(policyTable(r)));
+    const findings = regimeFindings(r);
+    for (const loss of findings.losses) parts.push(`  where we do not win: ${loss}`);
+  }
+  for (const r of results.regimes.filter((x) => x.sweep.length > 0)) {
+    parts.push(heading(`Sweep (${r.regime.id})`), renderText(sweepTable(r)));
+  }
+  parts.push(heading('Acceptance bar'), renderText(acceptanceTable(results.acceptance)), `overall: ${results.acceptance.pass ? 'PASS' : 'FAIL'}`);
+  parts.push(heading('Speed'), renderText(speedTable(results.speed)));
+  parts.push(heading('Token counting accuracy (error vs o200k)'), renderText(accuracyTable(results.accuracy)));
+  parts.push(`\nbenchmark wall time: ${(results.benchMs / 1000).toFixed(1)} s\n`);
+  return parts.join('\n');
+}

@@ -1,0 +1,24 @@
+/** Everything one `npm run bench` measured: what results.json holds and the reports render. */
+import type { TokenAccuracy } from './accuracy/tokenAccuracy';
+import type { Acceptance } from './report/acceptance';
+import type { RegimeResult } from './run/compareRegime';
+import type { ActivationTimes } from './speed/activationProbe';
+import type { ArtifactSizes } from './speed/artifacts';
+import type { MemoryGrowth } from './speed/memoryProbe';
+import type { TrimSpeed } from './speed/trimSpeed';
+
+export interface BenchResults {
+  generatedAt: string;
+  environment: { node: string; platform: string; cpus: number; cpuModel: string };
+  /** Wall time of the benchmark process (compilation by `npm run bench` not included). */
+  benchMs: number;
+  regimes: RegimeResult[];
+  acceptance: Acceptance;
+  speed: {
+    trim: TrimSpeed;
+    activation: ActivationTimes;
+    memory: MemoryGrowth;
+    artifacts: ArtifactSizes;
+  };
+  accuracy: TokenAccuracy;
+}

@@ -1,0 +1,64 @@
+/**
+ * Runs one policy over one session: every request is decided by the policy, then observed by a fresh
+ * PrefixCacheModel under one session id, and the provider's report goes back to the policy.
+ */
+import { PrefixCacheModel } from '../../fakeServer/prefixCache';
+import type { ReplayRequest } from '../../replay/replayFile';
+import type { PromptBlocks } from '../cache/promptBlocks';
+import type { Policy, PolicyDecision } from '../policies/policy';
+import { requestAt, type BenchSession } from '../sessions/sessionGenerator';
+
+export const BENCH_SESSION_ID = 'ses_bench';
+
+export interface RequestRecord {
+  i: number;
+  /** Messages not sent. */
+  removed: number;
+  /** The policy's own estimate of what it sent. */
+  estimate: number;
+  /** o200k prompt tokens sent, as the cache model counts them. */
+  promptTokens: number;
+  cachedTokens: number;
+  cacheHit: number;
+  /** The cut differs from the previous request's: the cached prefix broke at the cut. */
+  cutMoved: boolean;
+}
+
+export type DecisionListener = (i: number, request: ReplayRequest, decision: PolicyDecision) => void;
+
+export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptBlocks, onDecision?: DecisionListener): RequestRecord[] {
+  const run = policy.start(session.regime);
+  const cache = new PrefixCacheModel();
+  warmCache(cache, session, blocks);
+  const records: RequestRecord[] = [];
+  let previousRemoved = 0;
+  for (let i = 0; i < session.requestEnds.length; i++) {
+    const request = requestAt(session, i);
+    const decision = run.decide(request);
+    onDecision?.(i, request, decision);
+    const sent = decision.sentIndices.map((k) => request.messages[k]);
+    const observed = cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(sent, request.tools));
+    run.observe(observed);
+    const removed = request.messages.length - sent.length;
+    records.push({
+      i,
+      removed,
+      estimate: decision.estimate,
+      promptTokens: observed.promptTokens,
+      cachedTokens: observed.cachedTokens,
+      cacheHit: observed.promptTokens > 0 ? observed.cachedTokens / observed.promptTokens : 0,
+      cutMoved: removed !== previousRemoved,
+    });
+    previousRemoved = removed;
+  }
+  return records;
+}
+
+/**
+ * The session reached the ceiling from below, where every policy sent everything: the turn before
+ * request 0 (the pre-fill without the current user message) is already in the cache.
+ */
+function warmCache(cache: PrefixCacheModel, session: BenchSession, blocks: PromptBlocks): void {
+  const previousTurn = session.messages.slice(0, session.requestEnds[0] - 1);
+  cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(previousTurn, session.tools));
+}

@@ -1,0 +1,29 @@
+/**
+ * The overflow sensor: after each response, is the conversation about to outgrow the model's window?
+ * Reads usage, decides, changes nothing.
+ */
+import type { NormalizedUsage } from '../types';
+
+/** Room kept free for the answer, so a long reply (reasoning, tool-call JSON) is not cut mid-way. */
+export const DEFAULT_RESERVED_OUTPUT_TOKENS = 20_000;
+
+/** Tokens the prompt may fill: the window minus the output reserve, never negative (small models). */
+export function usableTokens(limit: number, reserved = DEFAULT_RESERVED_OUTPUT_TOKENS): number {
+  return Math.max(0, limit - reserved);
+}
+
+/** Everything the prompt occupied (normalizeUsage already adds Anthropic's cache reads and writes). */
+export function contextTokensUsed(u: NormalizedUsage): number {
+  // Output is excluded: it lives in the reserve now, and is counted as input once it joins the history.
+  return u.contextTokens;
+}
+
+export function shouldCompact(u: NormalizedUsage, limit: number, reserved?: number): boolean {
+  // >=, not >: reaching the usable size exactly already leaves no room for the next turn's input.
+  return contextTokensUsed(u) >= usableTokens(limit, reserved);
+}
+
+/** `[overflow] used=U usable=S limit=L reserved=R` */
+export function overflowLine(used: number, usable: number, limit: number, reserved: number): string {
+  return `[overflow] used=${used} usable=${usable} limit=${limit} reserved=${reserved}`;
+}

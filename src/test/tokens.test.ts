@@ -1,0 +1,197 @@
+import * as assert from 'assert';
+import * as path from 'path';
+import fc from 'fast-check';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- same spelling as src/core/tokens/o200k.ts
+import o200kReference = require('gpt-tokenizer/cjs/encoding/o200k_base');
+import type { ChatMessage } from '../core/types';
+import {
+  IMAGE_TOKEN_COST,
+  MESSAGE_OVERHEAD_TOKENS,
+  TOOL_OVERHEAD_TOKENS,
+  countMessageTokens,
+  countTokens,
+  countToolsTokens,
+} from '../core/tokens/tokenCounter';
+import { estimateMessageTokens, estimateTextTokens } from '../core/tokens/estimate';
+import { SAMPLE_KINDS, SampleKind, generateSample } from './fixtures/textSamples';
+
+const tokensDir = path.join(__dirname, '..', 'core', 'tokens');
+const tokenCounterPath = path.join(tokensDir, 'tokenCounter.js');
+const o200kPath = path.join(tokensDir, 'o200k.js');
+
+function referenceCount(text: string): number {
+  return o200kReference.countTokens(text, { disallowedSpecial: new Set() });
+}
+
+function relativeError(estimate: number, exact: number): number {
+  return Math.abs(estimate / exact - 1);
+}
+
+type TokenCounterModule = typeof import('../core/tokens/tokenCounter');
+
+/** A new instance of tokenCounter (and of o200k.js on its first use), whatever other test files loaded. */
+function freshTokenCounter(): TokenCounterModule {
+  delete require.cache[tokenCounterPath];
+  delete require.cache[o200kPath];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading it anew is what is tested
+  return require(tokenCounterPath) as TokenCounterModule;
+}
+
+describe('tokenizer loading', () => {
+  it('does not load o200k until the first count', () => {
+    const keysBefore = new Set(Object.keys(require.cache));
+    const fresh = freshTokenCounter();
+    const keysAdded = Object.keys(require.cache).filter((key) => !keysBefore.has(key));
+    assert.deepStrictEqual(keysAdded.filter((key) => /o200k/.test(key)), []);
+    assert.strictEqual(require.cache[o200kPath], undefined);
+
+    assert.strictEqual(fresh.countTokens('hello world'), 2);
+    assert.ok(require.cache[o200kPath], 'o200k.js is loaded on first use');
+  });
+});
+
+describe('countTokens', () => {
+  it('equals gpt-tokenizer o200k exactly on every sample kind', () => {
+    for (const kind of SAMPLE_KINDS) {
+      for (const length of [40, 300, 5000]) {
+        const text = generateSample(kind, length, 11);
+        assert.strictEqual(countTokens(text), referenceCount(text), `${kind}, ${length} chars`);
+      }
+    }
+  });
+
+  it('handles empty text, emoji and special-token markers as plain text', () => {
+    assert.strictEqual(countTokens(''), 0);
+    for (const text of ['a', '👍🏽 done', 'before <|endoftext|> after', '<|im_start|>user']) {
+      assert.strictEqual(countTokens(text), referenceCount(text), text);
+    }
+  });
+
+  it('memoizes long strings: the tokenizer runs once per distinct text', () => {
+    const { countTokens } = freshTokenCounter(); // its first count will load exactly this o200k module:
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object, to spy on it
+    const o200kModule = require(o200kPath) as { countTextTokens(text: string): number };
+    const original = o200kModule.countTextTokens;
+    let calls = 0;
+    o200kModule.countTextTokens = (text: string): number => {
+      calls++;
+      return original(text);
+    };
+    try {
+      const medium = generateSample('typescript', 2_000, 5); // keyed by the text itself
+      const large = generateSample('jsonPretty', 200_000, 5); // keyed by its digest
+      const first = [countTokens(medium), countTokens(large)];
+      const again = [countTokens(medium), countTokens(large)];
+      assert.deepStrictEqual(again, first);
+      assert.strictEqual(calls, 2);
+      assert.strictEqual(countTokens(large + ' '), referenceCount(large + ' '));
+      assert.strictEqual(calls, 3);
+    } finally {
+      o200kModule.countTextTokens = original;
+    }
+  });
+});
+
+describe('countMessageTokens', () => {
+  const message = (...parts: ChatMessage['parts']): ChatMessage => ({ role: 'user', parts });
+
+  it('adds the per-message overhead to its text', () => {
+    assert.strictEqual(countMessageTokens(message()), MESSAGE_OVERHEAD_TOKENS);
+    assert.strictEqual(countMessageTokens(message({ kind: 'text', text: 'hello world' })), MESSAGE_OVERHEAD_TOKENS + 2);
+  });
+
+  it('counts tool calls as name plus JSON input, and tool results and thinking as text', () => {
+    const input = { path: 'src/extension.ts', line: 42 };
+    const expected = MESSAGE_OVERHEAD_TOKENS +
+      referenceCount('read_file') + referenceCount(JSON.stringify(input)) +
+      referenceCount('file contents here') + referenceCount('Let me look at the file first.');
+    const counted = countMessageTokens({
+      role: 'assistant',
+      parts: [
+        { kind: 'thinking', text: 'Let me look at the file first.' },
+        { kind: 'toolCall', callId: 'call_1', name: 'read_file', input },
+        { kind: 'toolResult', callId: 'call_1', text: 'file contents here' },
+      ],
+    });
+    assert.strictEqual(counted, expected);
+  });
+
+  it('charges images a fixed cost and ignored parts nothing', () => {
+    const image = { kind: 'image' as const, mimeType: 'image/png', data: new Uint8Array(500_000) };
+    const ignored = { kind: 'ignored' as const, reason: 'cache_control' };
+    assert.strictEqual(countMessageTokens(message(image, ignored)), MESSAGE_OVERHEAD_TOKENS + IMAGE_TOKEN_COST);
+  });
+
+  it('counts the optional participant name', () => {
+    const named: ChatMessage = { role: 'user', name: 'alice', parts: [{ kind: 'text', text: 'hi' }] };
+    assert.strictEqual(countMessageTokens(named), MESSAGE_OVERHEAD_TOKENS + referenceCount('alice') + referenceCount('hi'));
+  });
+
+  it('estimateMessageTokens follows the same per-part rules', () => {
+    const image = { kind: 'image' as const, mimeType: 'image/png', data: new Uint8Array(10) };
+    assert.strictEqual(estimateMessageTokens(message(image, { kind: 'ignored', reason: 'x' })), MESSAGE_OVERHEAD_TOKENS + IMAGE_TOKEN_COST);
+    const text = generateSample('english', 2_000, 3);
+    assert.strictEqual(estimateMessageTokens(message({ kind: 'text', text })), MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(text));
+  });
+});
+
+describe('countToolsTokens', () => {
+  it('counts name, description and schema of each tool plus a fixed scaffold', () => {
+    const schema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
+    const tools = [
+      { name: 'read_file', description: 'Read a file from the workspace.', inputSchema: schema },
+      { name: 'list_dir', description: 'List a directory.' },
+    ];
+    const expected =
+      2 * TOOL_OVERHEAD_TOKENS +
+      referenceCount('read_file') + referenceCount('Read a file from the workspace.') + referenceCount(JSON.stringify(schema)) +
+      referenceCount('list_dir') + referenceCount('List a directory.') + referenceCount('{}');
+    assert.strictEqual(countToolsTokens(tools), expected);
+    assert.strictEqual(countToolsTokens([]), 0);
+  });
+});
+
+describe('estimateTextTokens', () => {
+  const seeds = [1, 2, 3];
+  const sampleLength = 20_000;
+
+  for (const kind of SAMPLE_KINDS) {
+    it(`is within ±10% of o200k on ${kind}`, () => {
+      for (const seed of seeds) {
+        const text = generateSample(kind, sampleLength, seed);
+        const error = relativeError(estimateTextTokens(text), referenceCount(text));
+        assert.ok(error <= 0.1, `${kind} seed ${seed}: ${(error * 100).toFixed(1)}% off`);
+      }
+    });
+  }
+
+  const kindsWhereCharsOverFourFails: SampleKind[] = ['jsonPretty', 'jsonMinified', 'chinese'];
+  for (const kind of kindsWhereCharsOverFourFails) {
+    it(`beats chars/4 on ${kind}`, () => {
+      for (const seed of seeds) {
+        const text = generateSample(kind, sampleLength, seed);
+        const exact = referenceCount(text);
+        const ourError = relativeError(estimateTextTokens(text), exact);
+        const charsOverFourError = relativeError(text.length / 4, exact);
+        assert.ok(ourError < charsOverFourError / 2, `${kind} seed ${seed}: ${ourError} vs chars/4 ${charsOverFourError}`);
+      }
+    });
+  }
+
+  it('gives 0 for empty text and a non-negative integer for any string', () => {
+    assert.strictEqual(estimateTextTokens(''), 0);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        const estimate = estimateTextTokens(text);
+        return Number.isInteger(estimate) && estimate >= 0 && (text.length === 0 || estimate > 0);
+      }),
+    );
+  });
+
+  it('grows linearly: twice the text, about twice the estimate', () => {
+    const text = generateSample('mixed', 10_000, 4);
+    const once = estimateTextTokens(text);
+    const twice = estimateTextTokens(text + text);
+    assert.ok(Math.abs(twice - 2 * once) <= 2, `${once} → ${twice}`);
+  });
+});
