@@ -18,6 +18,8 @@ await esbuild.build({
   entryPoints: ['src/extension.ts'],
   outfile: 'dist/extension.js',
   external: ['vscode', './tokenizer.js'],
+  // Makes tokenCounter.ts require the separate dist/tokenizer.js instead of bundling the rank tables.
+  define: { __OPENCODE_BUNDLE__: 'true' },
 });
 await esbuild.build({
   ...common,

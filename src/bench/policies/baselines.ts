@@ -3,8 +3,9 @@
  * extension's rule — with its own chars/4 + 10% estimate as it ships, and with our estimator so the
  * cut rule alone can be compared.
  */
-import { measureMessage, SizeMemo, type MessageSize } from '../../core/trim/messageSize';
+import { measureMessage, type MessageSize } from '../../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
+import { Calibrations } from '../../core/trim/calibration';
 import type { ReplayRequest } from '../../replay/replayFile';
 import type { RegimeSpec } from '../sessions/regimes';
 import { benchBudget } from './benchSettings';
@@ -19,26 +20,57 @@ interface Estimator {
   toolsSize(tools: readonly WireTool[]): MessageSize;
 }
 
-/** Our fast estimator, uncalibrated, through a fresh SizeMemo per run (as the extension measures). */
+const ourSizes = new WeakMap<WireMessage, MessageSize>();
+const ourToolSizes = new WeakMap<readonly WireTool[], MessageSize>();
+
+/**
+ * Our fast estimator (measureMessage, what SizeMemo stores). Memoized by message object: the benchmark
+ * re-sends the same objects, and these policies' speed is not what is measured, only their decisions.
+ */
 function ourEstimator(): Estimator {
-  const memo = new SizeMemo();
   return {
-    sizeOf: (message) => memo.sizeOf(message),
-    toolsSize: (tools) => (tools.length ? measureMessage({ role: 'system', content: JSON.stringify(tools) }) : { tokens: 0, bytes: 0 }),
+    sizeOf: (message) => memoized(ourSizes, message, () => measureMessage(message)),
+    toolsSize: (tools) => memoized(ourToolSizes, tools, () => (tools.length ? measureMessage({ role: 'system', content: JSON.stringify(tools) }) : { tokens: 0, bytes: 0 })),
   };
+}
+
+function memoized<K extends object>(memo: WeakMap<K, MessageSize>, key: K, measure: () => MessageSize): MessageSize {
+  let size = memo.get(key);
+  if (!size) {
+    size = measure();
+    memo.set(key, size);
+  }
+  return size;
 }
 
 const charsEstimator = (): Estimator => ({ sizeOf: charsSizeOf, toolsSize: charsToolsSize });
 
-function cutPolicy(estimator: () => Estimator, dropUnits: (history: SizedHistory, regime: RegimeSpec) => number) {
+const MODEL_ID = 'bench-model';
+
+function scaled(size: MessageSize, factor: number): MessageSize {
+  return factor === 1 ? size : { tokens: size.tokens * factor, bytes: size.bytes };
+}
+
+/**
+ * A stateless cut rule over an estimator. With `calibrated`, the estimate is scaled by the factor learned
+ * from the reported prompt tokens, exactly as ours calibrates (so the rule, not the estimate, is compared).
+ */
+function cutPolicy(estimator: () => Estimator, dropUnits: (history: SizedHistory, regime: RegimeSpec) => number, calibrated: boolean) {
   return (regime: RegimeSpec): PolicyRun => {
     const measure = estimator();
+    const calibrations = new Calibrations();
+    let lastRawEstimate = 0;
     return {
       decide(request: ReplayRequest): PolicyDecision {
-        const history = sizeHistory(request.messages, measure.toolsSize(request.tools), measure.sizeOf);
-        return decisionAfterDropping(history, dropUnits(history, regime));
+        const factor = calibrated ? calibrations.factor(MODEL_ID) : 1;
+        const history = sizeHistory(request.messages, scaled(measure.toolsSize(request.tools), factor), (m) => scaled(measure.sizeOf(m), factor));
+        const decision = decisionAfterDropping(history, dropUnits(history, regime));
+        lastRawEstimate = decision.estimate / factor;
+        return decision;
       },
-      observe() {},
+      observe(report) {
+        if (calibrated) calibrations.observe(MODEL_ID, lastRawEstimate, report.promptTokens);
+      },
     };
   };
 }
@@ -47,17 +79,17 @@ export const noTrimPolicy: Policy = {
   id: 'noTrim',
   label: 'no trimming',
   describe: () => 'sends everything (cost baseline; exceeds the budget)',
-  start: cutPolicy(ourEstimator, () => 0),
+  start: cutPolicy(ourEstimator, () => 0, false),
 };
 
 export const minimalFitPolicy: Policy = {
   id: 'minimalFit',
   label: 'minimal fit',
-  describe: (regime) => `drop oldest units until ≤ B=${regime.budgetTokens} (our estimator)`,
+  describe: (regime) => `drop oldest units until ≤ B=${regime.budgetTokens} (our estimator, calibrated)`,
   start: cutPolicy(ourEstimator, (history, regime) => {
     const budget = benchBudget(regime);
     return minimalFitDropUnits(history, budget.tokens, budget.maxBytes);
-  }),
+  }, true),
 };
 
 function describeLeading(regime: RegimeSpec): string {
@@ -69,12 +101,12 @@ export const leadingPolicy: Policy = {
   id: 'leading',
   label: 'leading extension',
   describe: (regime) => `${describeLeading(regime)} (chars/4 + 10%)`,
-  start: cutPolicy(charsEstimator, (history, regime) => leadingDropUnits(history, leadingGeometry(regime.budgetTokens))),
+  start: cutPolicy(charsEstimator, (history, regime) => leadingDropUnits(history, leadingGeometry(regime.budgetTokens)), false),
 };
 
 export const leadingRuleOurEstimatorPolicy: Policy = {
   id: 'leadingRuleOurEstimator',
   label: 'leading rule, our estimator',
-  describe: (regime) => `${describeLeading(regime)} (our estimator, uncalibrated)`,
-  start: cutPolicy(ourEstimator, (history, regime) => leadingDropUnits(history, leadingGeometry(regime.budgetTokens))),
+  describe: (regime) => `${describeLeading(regime)} (our estimator, calibrated)`,
+  start: cutPolicy(ourEstimator, (history, regime) => leadingDropUnits(history, leadingGeometry(regime.budgetTokens)), true),
 };

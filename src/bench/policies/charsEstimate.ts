@@ -36,8 +36,14 @@ export function charsSizeOf(message: WireMessage): MessageSize {
   return size;
 }
 
+const toolSizes = new WeakMap<readonly WireTool[], MessageSize>();
+
 export function charsToolsSize(tools: readonly WireTool[]): MessageSize {
-  if (tools.length === 0) return { tokens: 0, bytes: 0 };
-  const json = JSON.stringify(tools);
-  return { tokens: charsToTokens(json.length), bytes: Buffer.byteLength(json) };
+  let size = toolSizes.get(tools);
+  if (!size) {
+    const json = JSON.stringify(tools);
+    size = tools.length ? { tokens: charsToTokens(json.length), bytes: Buffer.byteLength(json) } : { tokens: 0, bytes: 0 };
+    toolSizes.set(tools, size);
+  }
+  return size;
 }

@@ -64,14 +64,28 @@ export class ChatEngine {
   }
 
   prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
+    const settings = this.deps.settings();
+    const limits = this.limitsFor(request.modelId, listed);
+    if (!limits.contextWindow) this.noteUnknownWindow(request.modelId, settings.contextLimitFallback);
     return prepareRequest(request, {
-      settings: this.deps.settings(),
-      limits: this.limitsFor(request.modelId, listed),
+      settings,
+      limits,
       calibration: this.calibrations.factor(request.modelId),
       memo: this.memo,
       states: this.states,
       log: this.deps.log,
     });
+  }
+
+  private readonly unknownWindowsNoted = new Set<string>();
+
+  /** Once per model and fallback value: say which window the trim assumes, or that it is off. */
+  private noteUnknownWindow(modelId: string, fallback: number): void {
+    const key = `${modelId}\u0000${fallback}`;
+    if (this.unknownWindowsNoted.has(key)) return;
+    this.unknownWindowsNoted.add(key);
+    if (fallback > 0) this.deps.log.info(`[history-trim] ${modelId}: context window unknown; trimming to opencode.contextLimitFallback=${fallback}.`);
+    else this.deps.log.warn(`[history-trim] ${modelId}: context window unknown and opencode.contextLimitFallback is 0, so its history is not trimmed; long chats may fail with "context too long".`);
   }
 
   async run(request: ChatRequest, listed: ModelLimits, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {

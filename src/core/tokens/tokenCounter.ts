@@ -69,6 +69,8 @@ const countsByText = new BoundedLru<number>(2000);
 const countsByDigest = new BoundedLru<number>(2000);
 
 function digestOf(text: string): string {
+  // UTF-8 hashes ~4× faster than UTF-16 here. It maps every lone surrogate to U+FFFD, so texts that differ
+  // only in those would share a count: harmless for a count, and vanishingly rare.
   return createHash('sha1').update(text).digest('base64') + text.length;
 }
 

@@ -2,7 +2,7 @@
  * Mocha `--require` hook: makes `require('vscode')` resolve to the one shared test double, so adapter code
  * can run under plain mocha. Core modules never import vscode and do not need it.
  */
-import Module = require('module');
+import Module from 'module';
 import * as path from 'path';
 
 const doublePath = path.join(__dirname, 'vscodeDouble.js');

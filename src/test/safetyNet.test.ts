@@ -1,0 +1,87 @@
+/** The context-limit safety net (seed 001) and the overflow sensor wired into the engine, over real HTTP. */
+import * as assert from 'assert';
+import { startFakeServer, type FakeServer } from '../fakeServer';
+import { accountUsage } from '../core/request/accountUsage';
+import { normalizeUsage } from '../core/usage/normalizeUsage';
+import { filler } from './support/trimHarness';
+import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
+
+function longChat(turns: number, tokensPerTurn: number) {
+  return chat('ANCHOR: build the parser', ...Array.from({ length: turns * 2 }, (_, i) => `${i} ${filler(tokensPerTurn, i)}`), 'current question');
+}
+
+describe('safety net: learned limits, fallback, context-length retry', () => {
+  let server: FakeServer;
+  before(async () => {
+    server = await startFakeServer();
+  });
+  after(() => server.close());
+  beforeEach(() => server.reset());
+
+  it('answers a context-length 400 by learning the limit, re-trimming and retrying once — the user only sees the answer', async () => {
+    const { engine, log, store } = engineFor(server.url);
+    const messages = longChat(30, 400);
+    server.enqueueFault({ name: 'context-length-400', limit: 12_000 });
+    server.enqueueReply({ text: 'fits now' });
+    const { text } = await runOnce(engine, 'fake-large', messages, { contextWindow: 1_000_000, maxOutputTokens: 32_000 });
+    assert.strictEqual(text, 'fits now');
+    const chats = server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    assert.strictEqual(chats.length, 2, 'exactly one retry');
+    assert.ok(chats[1].body.messages.length < chats[0].body.messages.length, 'the retry was trimmed');
+    assert.deepStrictEqual(store.values.get('opencode.learnedLimits'), { 'fake-large': 12_000 });
+    assert.ok(log.messages('warn').some((m) => m.includes('limit 12000 tokens, now remembered')));
+    assert.ok(log.messages('info').some((m) => m.startsWith('[history-trim] Dropped')));
+  });
+
+  it('keeps a learned limit across a restart: the first request after it is trimmed without any 400', async () => {
+    const store = new MemoryStore();
+    store.update('opencode.learnedLimits', { 'fake-large': 12_000 });
+    const { engine } = engineFor(server.url, {}, store);
+    assert.strictEqual(engine.limitsFor('fake-large', { contextWindow: 1_000_000 }).contextWindow, 12_000);
+    await runOnce(engine, 'fake-large', longChat(30, 400), { contextWindow: 1_000_000, maxOutputTokens: 32_000 });
+    assert.strictEqual(server.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 1);
+  });
+
+  it('does not retry a second context-length 400 in a row; the user gets a sentence that says what to do', async () => {
+    const { engine } = engineFor(server.url);
+    server.enqueueFault({ name: 'context-length-400', limit: 12_000 });
+    server.enqueueFault({ name: 'context-length-400', limit: 12_000 });
+    await assert.rejects(runOnce(engine, 'fake-large', longChat(30, 400), { contextWindow: 1_000_000 }), /too long for fake-large even after trimming/);
+    assert.strictEqual(server.requests.length, 2);
+  });
+
+  it('trims a model with an unknown window to opencode.contextLimitFallback, and says so once', async () => {
+    const { engine, log } = engineFor(server.url, { contextLimitFallback: 16_000 });
+    const prepared = engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
+    assert.strictEqual(prepared.budget.window, 16_000);
+    assert.strictEqual(prepared.budget.windowSource, 'fallback');
+    assert.ok(prepared.trim.removed > 0);
+    engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
+    assert.strictEqual(log.messages('info').filter((m) => m.includes('context window unknown')).length, 1);
+  });
+
+  it('does not trim an unknown model when the fallback is 0, with a warning', async () => {
+    const { engine, log } = engineFor(server.url, { contextLimitFallback: 0 });
+    const prepared = engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
+    assert.strictEqual(prepared.trim.removed, 0);
+    assert.ok(log.messages('warn').some((m) => m.includes('contextLimitFallback is 0, so its history is not trimmed')));
+  });
+
+  it('fires the overflow sensor when the reported usage reaches the usable window, and cuts one step earlier next time', () => {
+    const { engine, log } = engineFor(server.url);
+    const messages = longChat(40, 300);
+    const limits = { contextWindow: 30_000, maxOutputTokens: 2_000 };
+    const plan = engine.prepare({ modelId: 'fake-large', messages, tools: [] }, limits);
+    assert.strictEqual(plan.trim.steps, 0);
+    // The endpoint counted more than we estimated (Anthropic shape: input + cache read + cache write).
+    const usage = normalizeUsage({ input_tokens: 1_000, cache_read_input_tokens: 25_000, cache_creation_input_tokens: 2_000, output_tokens: 50 });
+    assert.ok(usage);
+    const result = accountUsage(engine, 'fake-large', plan, usage);
+    assert.ok(result.overflow);
+    assert.ok(log.messages('warn').includes('[overflow] used=28000 usable=28000 limit=30000 reserved=2000'), log.messages().join('\n'));
+    const next = engine.prepare({ modelId: 'fake-large', messages, tools: [] }, limits);
+    // One extra grid step is remembered for this conversation (historyTrim's tests show what a step cuts).
+    assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 1);
+    assert.ok(next.trim.steps >= 1 && next.trim.removed > 0, 'the next request of the conversation was cut');
+  });
+});

@@ -1,0 +1,34 @@
+/** A ChatEngine wired to a fake server with in-memory storage: the core request path with no VS Code. */
+import { resolveSettings, type Settings } from '../../core/config/settings';
+import { MemoryLogger } from '../../core/log';
+import { ChatEngine, type KeyValueStore } from '../../core/request/chatEngine';
+import type { ChatMessage, StreamEvent } from '../../core/types';
+
+export class MemoryStore implements KeyValueStore {
+  readonly values = new Map<string, unknown>();
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+  update(key: string, value: unknown): void {
+    this.values.set(key, JSON.parse(JSON.stringify(value)));
+  }
+}
+
+export function engineFor(baseUrl: string, overrides: Record<string, unknown> = {}, store = new MemoryStore()) {
+  const log = new MemoryLogger();
+  const values: Record<string, unknown> = { baseUrl, ...overrides };
+  const settings: Settings = resolveSettings((key) => values[key], (m) => log.warn(`[settings] ${m}`));
+  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined });
+  return { engine, log, store };
+}
+
+export function chat(...texts: string[]): ChatMessage[] {
+  return texts.map((text, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', parts: [{ kind: 'text', text }] }));
+}
+
+export async function runOnce(engine: ChatEngine, modelId: string, messages: ChatMessage[], limits: { contextWindow?: number; maxOutputTokens?: number } = {}) {
+  const events: StreamEvent[] = [];
+  const outcome = await engine.run({ modelId, messages, tools: [] }, limits, (e) => events.push(e), new AbortController().signal);
+  const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
+  return { outcome, events, text };
+}
