@@ -14,6 +14,7 @@ export class PromptBlocks implements SessionSizer {
   private readonly measurer = new PrefixCacheModel();
   private readonly messageBlocks = new WeakMap<WireMessage, PromptBlock>();
   private readonly toolBlocks = new WeakMap<readonly WireTool[], PromptBlock>();
+  private readonly jsonBytes = new WeakMap<object, number>();
 
   messageBlock(message: WireMessage): PromptBlock {
     let block = this.messageBlocks.get(message);
@@ -43,6 +44,22 @@ export class PromptBlocks implements SessionSizer {
       promptTokens += block.tokens;
     }
     return { blocks, promptTokens };
+  }
+
+  /** Request body bytes of these messages and tools (their JSON), for the byte ceiling. */
+  requestBytes(messages: readonly WireMessage[], tools: readonly WireTool[]): number {
+    let bytes = tools.length ? this.bytesOf(tools) : 0;
+    for (const message of messages) bytes += this.bytesOf(message);
+    return bytes;
+  }
+
+  private bytesOf(value: object): number {
+    let bytes = this.jsonBytes.get(value);
+    if (bytes === undefined) {
+      bytes = Buffer.byteLength(JSON.stringify(value));
+      this.jsonBytes.set(value, bytes);
+    }
+    return bytes;
   }
 
   messageTokens(message: WireMessage): number {

@@ -4,7 +4,7 @@
  * sending everything untrimmed.
  */
 import type { RequestRecord } from '../run/runPolicy';
-import { mean, min, percentile } from './stats';
+import { max, mean, min, percentile } from './stats';
 
 export const CACHED_PRICE_SHARE = 0.1;
 export const LOW_HIT = 0.5;
@@ -17,11 +17,16 @@ export interface PolicyFigures {
   /** Requests that dropped any history. */
   trims: number;
   cutMoves: number;
+  /** Cut moves to fewer dropped messages than before: the cut went back towards the start. */
+  backMoves: number;
   meanHit: number;
   p10Hit: number;
   under50: number;
   meanKept: number;
   minKept: number;
+  maxKept: number;
+  /** Largest request body sent, in bytes. */
+  maxBytes: number;
   /** Requests whose o200k prompt exceeds the budget B (a real provider may reject them). */
   overBudget: number;
   /** o200k prompt tokens of each request that moved the cut. */
@@ -38,6 +43,12 @@ export function inputCost(records: readonly RequestRecord[]): number {
   let cost = 0;
   for (const r of records) cost += r.promptTokens - r.cachedTokens + CACHED_PRICE_SHARE * r.cachedTokens;
   return cost;
+}
+
+function countBackMoves(records: readonly RequestRecord[]): number {
+  let back = 0;
+  for (let i = 1; i < records.length; i++) if (records[i].removed < records[i - 1].removed) back++;
+  return back;
 }
 
 export function policyFigures(
@@ -57,11 +68,14 @@ export function policyFigures(
     requests: records.length,
     trims: records.filter((r) => r.removed > 0).length,
     cutMoves: moves.length,
+    backMoves: countBackMoves(records),
     meanHit: mean(hits),
     p10Hit: percentile(hits, 10),
     under50: hits.filter((h) => h < LOW_HIT).length,
     meanKept: mean(kept),
     minKept: min(kept),
+    maxKept: max(kept),
+    maxBytes: max(records.map((r) => r.bytes)),
     overBudget: records.filter((r) => r.promptTokens > budgetTokens).length,
     landings: moves.map((r) => r.promptTokens),
     landingEstimates: moves.map((r) => r.estimate),

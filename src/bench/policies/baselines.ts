@@ -52,8 +52,16 @@ function scaled(size: MessageSize, factor: number): MessageSize {
 }
 
 /**
+ * Quantized to 0.05 like our grid (cutPolicy.rawGridSize): an unquantized factor moves a little on every
+ * response, and these rules would then move their cut on calibration noise alone.
+ */
+function quantized(factor: number): number {
+  return Math.max(0.25, Math.round(factor * 20) / 20);
+}
+
+/**
  * A stateless cut rule over an estimator. With `calibrated`, the estimate is scaled by the factor learned
- * from the reported prompt tokens, exactly as ours calibrates (so the rule, not the estimate, is compared).
+ * from the reported prompt tokens, as ours calibrates (so the rule, not the estimate, is compared).
  */
 function cutPolicy(estimator: () => Estimator, dropUnits: (history: SizedHistory, regime: RegimeSpec) => number, calibrated: boolean) {
   return (regime: RegimeSpec): PolicyRun => {
@@ -62,7 +70,7 @@ function cutPolicy(estimator: () => Estimator, dropUnits: (history: SizedHistory
     let lastRawEstimate = 0;
     return {
       decide(request: ReplayRequest): PolicyDecision {
-        const factor = calibrated ? calibrations.factor(MODEL_ID) : 1;
+        const factor = calibrated ? quantized(calibrations.factor(MODEL_ID)) : 1;
         const history = sizeHistory(request.messages, scaled(measure.toolsSize(request.tools), factor), (m) => scaled(measure.sizeOf(m), factor));
         const decision = decisionAfterDropping(history, dropUnits(history, regime));
         lastRawEstimate = decision.estimate / factor;

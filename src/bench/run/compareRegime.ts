@@ -5,12 +5,13 @@
 import type { PromptBlocks } from '../cache/promptBlocks';
 import { policyFigures, inputCost, type PolicyFigures } from '../metrics/policyFigures';
 import { MAIN_POLICIES, OURS_DEFAULT, sweepPolicies } from '../policies/catalog';
+import { benchBudget } from '../policies/benchSettings';
 import type { Policy } from '../policies/policy';
 import type { BenchSession, SessionStats } from '../sessions/sessionGenerator';
 import { runPolicy, type RequestRecord } from './runPolicy';
 
 export interface RegimeResult {
-  regime: { id: string; title: string; budgetTokens: number; window: number; maxOutputTokens: number; requests: number };
+  regime: { id: string; title: string; budgetTokens: number; maxBytes: number; window: number; maxOutputTokens: number; requests: number };
   session: SessionStats;
   figures: PolicyFigures[];
   /** Our settings sweep; includes the defaults (the same run as `ours` in figures). */
@@ -33,13 +34,13 @@ export function compareRegime(session: BenchSession, blocks: PromptBlocks, optio
     policyFigures({ id: policy.id, label: policy.label, params: policy.describe(regime) }, runRecords, regime.budgetTokens, noTrimCost);
 
   const figures = MAIN_POLICIES.map((policy) => figuresOf(policy, records.get(policy.id) ?? []));
-  const sweep = options.sweep
+  const sweep = options.sweep && regime.sweep
     ? [OURS_DEFAULT, ...sweepPolicies()].map((policy) => figuresOf(policy, records.get(policy.id) ?? runPolicy(session, policy, blocks)))
     : [];
   const series = (pick: (r: RequestRecord) => number): Record<string, number[]> =>
     Object.fromEntries(MAIN_POLICIES.map((policy) => [policy.id, (records.get(policy.id) ?? []).map(pick)]));
   return {
-    regime: { id: regime.id, title: regime.title, budgetTokens: regime.budgetTokens, window: regime.window, maxOutputTokens: regime.maxOutputTokens, requests: regime.requests },
+    regime: { id: regime.id, title: regime.title, budgetTokens: regime.budgetTokens, maxBytes: benchBudget(regime).maxBytes, window: regime.window, maxOutputTokens: regime.maxOutputTokens, requests: regime.requests },
     session: session.stats,
     figures,
     sweep,

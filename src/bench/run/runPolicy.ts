@@ -18,6 +18,8 @@ export interface RequestRecord {
   estimate: number;
   /** o200k prompt tokens sent, as the cache model counts them. */
   promptTokens: number;
+  /** Request body bytes of what was sent (messages and tools JSON). */
+  bytes: number;
   cachedTokens: number;
   cacheHit: number;
   /** The cut differs from the previous request's: the cached prefix broke at the cut. */
@@ -45,6 +47,7 @@ export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptB
       removed,
       estimate: decision.estimate,
       promptTokens: observed.promptTokens,
+      bytes: blocks.requestBytes(sent, request.tools),
       cachedTokens: observed.cachedTokens,
       cacheHit: observed.promptTokens > 0 ? observed.cachedTokens / observed.promptTokens : 0,
       cutMoved: removed !== previousRemoved,

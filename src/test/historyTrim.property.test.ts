@@ -1,0 +1,132 @@
+/** Property tests: the trim's invariants over thousands of random histories (fast-check). */
+import * as assert from 'assert';
+import fc from 'fast-check';
+import { cutGeometry } from '../core/trim/cutPolicy';
+import { computeBudget } from '../core/trim/budget';
+import { trimHistory, type TrimResult } from '../core/trim/historyTrim';
+import { SizeMemo } from '../core/trim/messageSize';
+import { layoutHistory } from '../core/trim/units';
+import type { WireMessage } from '../core/wire/wireTypes';
+import { defaultSettings, filler } from './support/trimHarness';
+
+const CJK = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质';
+
+const unitArb = fc.oneof(
+  fc.record({ kind: fc.constant('user' as const), tokens: fc.integer({ min: 1, max: 1_500 }), cjk: fc.boolean() }),
+  fc.record({ kind: fc.constant('assistant' as const), tokens: fc.integer({ min: 1, max: 1_500 }) }),
+  fc.record({ kind: fc.constant('tools' as const), calls: fc.integer({ min: 1, max: 4 }), tokens: fc.oneof(fc.integer({ min: 1, max: 2_000 }), fc.integer({ min: 4_000, max: 15_000 })) }),
+  fc.record({ kind: fc.constant('image' as const), tokens: fc.integer({ min: 1, max: 200 }) }),
+);
+type UnitSpec = typeof unitArb extends fc.Arbitrary<infer T> ? T : never;
+
+function cjkText(tokens: number, seed: number): string {
+  let out = '';
+  for (let i = 0; i < tokens; i++) out += CJK[(i * 31 + seed * 17) % CJK.length];
+  return out;
+}
+
+let ids = 0;
+function build(spec: UnitSpec, seed: number): WireMessage[] {
+  switch (spec.kind) {
+    case 'user':
+      return [{ role: 'user', content: spec.cjk ? cjkText(spec.tokens, seed) : filler(spec.tokens, seed) }];
+    case 'assistant':
+      return [{ role: 'assistant', content: filler(spec.tokens, seed) }];
+    case 'image':
+      return [{ role: 'user', content: [{ type: 'text', text: filler(spec.tokens, seed) }, { type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(2_000 + seed)}` } }] }];
+    case 'tools': {
+      const callIds = Array.from({ length: spec.calls }, () => `call_${ids++}`);
+      return [
+        { role: 'assistant', content: seed % 2 ? 'Running tools.' : null, tool_calls: callIds.map((id) => ({ id, type: 'function' as const, function: { name: 'run', arguments: JSON.stringify({ id, n: seed }) } })) },
+        ...callIds.map((id, k): WireMessage => ({ role: 'tool', tool_call_id: id, content: JSON.stringify({ out: filler(Math.ceil(spec.tokens / spec.calls), seed + k) }) })),
+      ];
+    }
+  }
+}
+
+const historyArb = fc.record({
+  system: fc.boolean(),
+  units: fc.array(unitArb, { minLength: 1, maxLength: 45 }),
+  budget: fc.integer({ min: 2_000, max: 40_000 }),
+  extraSteps: fc.integer({ min: 0, max: 2 }),
+});
+
+function materialize(input: { system: boolean; units: UnitSpec[] }): WireMessage[] {
+  const messages: WireMessage[] = input.system ? [{ role: 'system', content: 'You are a coding agent.' }] : [];
+  messages.push({ role: 'user', content: 'ANCHOR: the task' });
+  input.units.forEach((unit, i) => messages.push(...build(unit, i)));
+  return messages;
+}
+
+function trim(messages: WireMessage[], budgetTokens: number, extraSteps: number, memo = new SizeMemo()): TrimResult {
+  const budget = computeBudget({ contextWindow: budgetTokens + 20_000 }, { ...defaultSettings, maxInputTokens: budgetTokens });
+  return trimHistory(messages, { budget, geometry: cutGeometry(budgetTokens, defaultSettings.historyTrim), calibration: 1, extraSteps, memo, tools: { tokens: 0, bytes: 0 } });
+}
+
+function assertNoOrphans(sent: WireMessage[]): void {
+  for (let i = 0; i < sent.length; i++) {
+    const m = sent[i];
+    if (m.role === 'assistant' && m.tool_calls?.length) {
+      const results = [];
+      for (let j = i + 1; j < sent.length && sent[j].role === 'tool'; j++) results.push((sent[j] as { tool_call_id: string }).tool_call_id);
+      assert.deepStrictEqual(results.sort(), m.tool_calls.map((c) => c.id).sort(), 'a call travels with exactly its results');
+    }
+    if (m.role === 'tool') {
+      let j = i - 1;
+      while (j >= 0 && sent[j].role === 'tool') j--;
+      const owner = sent[j];
+      assert.ok(owner && owner.role === 'assistant' && owner.tool_calls?.some((c) => c.id === m.tool_call_id), 'a result travels with its call');
+    }
+  }
+}
+
+describe('historyTrim properties (random histories)', function () {
+  this.timeout(60_000);
+
+  it('always keeps head and current turn, never orphans a tool message, and stays within budget unless it says so', () => {
+    fc.assert(
+      fc.property(historyArb, (input) => {
+        const messages = materialize(input);
+        const result = trim(messages, input.budget, input.extraSteps);
+        const layout = layoutHistory(messages);
+        for (let i = 0; i < layout.headEnd; i++) assert.ok(result.sentIndices.includes(i), 'head kept');
+        for (let i = layout.tailStart; i < messages.length; i++) assert.ok(result.sentIndices.includes(i), 'current turn kept');
+        assert.ok(result.sentIndices.every((v, k) => k === 0 || v > result.sentIndices[k - 1]), 'order kept');
+        assert.ok(result.messages.every((m, k) => m === messages[result.sentIndices[k]]), 'the same objects, never rewritten');
+        assertNoOrphans(result.messages);
+        const afterHead = result.messages[layout.headEnd];
+        if (afterHead && result.removed > 0) assert.notStrictEqual(afterHead.role, 'tool', 'kept history never starts with a tool result');
+        const geometry = cutGeometry(input.budget, defaultSettings.historyTrim);
+        if (!result.overBudget) assert.ok(result.estTokens <= geometry.ceiling, `within budget: ${result.estTokens} > ${geometry.ceiling}`);
+        else assert.strictEqual(result.sentIndices.length, layout.headEnd + (messages.length - layout.tailStart), 'over budget only when every droppable unit is gone');
+      }),
+      { numRuns: 1_500 },
+    );
+  });
+
+  it('is deterministic: a cold memo (a restart) gives the same cut', () => {
+    fc.assert(
+      fc.property(historyArb, (input) => {
+        const messages = materialize(input);
+        assert.deepStrictEqual(trim(messages, input.budget, input.extraSteps).sentIndices, trim(messages, input.budget, input.extraSteps).sentIndices);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('sends a nested prefix of the previous payload whenever the cut held between turns', () => {
+    fc.assert(
+      fc.property(historyArb, fc.array(unitArb, { minLength: 1, maxLength: 4 }), (input, growth) => {
+        const messages = materialize(input);
+        const memo = new SizeMemo();
+        const before = trim(messages, input.budget, 0, memo);
+        const grown = [...messages, ...growth.flatMap((unit, i) => build(unit, 1_000 + i))];
+        const after = trim(grown, input.budget, 0, memo);
+        if (after.removed !== before.removed) return;
+        // The cut held: everything sent before is sent again, first and unchanged.
+        assert.ok(before.messages.every((m, k) => after.messages[k] === m), 'nested prefix');
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+});
