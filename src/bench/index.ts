@@ -13,10 +13,10 @@ import { checkAcceptance } from './report/acceptance';
 import { stdoutReport } from './report/stdoutReport';
 import { writeReports } from './report/writeReports';
 import type { BenchResults } from './results';
-import { compareRegime, type RegimeResult } from './run/compareRegime';
 import { countTextTokens } from '../fakeServer/tokenCount';
-import { REGIMES } from './sessions/regimes';
-import { generateSession, type BenchSession } from './sessions/sessionGenerator';
+import { runRegimes } from './run/regimePool';
+import { regimeById, REGIMES } from './sessions/regimes';
+import { generateSession } from './sessions/sessionGenerator';
 import { measureCharsPerToken } from './sessions/textOfTokens';
 import type { ActivationTimes } from './speed/activationProbe';
 import { artifactSizes, ensureProductionBundle } from './speed/artifacts';
@@ -43,31 +43,32 @@ const progress = (started: number, message: string): void => {
   process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
 };
 
+/** Longest first, so the two workers finish at about the same time. */
+const SCHEDULE = ['c', 'a', 'd', 'b', 'e'];
+
 async function main(): Promise<void> {
   const started = performance.now();
   const options = parseOptions(process.argv.slice(2));
   const builtDist = ensureProductionBundle();
-  // The memory probe only allocates; it runs on the second core while the policies run on this one.
+
+  const jobs = REGIMES.filter((r) => options.regimes.includes(r.id))
+    .sort((x, y) => SCHEDULE.indexOf(x.id) - SCHEDULE.indexOf(y.id))
+    .map((r) => ({ regimeId: r.id, sweep: options.sweep }));
+  if (jobs.length === 0) throw new Error(`no regime matches ${options.regimes.join(',')}`);
+  const threads = Math.min(2, os.availableParallelism());
+  progress(started, `running ${jobs.length} regime(s) on ${threads} worker thread(s)`);
+  const finished = await runRegimes(jobs, threads, (r) => progress(started, `regime (${r.regime.id}) done: ${r.session.prefillMessages} messages, ${r.session.prefillTokens} tokens at request 0`));
+  const regimes = REGIMES.flatMap((spec) => finished.filter((r) => r.regime.id === spec.id));
+
+  // The memory probe only allocates: it runs beside the accuracy figures and the speed session's generation.
   const memory = runProbe<MemoryGrowth>(path.join(__dirname, 'speed', 'memoryProbe.js'), ['--expose-gc']);
-
-  const blocks = new PromptBlocks();
-  const ratios = measureCharsPerToken(countTextTokens);
-  const regimes: RegimeResult[] = [];
-  let speedSession: BenchSession | undefined;
-  for (const regime of REGIMES.filter((r) => options.regimes.includes(r.id))) {
-    const session = generateSession(regime, blocks, ratios);
-    progress(started, `regime (${regime.id}): ${session.stats.prefillMessages} messages, ${session.stats.prefillTokens} tokens at request 0`);
-    regimes.push(compareRegime(session, blocks, { sweep: options.sweep }));
-    if (regime.id === 'a' || !speedSession) speedSession = session;
-    progress(started, `regime (${regime.id}) done`);
-  }
-  if (!speedSession) throw new Error(`no regime matches ${options.regimes.join(',')}`);
-
+  const accuracy = measureTokenAccuracy();
+  const speedRegime = regimeById(options.regimes.includes('a') ? 'a' : jobs[0].regimeId);
+  const speedSession = generateSession(speedRegime, new PromptBlocks(), measureCharsPerToken(countTextTokens));
   const memoryGrowth = await memory;
-  progress(started, 'memory probe done; timing the trim');
+  progress(started, 'memory probe done; timing the trim alone');
   const trim = measureTrimSpeed(speedSession);
   const activation = await runProbe<ActivationTimes>(path.join(__dirname, 'speed', 'activationProbe.js'));
-  const accuracy = measureTokenAccuracy();
   const cpus = os.cpus();
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),

@@ -7,6 +7,9 @@ import type { Acceptance } from './acceptance';
 import { kTokens, mb, ms, pct, range, signedPct, whole } from './format';
 import type { Table } from './tables';
 
+/** Cut moves, with the moves back to a shorter cut called out. */
+const movesCell = (f: PolicyFigures): string => (f.backMoves ? `${f.cutMoves} (${f.backMoves} back)` : String(f.cutMoves));
+
 export function sessionsTable(regimes: readonly RegimeResult[]): Table {
   return {
     headers: ['regime', 'budget B', 'messages (req 0)', 'tokens (req 0)', 'bytes (req 0)', 'mean unit', 'growth/request', 'system+tools+anchor'],
@@ -37,7 +40,7 @@ export function policyTable(result: RegimeResult): Table {
     numeric: [false, true, true, true, true, true, true, true, true, true],
     rows: result.figures.map((f: PolicyFigures) => [
       f.label,
-      String(f.cutMoves),
+      movesCell(f),
       pct(f.meanHit),
       pct(f.p10Hit),
       String(f.under50),
@@ -54,7 +57,7 @@ export function sweepTable(result: RegimeResult): Table {
   return {
     headers: ['ours: step, headroom ratio', 'parameters', 'cut moves', 'mean hit', 'hit <50%', 'mean kept', 'over B', 'cost vs no trim'],
     numeric: [false, false, true, true, true, true, true, true],
-    rows: result.sweep.map((f) => [f.label, f.params, String(f.cutMoves), pct(f.meanHit), String(f.under50), kTokens(f.meanKept), String(f.overBudget), f.costRelative.toFixed(3)]),
+    rows: result.sweep.map((f) => [f.label, f.params, movesCell(f), pct(f.meanHit), String(f.under50), kTokens(f.meanKept), String(f.overBudget), f.costRelative.toFixed(3)]),
   };
 }
 

@@ -21,31 +21,42 @@ export function estimateRatio(figures: PolicyFigures): number {
   return real > 0 ? mean(figures.landingEstimates) / real : 1;
 }
 
-function estimatorReason(leading: PolicyFigures, budget: number): string {
+/** True when a policy's requests came closer to the byte ceiling than to the token budget. */
+function bytesBind(figures: PolicyFigures, result: RegimeResult): boolean {
+  return figures.maxBytes / result.regime.maxBytes > figures.maxKept / result.regime.budgetTokens;
+}
+
+function whyLeadingDiffers(result: RegimeResult, leading: PolicyFigures, ours: PolicyFigures): string {
   const ratio = estimateRatio(leading);
+  const reasons: string[] = [];
   if (ratio < 0.97) {
-    return `chars/4 + 10% counts this text at ${ratio.toFixed(2)}× its o200k size, so the leading policy's budget, headroom and step are ` +
-      `really ~${kTokens(budget / ratio)}, ~${(1 / ratio).toFixed(2)}× larger than it thinks` +
-      (leading.overBudget > 0 ? `, and ${leading.overBudget} of its requests exceed B in real tokens (a provider would reject or truncate them)` : '');
+    reasons.push(`chars/4 + 10% counts this text at ${ratio.toFixed(2)}× its o200k size, so each of the leading policy's steps ` +
+      `frees ~${(1 / ratio).toFixed(2)}× more real tokens than it thinks`);
+  } else if (ratio > 1.03) {
+    reasons.push(`chars/4 + 10% counts this text at ${ratio.toFixed(2)}× its o200k size, so the leading policy trims below the budget ` +
+      `in real tokens and its steps are ${(1 / ratio).toFixed(2)}× smaller than it thinks`);
+  } else {
+    reasons.push('chars/4 + 10% is within 3% of o200k on this text, so the difference is the cut rule itself');
   }
-  if (ratio > 1.03) {
-    return `chars/4 + 10% counts this text at ${ratio.toFixed(2)}× its o200k size, so the leading policy trims to ~${kTokens(budget / ratio)} real tokens and its step is ${(1 / ratio).toFixed(2)}× smaller than it thinks`;
+  if (leading.overBudget > 0) reasons.push(`${leading.overBudget} of its requests exceed B in real tokens (a provider may reject them)`);
+  if (bytesBind(ours, result)) {
+    reasons.push(`the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes) binds before the token budget here ` +
+      `(ours peaks at ${ours.maxBytes.toLocaleString('en-US')} bytes and ${kTokens(ours.maxKept)} tokens)`);
   }
-  return `chars/4 + 10% is within 3% of o200k on this text, so the difference is the cut rule itself`;
+  return reasons.join('; ');
 }
 
 export function regimeFindings(result: RegimeResult): RegimeFindings {
   const ours = figuresOf(result, 'ours');
   const leading = figuresOf(result, 'leading');
   const rule = figuresOf(result, 'leadingRuleOurEstimator');
-  const budget = result.regime.budgetTokens;
   const fewer = leading.cutMoves > 0 ? Math.round((1 - ours.cutMoves / leading.cutMoves) * 100) : 0;
   const summary =
     `ours moved the cut ${ours.cutMoves} times against the leading policy's ${leading.cutMoves} (${fewer >= 0 ? `${fewer}% fewer` : `${-fewer}% more`}) ` +
     `and the leading rule's ${rule.cutMoves} with our estimator; mean cache hit ${pct(ours.meanHit)} vs ${pct(leading.meanHit)}; ` +
     `mean kept ${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)} tokens; input cost ${ours.costRelative.toFixed(3)} vs ${leading.costRelative.toFixed(3)} of no trimming.`;
   const losses: string[] = [];
-  const why = estimatorReason(leading, budget);
+  const why = whyLeadingDiffers(result, leading, ours);
   if (ours.cutMoves > leading.cutMoves) losses.push(`more cut moves (${ours.cutMoves} vs ${leading.cutMoves}): ${why}.`);
   if (ours.meanKept < leading.meanKept) losses.push(`fewer tokens kept on average (${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)}): ${why}.`);
   if (ours.meanHit < leading.meanHit) losses.push(`lower mean cache hit (${pct(ours.meanHit)} vs ${pct(leading.meanHit)}): ${why}.`);
@@ -56,5 +67,9 @@ export function regimeFindings(result: RegimeResult): RegimeFindings {
     losses.push(`against the leading rule with our estimator (the rule alone): ${rule.cutMoves} moves and ${kTokens(rule.meanKept)} kept vs ours ${ours.cutMoves} and ${kTokens(ours.meanKept)}.`);
   }
   if (ours.overBudget > 0) losses.push(`${ours.overBudget} of our requests exceed B in o200k tokens (estimator error larger than the 0.5% margin before calibration settled).`);
+  if (ours.backMoves > 0) {
+    losses.push(`${ours.backMoves} of our cut moves went back to fewer dropped messages: the calibration factor fell after a move, so a cut one grid step ` +
+      `shorter fitted again for a request (see the report on src/core/trim/historyTrim.ts).`);
+  }
   return { regime: result.regime.id, summary, losses };
 }

@@ -1,0 +1,103 @@
+/** Adapter behaviour a user notices: cached model list, live settings, recorded requests, the key. */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { startFakeServer, type FakeServer } from '../fakeServer';
+import * as double from './support/vscodeDouble';
+import { activateAgainst, ask, user } from './support/activatedExtension';
+
+const token = () => new double.CancellationTokenSource().token as never;
+
+describe('adapter', () => {
+  let server: FakeServer;
+  before(async () => {
+    server = await startFakeServer({ requireKey: 'sk-test-CANARY-1234' });
+  });
+  after(() => server.close());
+  beforeEach(() => server.reset());
+
+  it('lists models once from the network, then from the cache (globalState) — also after a restart', async () => {
+    const state = new double.MemoryMemento();
+    const first = activateAgainst(server, {}, state);
+    await first.context.secrets.store('opencode.apiKey', 'sk-test-CANARY-1234');
+    try {
+      await first.provider.provideLanguageModelChatInformation({ silent: true }, token());
+      await first.provider.provideLanguageModelChatInformation({ silent: false }, token());
+    } finally {
+      first.dispose();
+    }
+    const second = activateAgainst(server, {}, state);
+    try {
+      const models = await second.provider.provideLanguageModelChatInformation({ silent: true }, token());
+      assert.deepStrictEqual(models?.map((m) => m.id), ['fake-large', 'fake-small', 'fake-vision']);
+      assert.strictEqual(server.requests.filter((r) => r.path.endsWith('/models')).length, 1, 'the picker did not wait on the network again');
+    } finally {
+      second.dispose();
+    }
+  });
+
+  it('sends the stored key as a Bearer token and never writes it to the log', async () => {
+    const ext = activateAgainst(server);
+    await ext.context.secrets.store('opencode.apiKey', 'sk-test-CANARY-1234');
+    try {
+      await ask(ext, 'fake-large', [user('hello')]);
+      const chatRequest = server.requests.find((r) => r.path.endsWith('/chat/completions'));
+      assert.strictEqual(chatRequest?.headers.authorization, 'Bearer sk-test-CANARY-1234');
+      assert.ok(!ext.log.text().includes('CANARY'));
+    } finally {
+      ext.dispose();
+    }
+  });
+
+  it('turns a rejected key into a sentence that says what to do, without the key in it', async () => {
+    const ext = activateAgainst(server);
+    await ext.context.secrets.store('opencode.apiKey', 'sk-wrong-CANARY-9999');
+    try {
+      const model = { id: 'fake-large', name: 'fake-large', family: 'x', version: '1', maxInputTokens: 1_000, maxOutputTokens: 100, capabilities: {} };
+      await assert.rejects(
+        async () => ext.provider.provideLanguageModelChatResponse(model, [user('hi')], { toolMode: 1 } as never, { report: () => undefined }, token()),
+        (error: Error) => /rejected the API key \(HTTP 401\)\. Run the command "OpenCode: Set API Key"/.test(error.message) && !error.message.includes('CANARY'),
+      );
+      assert.ok(!ext.log.text().includes('CANARY'));
+    } finally {
+      ext.dispose();
+    }
+  });
+
+  it('re-reads settings when they change: a new trim budget applies to the next request', async () => {
+    const open = await startFakeServer();
+    const ext = activateAgainst(open);
+    try {
+      const history = [user(`start ${'word '.repeat(3_000)}`), ...Array.from({ length: 20 }, (_, i) => user(`turn ${i} ${'more words '.repeat(300)}`))];
+      await ask(ext, 'fake-large', history);
+      assert.strictEqual(open.requests.at(-1)?.body.messages.length, 21);
+      double.setSetting('maxInputTokens', 6_000);
+      await ask(ext, 'fake-large', history);
+      assert.ok(open.requests.at(-1)!.body.messages.length < 21, 'trimmed under the new budget');
+      assert.match(ext.log.text(), /\[history-trim\] Dropped \d+ old message\(s\) to fit context window \(budget=6000,/);
+      double.setSetting('historyTrim.cutStepTokens', 'lots');
+      assert.match(ext.log.text(), /\[settings\] opencode\.historyTrim\.cutStepTokens "lots" is not a number; using 32768\./);
+    } finally {
+      ext.dispose();
+      await open.close();
+    }
+  });
+
+  it('records what each conversation sent as replay JSONL when opencode.recordRequests is on', async () => {
+    const open = await startFakeServer();
+    const ext = activateAgainst(open, { recordRequests: true });
+    try {
+      await ask(ext, 'fake-large', [user('task')]);
+      await ask(ext, 'fake-large', [user('task'), double.LanguageModelChatMessage.Assistant('ok') as never, user('next')]);
+      const folder = path.join(ext.logDir, 'requests');
+      const files = fs.readdirSync(folder);
+      assert.strictEqual(files.length, 1);
+      const lines = fs.readFileSync(path.join(folder, files[0]), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepStrictEqual(lines[0], { messages: [{ role: 'user', content: 'task' }], tools: [] });
+      assert.deepStrictEqual(lines[1], { append: [{ role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }] });
+    } finally {
+      ext.dispose();
+      await open.close();
+    }
+  });
+});
