@@ -85,3 +85,19 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     assert.ok(next.trim.steps >= 1 && next.trim.removed > 0, 'the next request of the conversation was cut');
   });
 });
+
+describe('oversized messages', () => {
+  it('sends a message larger than the whole budget truncated with a marker, and logs it', () => {
+    const { engine, log } = engineFor('http://127.0.0.1:1/v1', { maxInputTokens: 8_000 });
+    const huge = `BEGIN ${filler(30_000, 3)} END`;
+    const messages = chat('ANCHOR task', 'ok', huge);
+    const plan = engine.prepare({ modelId: 'm', messages, tools: [] }, { contextWindow: 100_000 });
+    const sent = plan.body.messages.at(-1)?.content as string;
+    assert.ok(sent.startsWith('BEGIN ') && sent.endsWith(' END'), 'both ends kept');
+    assert.match(sent, /\[… \d+ characters removed by the OpenCode extension to fit the model's context window …\]/);
+    assert.ok(!plan.trim.overBudget && plan.trim.estTokens <= 8_000, `now ~${plan.trim.estTokens} tokens`);
+    assert.deepStrictEqual(log.messages('error'), [], 'nothing is sent over budget, so no ERROR line');
+    assert.ok(log.messages('warn').some((m) => /^\[history-trim\] Truncated a user message \(input #2\) from ~\d+ to ~\d+ tokens/.test(m)));
+    assert.strictEqual((messages[2].parts[0] as { text: string }).text, huge, 'the conversation itself is not modified');
+  });
+});

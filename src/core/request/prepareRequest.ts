@@ -13,6 +13,7 @@ import { computeBudget, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, type CutGeometry } from '../trim/cutPolicy';
 import { trimHistory, type TrimResult } from '../trim/historyTrim';
+import { truncateOversized } from '../trim/truncateOversized';
 import { measureMessage, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { historyTrimLine, overBudgetLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
@@ -79,8 +80,25 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   });
   const cutMoved = ctx.states.recordCut(sessionId, trim.removed);
   if (trim.removed > 0) ctx.log.info(historyTrimLine(trim, budget, geometry, cutMoved));
-  if (trim.overBudget) ctx.log.error(overBudgetLine(trim, budget));
-  return { input, tools, sessionId, budget, geometry, trim, cutMoved };
+  const sent = trim.overBudget ? shrinkOversized(trim, geometry, ctx) : trim;
+  if (sent.overBudget) ctx.log.error(overBudgetLine(sent, budget));
+  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
+}
+
+/** Over budget with nothing left to drop: truncate the largest kept messages, and say which. */
+function shrinkOversized(trim: TrimResult, geometry: CutGeometry, ctx: PrepareContext): TrimResult {
+  const excess = trim.estTokens - geometry.ceiling;
+  if (excess <= 0) return trim;
+  const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration);
+  if (truncations.length === 0) return trim;
+  let estTokens = trim.estTokens;
+  let bytes = trim.bytes;
+  for (const t of truncations) {
+    estTokens -= t.fromTokens - t.toTokens;
+    bytes -= Buffer.byteLength(JSON.stringify(trim.messages[t.index])) - Buffer.byteLength(JSON.stringify(messages[t.index]));
+    ctx.log.warn(`[history-trim] Truncated a ${t.role} message (input #${trim.sentIndices[t.index]}) from ~${t.fromTokens} to ~${t.toTokens} tokens to fit the budget; a marker shows where text was removed.`);
+  }
+  return { ...trim, messages, estTokens, bytes, overBudget: estTokens > geometry.ceiling };
 }
 
 export function trimBudget(ctx: Pick<PrepareContext, 'settings' | 'limits'>): Budget {
