@@ -100,4 +100,44 @@ describe('adapter', () => {
       await open.close();
     }
   });
+
+  it('tells VS Code when a learned limit changes a model\'s input limit', async () => {
+    const open = await startFakeServer();
+    const ext = activateAgainst(open);
+    let fired = 0;
+    ext.provider.onDidChangeLanguageModelChatInformation?.(() => fired++);
+    try {
+      const history = Array.from({ length: 30 }, (_, i) => user(`turn ${i} ${'words and more words '.repeat(100)}`));
+      open.enqueueFault({ name: 'context-length-400', limit: 16_000 });
+      await ask(ext, 'fake-large', history);
+      assert.ok(fired >= 1);
+      const models = await ext.provider.provideLanguageModelChatInformation({ silent: true }, token());
+      // budget = learned 16,000 − min(20,000 reserve, 32,000 max output, half the window 8,000)
+      assert.strictEqual(models?.find((m) => m.id === 'fake-large')?.maxInputTokens, 8_000);
+    } finally {
+      ext.dispose();
+      await open.close();
+    }
+  });
+
+  it('offers to set a key only when the user opened the model list, never during silent discovery', async () => {
+    const ext = activateAgainst({ url: 'https://example.invalid/v1' });
+    const saved = process.env.OPENCODE_API_KEY;
+    delete process.env.OPENCODE_API_KEY;
+    const shown: string[] = [];
+    const original = double.window.showInformationMessage;
+    double.window.showInformationMessage = async (...args: unknown[]) => (shown.push(String(args[0])), undefined);
+    try {
+      await ext.provider.provideLanguageModelChatInformation({ silent: true }, token());
+      await new Promise((r) => setImmediate(r));
+      assert.deepStrictEqual(shown, []);
+      await ext.provider.provideLanguageModelChatInformation({ silent: false }, token());
+      await new Promise((r) => setImmediate(r));
+      assert.deepStrictEqual(shown, ['OpenCode needs an API key to list the models at https://example.invalid/v1.']);
+    } finally {
+      double.window.showInformationMessage = original;
+      if (saved !== undefined) process.env.OPENCODE_API_KEY = saved;
+      ext.dispose();
+    }
+  });
 });

@@ -24,3 +24,10 @@ async function refreshWithFeedback(catalog: ModelCatalog): Promise<void> {
     void vscode.window.showErrorMessage(`OpenCode: could not list models (${message}). Check the API key ("OpenCode: Set API Key") and opencode.baseUrl, or run "OpenCode: Show Log".`);
   }
 }
+
+/** Shown when the user opened the model list and nothing could be listed for want of a key. */
+export async function offerToSetKey(keys: ApiKeyStore, baseUrl: string): Promise<void> {
+  if (await keys.get()) return;
+  const choice = await vscode.window.showInformationMessage(`OpenCode needs an API key to list the models at ${baseUrl}.`, 'Set API Key');
+  if (choice === 'Set API Key') await vscode.commands.executeCommand('opencode.setApiKey');
+}

@@ -15,19 +15,27 @@ import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
-  readonly onDidChangeLanguageModelChatInformation: vscode.Event<void>;
+  private readonly infoChanged = new vscode.EventEmitter<void>();
+  /** Fires when the list changes, and when settings or a learned limit change what a model reports. */
+  readonly onDidChangeLanguageModelChatInformation = this.infoChanged.event;
 
   constructor(
     private readonly engine: ChatEngine,
     private readonly catalog: ModelCatalog,
     private readonly settings: SettingsReader,
     private readonly log: vscode.LogOutputChannel,
-  ) {
-    this.onDidChangeLanguageModelChatInformation = catalog.onDidChange;
+    private readonly offerKeyPrompt: () => void,
+  ) {}
+
+  /** Model info may have changed: VS Code asks again. */
+  notifyInfoChanged(): void {
+    this.infoChanged.fire();
   }
 
-  async provideLanguageModelChatInformation(_options: vscode.PrepareLanguageModelChatModelOptions): Promise<vscode.LanguageModelChatInformation[]> {
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<vscode.LanguageModelChatInformation[]> {
     const models = await this.catalog.models();
+    // Only an explicit request (not silent discovery) may ask the user for anything.
+    if (models.length === 0 && !options.silent) this.offerKeyPrompt();
     return models.map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
   }
 

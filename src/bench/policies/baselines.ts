@@ -52,32 +52,34 @@ function scaled(size: MessageSize, factor: number): MessageSize {
 }
 
 /**
- * Quantized to 0.05 like our grid (cutPolicy.rawGridSize): an unquantized factor moves a little on every
- * response, and these rules would then move their cut on calibration noise alone.
+ * How a rule applies the factor learned from the reported prompt tokens (as ours calibrates, so the rule
+ * and not the estimate is compared). `quantized` rounds it to 0.05 like our grid (cutPolicy.rawGridSize):
+ * a rule with a step grid would otherwise move its cut on calibration noise alone. Minimal fit has no
+ * grid and no margin, so it takes the exact factor.
  */
-function quantized(factor: number): number {
-  return Math.max(0.25, Math.round(factor * 20) / 20);
+type Calibration = 'none' | 'exact' | 'quantized';
+
+function applied(calibration: Calibration, factor: number): number {
+  if (calibration === 'none') return 1;
+  return calibration === 'exact' ? factor : Math.max(0.25, Math.round(factor * 20) / 20);
 }
 
-/**
- * A stateless cut rule over an estimator. With `calibrated`, the estimate is scaled by the factor learned
- * from the reported prompt tokens, as ours calibrates (so the rule, not the estimate, is compared).
- */
-function cutPolicy(estimator: () => Estimator, dropUnits: (history: SizedHistory, regime: RegimeSpec) => number, calibrated: boolean) {
+/** A stateless cut rule over an estimator. */
+function cutPolicy(estimator: () => Estimator, dropUnits: (history: SizedHistory, regime: RegimeSpec) => number, calibration: Calibration) {
   return (regime: RegimeSpec): PolicyRun => {
     const measure = estimator();
     const calibrations = new Calibrations();
     let lastRawEstimate = 0;
     return {
       decide(request: ReplayRequest): PolicyDecision {
-        const factor = calibrated ? quantized(calibrations.factor(MODEL_ID)) : 1;
+        const factor = applied(calibration, calibrations.factor(MODEL_ID));
         const history = sizeHistory(request.messages, scaled(measure.toolsSize(request.tools), factor), (m) => scaled(measure.sizeOf(m), factor));
         const decision = decisionAfterDropping(history, dropUnits(history, regime));
         lastRawEstimate = decision.estimate / factor;
         return decision;
       },
       observe(report) {
-        if (calibrated) calibrations.observe(MODEL_ID, lastRawEstimate, report.promptTokens);
+        if (calibration !== 'none') calibrations.observe(MODEL_ID, lastRawEstimate, report.promptTokens);
       },
     };
   };
@@ -87,7 +89,7 @@ export const noTrimPolicy: Policy = {
   id: 'noTrim',
   label: 'no trimming',
   describe: () => 'sends everything (cost baseline; exceeds the budget)',
-  start: cutPolicy(ourEstimator, () => 0, false),
+  start: cutPolicy(ourEstimator, () => 0, 'none'),
 };
 
 export const minimalFitPolicy: Policy = {
@@ -97,7 +99,7 @@ export const minimalFitPolicy: Policy = {
   start: cutPolicy(ourEstimator, (history, regime) => {
     const budget = benchBudget(regime);
     return minimalFitDropUnits(history, budget.tokens, budget.maxBytes);
-  }, true),
+  }, 'exact'),
 };
 
 function describeLeading(regime: RegimeSpec): string {
@@ -109,12 +111,12 @@ export const leadingPolicy: Policy = {
   id: 'leading',
   label: 'leading extension',
   describe: (regime) => `${describeLeading(regime)} (chars/4 + 10%)`,
-  start: cutPolicy(charsEstimator, (history, regime) => leadingDropUnits(history, leadingGeometry(regime.budgetTokens)), false),
+  start: cutPolicy(charsEstimator, (history, regime) => leadingDropUnits(history, leadingGeometry(regime.budgetTokens)), 'none'),
 };
 
 export const leadingRuleOurEstimatorPolicy: Policy = {
   id: 'leadingRuleOurEstimator',
   label: 'leading rule, our estimator',
-  describe: (regime) => `${describeLeading(regime)} (our estimator, calibrated)`,
-  start: cutPolicy(ourEstimator, (history, regime) => leadingDropUnits(history, leadingGeometry(regime.budgetTokens)), true),
+  describe: (regime) => `${describeLeading(regime)} (our estimator, calibrated, factor rounded to 0.05)`,
+  start: cutPolicy(ourEstimator, (history, regime) => leadingDropUnits(history, leadingGeometry(regime.budgetTokens)), 'quantized'),
 };

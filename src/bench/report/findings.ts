@@ -39,6 +39,9 @@ function whyLeadingDiffers(result: RegimeResult, leading: PolicyFigures, ours: P
     reasons.push('chars/4 + 10% is within 3% of o200k on this text, so the difference is the cut rule itself');
   }
   if (leading.overBudget > 0) reasons.push(`${leading.overBudget} of its requests exceed B in real tokens (a provider may reject them)`);
+  if (bytesBind(leading, result)) {
+    reasons.push(`what holds the leading policy near the budget here is the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes), not its token estimate`);
+  }
   if (bytesBind(ours, result)) {
     reasons.push(`the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes) binds before the token budget here ` +
       `(ours peaks at ${ours.maxBytes.toLocaleString('en-US')} bytes and ${kTokens(ours.maxKept)} tokens)`);

@@ -10,9 +10,10 @@ import { planTrim } from '../../core/request/prepareRequest';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../../core/trim/messageSize';
 import { estimateTextTokens } from '../../core/tokens/estimate';
+import type { WireMessage } from '../../core/wire/wireTypes';
 import { benchLimits, benchSettings } from '../policies/benchSettings';
 import { regimeById } from '../sessions/regimes';
-import { generateSession, requestAt } from '../sessions/sessionGenerator';
+import { generateSession, requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
 
 export const MEMORY_PROBE_REQUESTS = 2_000;
@@ -27,6 +28,7 @@ export interface MemoryGrowth {
   memoRetainedMB: number;
   bytesPerEntry: number;
   gcExposed: boolean;
+  /** Time of the 2,000 planTrim calls (histories grow to several thousand messages). */
   runMs: number;
 }
 
@@ -38,37 +40,59 @@ function heapUsedAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-function probe(): MemoryGrowth {
-  const regime = { ...regimeById('a'), requests: MEMORY_PROBE_REQUESTS };
-  const sizer = { messageTokens: (m: Parameters<typeof measureMessage>[0]) => measureMessage(m).tokens, toolsTokens: () => 0 };
-  const session = generateSession(regime, sizer, measureCharsPerToken(estimateTextTokens));
-  const settings = benchSettings(regime);
-  const limits = benchLimits(regime);
-  const states = new ConversationStates();
+/** A new macrotask: V8 may keep a just-dropped object alive until the current job ends. */
+const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-  const before = heapUsedAfterGc();
-  let memo: SizeMemo | undefined = new SizeMemo();
+function generate(): BenchSession {
+  const regime = { ...regimeById('a'), requests: MEMORY_PROBE_REQUESTS };
+  const sizer = { messageTokens: (m: WireMessage) => measureMessage(m).tokens, toolsTokens: () => 0 };
+  return generateSession(regime, sizer, measureCharsPerToken(estimateTextTokens));
+}
+
+function trimEveryRequest(session: BenchSession, memo: SizeMemo): number {
+  const settings = benchSettings(session.regime);
+  const limits = benchLimits(session.regime);
+  const states = new ConversationStates();
   const started = performance.now();
   for (let i = 0; i < session.requestEnds.length; i++) {
     const request = requestAt(session, i);
     planTrim(request.messages, request.tools, { settings, limits, calibration: 1, memo, states, log: silent });
   }
-  const runMs = performance.now() - started;
+  return performance.now() - started;
+}
+
+async function probe(): Promise<MemoryGrowth> {
+  const session = generate();
+  await nextTask();
+  const before = heapUsedAfterGc();
+  const holder: { memo?: SizeMemo } = { memo: new SizeMemo() };
+  const runMs = trimEveryRequest(session, holder.memo as SizeMemo);
+  await nextTask();
   const after = heapUsedAfterGc();
-  const memoEntries = memo.size;
-  memo = undefined;
+  const memoEntries = holder.memo?.size ?? 0;
+  holder.memo = undefined;
+  await nextTask();
   const released = heapUsedAfterGc();
+  const retained = Math.max(0, after - released);
   return {
     requests: session.requestEnds.length,
     messages: session.messages.length,
     memoEntries,
     heapBeforeMB: before / MB,
     heapAfterMB: after / MB,
-    memoRetainedMB: Math.max(0, after - released) / MB,
-    bytesPerEntry: memoEntries ? Math.max(0, after - released) / memoEntries : 0,
+    memoRetainedMB: retained / MB,
+    bytesPerEntry: memoEntries ? retained / memoEntries : 0,
     gcExposed: typeof (global as { gc?: unknown }).gc === 'function',
     runMs,
   };
 }
 
-if (require.main === module) process.stdout.write(JSON.stringify(probe()) + '\n');
+if (require.main === module) {
+  probe().then(
+    (growth) => process.stdout.write(JSON.stringify(growth) + '\n'),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -29,6 +29,8 @@ export interface EngineDeps {
   store: KeyValueStore;
   settings: () => Settings;
   apiKey: () => Promise<string | undefined>;
+  /** Called when a learned context limit changes what VS Code should be told about a model. */
+  onLimitsChanged?: () => void;
   /** Called with each prepared request when opencode.recordRequests is on. */
   record?: (prepared: PreparedRequest) => void;
 }
@@ -122,7 +124,10 @@ export class ChatEngine {
   /** Learns the limit the error names (else cuts one more step) and prepares the request again. */
   private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, message: string, sessionId: string): PreparedRequest {
     const limit = parseContextLimit(message);
-    if (limit && this.learned.learn(request.modelId, limit)) void this.deps.store.update(STORE_KEYS.learned, this.learned.toJSON());
+    if (limit && this.learned.learn(request.modelId, limit)) {
+      void this.deps.store.update(STORE_KEYS.learned, this.learned.toJSON());
+      this.deps.onLimitsChanged?.();
+    }
     else this.states.addExtraStep(sessionId);
     this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${limit ? ` (limit ${limit} tokens, now remembered)` : ''}; trimming again and retrying once.`);
     return this.prepare(request, listed);

@@ -127,8 +127,8 @@ export const window = {
     return channel;
   },
   showInputBox: async (): Promise<string | undefined> => undefined,
-  showInformationMessage: async (): Promise<undefined> => undefined,
-  showErrorMessage: async (): Promise<undefined> => undefined,
+  showInformationMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
+  showErrorMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
 };
 
 export const registeredProviders = new Map<string, any>();
@@ -144,6 +144,11 @@ export const commands = {
   registerCommand(id: string, handler: (...args: any[]) => any): Disposable {
     registeredCommands.set(id, handler);
     return new Disposable(() => registeredCommands.delete(id));
+  },
+  async executeCommand(id: string, ...args: any[]): Promise<any> {
+    const handler = registeredCommands.get(id);
+    if (!handler) throw new Error(`command '${id}' not found`);
+    return handler(...args);
   },
 };
 
