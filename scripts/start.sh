@@ -31,9 +31,9 @@ if [ -z "${OPENCODE_API_KEY:-}" ]; then
 else
   current=$(node -e 'try{console.log(require(process.argv[1])["opencode.baseUrl"]||"")}catch{console.log("")}' "$SETTINGS")
   if [ -f "$FAKE_MARK" ] && [ "$current" = "$(cat "$FAKE_MARK")" ]; then
-    merge_settings "$SETTINGS" '{"opencode.baseUrl":null}'; rm -f "$FAKE_MARK"
+    merge_settings "$SETTINGS" '{"opencode.baseUrl":null}'; rm -f "$FAKE_MARK"; current=
   fi
-  echo "[start] OPENCODE_API_KEY is set: the extension uses ${current:-the real OpenCode endpoint}"
+  echo "[start] OPENCODE_API_KEY is set: the extension uses ${current:-the OpenCode endpoint of opencode.preset}"
 fi
 
 code_server "$DEV" --install-extension "$DEV/opencode.vsix" --force 2>&1 | grep -v "Wrote default config" || true

@@ -24,7 +24,7 @@ free_port() {
 # Uses `npm run package` when package.json has it, else the equivalent command.
 build_vsix() {
   local out=$1
-  (cd "$REPO" && npx tsc -p .)
+  (cd "$REPO" && npx tsc -p .) || { echo "TypeScript compile failed (npx tsc -p .)" >&2; return 1; }
   if (cd "$REPO" && node -e "process.exit(require('./package.json').scripts?.package ? 0 : 1)"); then
     (cd "$REPO" && npm run --silent package >/dev/null) && cp "$REPO/opencode-chat-provider.vsix" "$out"
   else

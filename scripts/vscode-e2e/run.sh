@@ -6,9 +6,8 @@
 #  4. type two `@opencode` turns into the real chat view (chat-ui.cjs);
 #  5. copy the OpenCode logs and screenshots to .artifacts/vscode/; stop every process group it started.
 # Last line of output: `N passed, N failed`. Exit code 0 only when everything passed.
-# Overrides (for debugging the harness): E2E_VSIX (skip the build: test this .vsix with the out/ already compiled),
-#   E2E_TESTS (test module),
-#   E2E_SKIP_CHAT=1, OPENCODE_E2E_GREP (run only matching in-host tests), E2E_PORT.
+# Debugging knobs: E2E_VSIX (skip the build: test this .vsix with the out/ already compiled), E2E_TESTS (another
+#   test module), E2E_SKIP_CHAT=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
@@ -35,19 +34,25 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# A step before the tests failed: clean up, then the closing line (always the last line).
+abort() {
+  echo "$1"; stop_groups; [ ! -d "$RUN" ] || collect; COLLECTED=1
+  echo "0 passed, 1 failed"; exit 1
+}
 
-phase "setup"
-bash "$HERE/setup.sh" || exit 1
 rm -rf "$RUN" "$ART"; mkdir -p "$RUN/ws" "$RUN/dev-ext" "$ART"
 echo "# scratch workspace for the OpenCode e2e suite" > "$RUN/ws/README.md"
+phase "setup"
+bash "$HERE/setup.sh" || abort "setup failed"
 
 phase "build + package"
 VSIX=${E2E_VSIX:-$RUN/opencode.vsix}
-if [ -z "${E2E_VSIX:-}" ]; then build_vsix "$VSIX" || { echo "build/package failed"; echo "0 passed, 1 failed"; exit 1; }
+if [ -z "${E2E_VSIX:-}" ]; then
+  build_vsix "$VSIX" || abort "build/package failed"
 fi
 
 phase "fake server + profile"
-start_fake_server "$RUN" || { echo "0 passed, 1 failed"; exit 1; }
+start_fake_server "$RUN" || abort "fake server failed"
 merge_settings "$RUN/ud/User/settings.json" "$QUIET_SETTINGS"
 merge_settings "$RUN/ud/User/settings.json" "{\"opencode.baseUrl\":\"$FAKE_URL\"}"
 code_server "$RUN" --install-extension "$VSIX" 2>&1 | grep -v "Wrote default config" || true
@@ -61,7 +66,7 @@ phase "code-server on 127.0.0.1:$PORT"
 # OPENCODE_API_KEY is removed so the missing-key test sees no key.
 start_code_server "$RUN" "$PORT" "$RUN/ws" -u OPENCODE_API_KEY OPENCODE_E2E_FAKE_URL="$FAKE_URL" \
   OPENCODE_E2E_LOGS="$RUN/ud/logs" OPENCODE_E2E_GREP="${OPENCODE_E2E_GREP:-}" \
-  -- --vscode-option enable-smoke-test-driver || { echo "0 passed, 1 failed"; exit 1; }
+  -- --vscode-option enable-smoke-test-driver || abort "code-server failed"
 
 phase "tests in the extension host"
 start_group RUNNER "$RUN/in-host.log" env BASE="http://127.0.0.1:$PORT" FOLDER="$RUN/ws" EXT_DEV="$RUN/dev-ext" \

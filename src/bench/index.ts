@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 
   const accuracy = measureTokenAccuracy();
   const speedRegime = regimeById(options.regimes.includes('a') ? 'a' : jobs[0].regimeId);
-  const speedSession = generateSession(speedRegime, new PromptBlocks(), measureCharsPerToken(countTextTokens));
+  const speedSession = generateSession(speedRegime, new PromptBlocks().sizer('json'), measureCharsPerToken(countTextTokens));
   const memoryGrowth = await memory;
   progress(started, 'memory probe done; timing the trim alone');
   const trim = measureTrimSpeed(speedSession);

@@ -42,11 +42,11 @@ describe('bench: policy comparison on a short ceiling session', () => {
 
   before(() => {
     blocks = new PromptBlocks();
-    session = generateSession(SHORT, blocks, measureCharsPerToken(countTextTokens));
+    session = generateSession(SHORT, blocks.sizer('json'), measureCharsPerToken(countTextTokens));
   });
 
   it('generates the same session from the same seed, pre-filled to just under the budget', () => {
-    const again = generateSession(SHORT, new PromptBlocks(), measureCharsPerToken(countTextTokens));
+    const again = generateSession(SHORT, new PromptBlocks().sizer('json'), measureCharsPerToken(countTextTokens));
     assert.deepStrictEqual(again.messages, session.messages);
     assert.deepStrictEqual(again.requestEnds, session.requestEnds);
     assert.ok(session.stats.prefillTokens <= SHORT.budgetTokens && session.stats.prefillTokens > SHORT.budgetTokens * 0.9, `pre-fill ${session.stats.prefillTokens}`);
@@ -83,7 +83,7 @@ describe('bench: policy comparison on a short ceiling session', () => {
   it('sends nested prefixes with our policy while the cut holds, and the cache hits them', () => {
     let previous: { removed: number; sent: WireMessage[] } | undefined;
     let held = 0;
-    const records = runPolicy(session, OURS_DEFAULT, blocks, (_i, request, decision) => {
+    const records = runPolicy(session, OURS_DEFAULT, blocks, { onDecision: (_i, request, decision) => {
       const sent = decision.sentIndices.map((k) => request.messages[k]);
       const removed = request.messages.length - sent.length;
       if (previous && removed === previous.removed && removed > 0) {
@@ -91,7 +91,7 @@ describe('bench: policy comparison on a short ceiling session', () => {
         assert.ok(previous.sent.every((m, k) => sent[k] === m), 'the previous payload is a prefix of this one');
       }
       previous = { removed, sent };
-    });
+    } });
     assert.ok(held >= 10, `the cut held on ${held} requests`);
     for (const r of records.filter((x) => !x.cutMoved)) assert.ok(r.cacheHit > 0.9, `request ${r.i} hit ${r.cacheHit}`);
   });

@@ -29,10 +29,15 @@ export interface PolicyFigures {
   maxBytes: number;
   /** Requests whose o200k prompt exceeds the budget B (a real provider may reject them). */
   overBudget: number;
+  /** The same, counting the prompt as a chat template would (PromptBlocks, `text` count). */
+  overBudgetText: number;
+  meanKeptText: number;
   /** o200k prompt tokens of each request that moved the cut. */
   landings: number[];
   /** The policy's own estimate on those requests (what its low-water mark or ceiling is checked against). */
   landingEstimates: number[];
+  /** Request body bytes on those requests (checked against the byte ceiling). */
+  landingBytes: number[];
   /** Input cost in full-price token units. */
   cost: number;
   /** cost ÷ the no-trimming run's cost on the same session. */
@@ -77,8 +82,11 @@ export function policyFigures(
     maxKept: max(kept),
     maxBytes: max(records.map((r) => r.bytes)),
     overBudget: records.filter((r) => r.promptTokens > budgetTokens).length,
+    overBudgetText: records.filter((r) => r.textTokens > budgetTokens).length,
+    meanKeptText: mean(records.map((r) => r.textTokens)),
     landings: moves.map((r) => r.promptTokens),
     landingEstimates: moves.map((r) => r.estimate),
+    landingBytes: moves.map((r) => r.bytes),
     cost,
     costRelative: noTrimCost > 0 ? cost / noTrimCost : 0,
   };

@@ -8,6 +8,9 @@ export const OURS_DEFAULT = oursPolicy('ours', 'ours (defaults)');
 /** Comparison order of the tables and the chart; noTrim is the cost baseline. */
 export const MAIN_POLICIES: readonly Policy[] = [noTrimPolicy, minimalFitPolicy, leadingPolicy, leadingRuleOurEstimatorPolicy, OURS_DEFAULT];
 
+/** Re-run with the text-only token count: no trimming (the cost baseline), the leading policy and rule, ours. */
+export const TEXT_COUNT_POLICIES: readonly Policy[] = [noTrimPolicy, leadingPolicy, leadingRuleOurEstimatorPolicy, OURS_DEFAULT];
+
 export const SWEEP_STEPS = [16_384, 32_768, 65_536] as const;
 export const SWEEP_HEADROOM_RATIOS = [0, 0.03, 0.05] as const;
 const DEFAULT_STEP = 32_768;

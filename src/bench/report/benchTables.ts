@@ -3,7 +3,7 @@ import type { TokenAccuracy } from '../accuracy/tokenAccuracy';
 import type { PolicyFigures } from '../metrics/policyFigures';
 import type { BenchResults } from '../results';
 import type { RegimeResult } from '../run/compareRegime';
-import type { Acceptance } from './acceptance';
+import type { Acceptance, RegimeVerdict } from './acceptance';
 import { kTokens, mb, ms, pct, range, signedPct, whole } from './format';
 import type { Table } from './tables';
 
@@ -12,8 +12,8 @@ const movesCell = (f: PolicyFigures): string => (f.backMoves ? `${f.cutMoves} ($
 
 export function sessionsTable(regimes: readonly RegimeResult[]): Table {
   return {
-    headers: ['regime', 'budget B', 'messages (req 0)', 'tokens (req 0)', 'bytes (req 0)', 'mean unit', 'growth/request', 'system+tools+anchor'],
-    numeric: [false, true, true, true, true, true, true, true],
+    headers: ['regime', 'budget B', 'messages (req 0)', 'tokens (req 0)', 'bytes (req 0)', 'mean unit', 'growth/request', 'system+tools+anchor', 'text-count session: msgs / tokens'],
+    numeric: [false, true, true, true, true, true, true, true, true],
     rows: regimes.map((r) => [
       `(${r.regime.id}) ${r.regime.title}`,
       whole(r.regime.budgetTokens),
@@ -23,6 +23,7 @@ export function sessionsTable(regimes: readonly RegimeResult[]): Table {
       whole(r.session.meanUnitTokens),
       whole(r.session.meanGrowthTokens),
       whole(r.session.headTokens),
+      `${whole(r.textSession.prefillMessages)} / ${whole(r.textSession.prefillTokens)}`,
     ]),
   };
 }
@@ -36,7 +37,7 @@ export function parametersTable(result: RegimeResult): Table {
 
 export function policyTable(result: RegimeResult): Table {
   return {
-    headers: ['policy', 'cut moves', 'mean hit', 'p10 hit', 'hit <50%', 'mean kept', 'min kept', 'over B', 'landings (o200k)', 'cost vs no trim'],
+    headers: ['policy', 'cut moves', 'mean hit', 'p10 hit', 'hit <50%', 'mean kept', 'min kept', 'over B (JSON / text count)', 'landings (o200k)', 'cost vs no trim'],
     numeric: [false, true, true, true, true, true, true, true, true, true],
     rows: result.figures.map((f: PolicyFigures) => [
       f.label,
@@ -46,7 +47,7 @@ export function policyTable(result: RegimeResult): Table {
       String(f.under50),
       kTokens(f.meanKept),
       kTokens(f.minKept),
-      String(f.overBudget),
+      `${f.overBudget} / ${f.overBudgetText}`,
       range(f.landings, kTokens),
       f.costRelative.toFixed(3),
     ]),
@@ -61,21 +62,37 @@ export function sweepTable(result: RegimeResult): Table {
   };
 }
 
-export function acceptanceTable(acceptance: Acceptance): Table {
+function verdictRows(verdicts: readonly RegimeVerdict[], count: string): string[][] {
   const mark = (pass: boolean): string => (pass ? 'PASS' : 'FAIL');
-  const rows = acceptance.regimes.map((v) => [
-    `(${v.regime}) cut moves ours vs leading`,
+  const rows = verdicts.map((v) => [
+    `(${v.regime}) cut moves ours vs leading, ${count}`,
     `${v.oursMoves} vs ${v.leadingMoves} (${signedPct(-v.fewerMoves * 100, 0)})`,
     '≥30% fewer',
     mark(v.movesPass),
   ]);
-  for (const v of acceptance.regimes) {
+  for (const v of verdicts) {
     const note = v.leadingOverBudget > 0 ? ` (leading over B on ${v.leadingOverBudget} requests)` : '';
-    rows.push([`(${v.regime}) mean kept ours vs leading`, `${kTokens(v.oursMeanKept)} vs ${kTokens(v.leadingMeanKept)}${note}`, '≥ leading', mark(v.keptPass)]);
+    rows.push([`(${v.regime}) mean kept ours vs leading, ${count}`, `${kTokens(v.oursMeanKept)} vs ${kTokens(v.leadingMeanKept)}${note}`, '≥ leading', mark(v.keptPass)]);
   }
-  rows.push(['warm trim, median', `${ms(acceptance.warmMedianMs)} ms`, '≤ 5 ms', mark(acceptance.warmPass)]);
-  rows.push(['cold trim, median', `${ms(acceptance.coldMedianMs)} ms`, '≤ 40 ms', mark(acceptance.coldPass)]);
-  return { headers: ['check', 'measured', 'bar', 'result'], rows };
+  return rows;
+}
+
+export function acceptanceTable(acceptance: Acceptance): Table {
+  const mark = (pass: boolean): string => (pass ? 'PASS' : 'FAIL');
+  return {
+    headers: ['check', 'measured', 'bar', 'result'],
+    rows: [
+      ...verdictRows(acceptance.regimes, 'cache-model count'),
+      ...verdictRows(acceptance.regimesTextCount, 'text count'),
+      ['warm trim, median', `${ms(acceptance.warmMedianMs)} ms`, '≤ 5 ms', mark(acceptance.warmPass)],
+      ['cold trim (fresh SizeMemo), median', `${ms(acceptance.coldMedianMs)} ms`, '≤ 40 ms', mark(acceptance.coldPass)],
+    ],
+  };
+}
+
+/** The rivals again, with the prompt counted as a chat template would (text only, no JSON keys or escapes). */
+export function textCountTable(result: RegimeResult): Table {
+  return policyTable({ ...result, figures: result.textCount });
 }
 
 export function speedTable(speed: BenchResults['speed']): Table {

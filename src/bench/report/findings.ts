@@ -21,9 +21,9 @@ export function estimateRatio(figures: PolicyFigures): number {
   return real > 0 ? mean(figures.landingEstimates) / real : 1;
 }
 
-/** True when a policy's requests came closer to the byte ceiling than to the token budget. */
+/** True when a policy's landings sit closer to the byte ceiling than to the token budget. */
 function bytesBind(figures: PolicyFigures, result: RegimeResult): boolean {
-  return figures.maxBytes / result.regime.maxBytes > figures.maxKept / result.regime.budgetTokens;
+  return mean(figures.landingBytes) / result.regime.maxBytes > mean(figures.landings) / result.regime.budgetTokens;
 }
 
 function whyLeadingDiffers(result: RegimeResult, leading: PolicyFigures, ours: PolicyFigures): string {
@@ -38,13 +38,15 @@ function whyLeadingDiffers(result: RegimeResult, leading: PolicyFigures, ours: P
   } else {
     reasons.push('chars/4 + 10% is within 3% of o200k on this text, so the difference is the cut rule itself');
   }
-  if (leading.overBudget > 0) reasons.push(`${leading.overBudget} of its requests exceed B in real tokens (a provider may reject them)`);
+  if (leading.overBudget > 0) {
+    reasons.push(`${leading.overBudget} of its requests exceed B as the cache model counts them (message JSON), ` +
+      `${leading.overBudgetText} counting only the text a chat template would tokenize`);
+  }
   if (bytesBind(leading, result)) {
     reasons.push(`what holds the leading policy near the budget here is the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes), not its token estimate`);
   }
   if (bytesBind(ours, result)) {
-    reasons.push(`the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes) binds before the token budget here ` +
-      `(ours peaks at ${ours.maxBytes.toLocaleString('en-US')} bytes and ${kTokens(ours.maxKept)} tokens)`);
+    reasons.push(`the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes) binds before the token budget for ours here`);
   }
   return reasons.join('; ');
 }

@@ -1,10 +1,11 @@
 /**
- * All policies over one regime's session: the comparison set, then the sweep of our settings. Each
- * run has its own PrefixCacheModel; the no-trimming run goes first because every cost is relative to it.
+ * All policies over one regime's session: the comparison set, then the sweep of our settings, then the
+ * main rivals again with the cache model counting the text only. Each run has its own PrefixCacheModel;
+ * no trimming goes first in each set because every cost is relative to it.
  */
-import type { PromptBlocks } from '../cache/promptBlocks';
+import type { PromptBlocks, TokenCount } from '../cache/promptBlocks';
 import { policyFigures, inputCost, type PolicyFigures } from '../metrics/policyFigures';
-import { MAIN_POLICIES, OURS_DEFAULT, sweepPolicies } from '../policies/catalog';
+import { MAIN_POLICIES, OURS_DEFAULT, sweepPolicies, TEXT_COUNT_POLICIES } from '../policies/catalog';
 import { benchBudget } from '../policies/benchSettings';
 import type { Policy } from '../policies/policy';
 import type { BenchSession, SessionStats } from '../sessions/sessionGenerator';
@@ -13,9 +14,13 @@ import { runPolicy, type RequestRecord } from './runPolicy';
 export interface RegimeResult {
   regime: { id: string; title: string; budgetTokens: number; maxBytes: number; window: number; maxOutputTokens: number; requests: number };
   session: SessionStats;
+  /** The session pre-filled by the text-only count, which the `textCount` figures ran on. */
+  textSession: SessionStats;
   figures: PolicyFigures[];
   /** Our settings sweep; includes the defaults (the same run as `ours` in figures). */
   sweep: PolicyFigures[];
+  /** The main rivals with the prompt counted as a chat template would (`text` count). */
+  textCount: PolicyFigures[];
   /** Per-request cache hit and o200k prompt tokens of the comparison set, by policy id. */
   hitSeries: Record<string, number[]>;
   keptSeries: Record<string, number[]>;
@@ -25,25 +30,41 @@ export interface CompareOptions {
   sweep: boolean;
 }
 
-export function compareRegime(session: BenchSession, blocks: PromptBlocks, options: CompareOptions): RegimeResult {
+/** Runs policies (no trimming first) and turns each run into figures, costs relative to no trimming. */
+function runSet(session: BenchSession, blocks: PromptBlocks, policies: readonly Policy[], count: TokenCount, reuse = new Map<string, RequestRecord[]>()) {
   const { regime } = session;
   const records = new Map<string, RequestRecord[]>();
-  for (const policy of MAIN_POLICIES) records.set(policy.id, runPolicy(session, policy, blocks));
-  const noTrimCost = inputCost(records.get(MAIN_POLICIES[0].id) ?? []);
-  const figuresOf = (policy: Policy, runRecords: RequestRecord[]): PolicyFigures =>
-    policyFigures({ id: policy.id, label: policy.label, params: policy.describe(regime) }, runRecords, regime.budgetTokens, noTrimCost);
+  for (const policy of policies) records.set(policy.id, reuse.get(policy.id) ?? runPolicy(session, policy, blocks, { count }));
+  const noTrimCost = inputCost(records.get(policies[0].id) ?? []);
+  const figures = policies.map((policy) =>
+    policyFigures({ id: policy.id, label: policy.label, params: policy.describe(regime) }, records.get(policy.id) ?? [], regime.budgetTokens, noTrimCost));
+  return { records, figures };
+}
 
-  const figures = MAIN_POLICIES.map((policy) => figuresOf(policy, records.get(policy.id) ?? []));
+export interface RegimeSessions {
+  /** Pre-filled to just under B as the cache model counts (message JSON). */
+  json: BenchSession;
+  /** The same seed pre-filled to just under B in the text-only count. */
+  text: BenchSession;
+}
+
+export function compareRegime(sessions: RegimeSessions, blocks: PromptBlocks, options: CompareOptions): RegimeResult {
+  const session = sessions.json;
+  const { regime } = session;
+  const main = runSet(session, blocks, MAIN_POLICIES, 'json');
   const sweep = options.sweep && regime.sweep
-    ? [OURS_DEFAULT, ...sweepPolicies()].map((policy) => figuresOf(policy, records.get(policy.id) ?? runPolicy(session, policy, blocks)))
+    ? runSet(session, blocks, [MAIN_POLICIES[0], OURS_DEFAULT, ...sweepPolicies()], 'json', main.records).figures.slice(1)
     : [];
+  const textCount = runSet(sessions.text, blocks, TEXT_COUNT_POLICIES, 'text').figures;
   const series = (pick: (r: RequestRecord) => number): Record<string, number[]> =>
-    Object.fromEntries(MAIN_POLICIES.map((policy) => [policy.id, (records.get(policy.id) ?? []).map(pick)]));
+    Object.fromEntries(MAIN_POLICIES.map((policy) => [policy.id, (main.records.get(policy.id) ?? []).map(pick)]));
   return {
     regime: { id: regime.id, title: regime.title, budgetTokens: regime.budgetTokens, maxBytes: benchBudget(regime).maxBytes, window: regime.window, maxOutputTokens: regime.maxOutputTokens, requests: regime.requests },
     session: session.stats,
-    figures,
+    textSession: sessions.text.stats,
+    figures: main.figures,
     sweep,
+    textCount,
     hitSeries: series((r) => r.cacheHit),
     keptSeries: series((r) => r.promptTokens),
   };

@@ -20,8 +20,9 @@ let ratios: CharsPerToken | undefined;
 export function runRegimeJob(job: RegimeJob): RegimeResult {
   ratios ??= measureCharsPerToken(countTextTokens);
   const blocks = new PromptBlocks();
-  const session = generateSession(regimeById(job.regimeId), blocks, ratios);
-  return compareRegime(session, blocks, { sweep: job.sweep });
+  const regime = regimeById(job.regimeId);
+  const sessions = { json: generateSession(regime, blocks.sizer('json'), ratios), text: generateSession(regime, blocks.sizer('text'), ratios) };
+  return compareRegime(sessions, blocks, { sweep: job.sweep });
 }
 
 parentPort?.on('message', (job: RegimeJob) => parentPort?.postMessage(runRegimeJob(job)));

@@ -4,7 +4,7 @@
  */
 import { PrefixCacheModel } from '../../fakeServer/prefixCache';
 import type { ReplayRequest } from '../../replay/replayFile';
-import type { PromptBlocks } from '../cache/promptBlocks';
+import type { PromptBlocks, TokenCount } from '../cache/promptBlocks';
 import type { Policy, PolicyDecision } from '../policies/policy';
 import { requestAt, type BenchSession } from '../sessions/sessionGenerator';
 
@@ -18,6 +18,8 @@ export interface RequestRecord {
   estimate: number;
   /** o200k prompt tokens sent, as the cache model counts them. */
   promptTokens: number;
+  /** The same prompt counted as a chat template would (no JSON keys or escapes). */
+  textTokens: number;
   /** Request body bytes of what was sent (messages and tools JSON). */
   bytes: number;
   cachedTokens: number;
@@ -28,18 +30,25 @@ export interface RequestRecord {
 
 export type DecisionListener = (i: number, request: ReplayRequest, decision: PolicyDecision) => void;
 
-export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptBlocks, onDecision?: DecisionListener): RequestRecord[] {
+export interface RunOptions {
+  /** How the cache model counts tokens (its own JSON count unless asked otherwise). */
+  count?: TokenCount;
+  onDecision?: DecisionListener;
+}
+
+export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptBlocks, options: RunOptions = {}): RequestRecord[] {
+  const count = options.count ?? 'json';
   const run = policy.start(session.regime);
   const cache = new PrefixCacheModel();
-  warmCache(cache, session, blocks);
+  warmCache(cache, session, blocks, count);
   const records: RequestRecord[] = [];
   let previousRemoved = 0;
   for (let i = 0; i < session.requestEnds.length; i++) {
     const request = requestAt(session, i);
     const decision = run.decide(request);
-    onDecision?.(i, request, decision);
+    options.onDecision?.(i, request, decision);
     const sent = decision.sentIndices.map((k) => request.messages[k]);
-    const observed = cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(sent, request.tools));
+    const observed = cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(sent, request.tools, count));
     run.observe(observed);
     const removed = request.messages.length - sent.length;
     records.push({
@@ -47,6 +56,7 @@ export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptB
       removed,
       estimate: decision.estimate,
       promptTokens: observed.promptTokens,
+      textTokens: count === 'text' ? observed.promptTokens : blocks.measureRequest(sent, request.tools, 'text').promptTokens,
       bytes: blocks.requestBytes(sent, request.tools),
       cachedTokens: observed.cachedTokens,
       cacheHit: observed.promptTokens > 0 ? observed.cachedTokens / observed.promptTokens : 0,
@@ -61,7 +71,7 @@ export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptB
  * The session reached the ceiling from below, where every policy sent everything: the turn before
  * request 0 (the pre-fill without the current user message) is already in the cache.
  */
-function warmCache(cache: PrefixCacheModel, session: BenchSession, blocks: PromptBlocks): void {
+function warmCache(cache: PrefixCacheModel, session: BenchSession, blocks: PromptBlocks, count: TokenCount): void {
   const previousTurn = session.messages.slice(0, session.requestEnds[0] - 1);
-  cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(previousTurn, session.tools));
+  cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(previousTurn, session.tools, count));
 }

@@ -16,8 +16,10 @@ import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage } from './accountUsage';
 import { streamChat, type Endpoint } from './chatTransport';
 import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
-import { isRetryable, retryDelayMs, sleep } from './retryPolicy';
-import { isContextLengthMessage, missingKeyError, toUserFacingError } from './userFacingError';
+import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
+import { EmptyAnswerError } from './streamErrors';
+import { incompleteLine, malformedLine, outputLimitLine, retryLine, truncationLine } from './streamLog';
+import { cancelledError, isContextLengthMessage, missingKeyError, toUserFacingError } from './userFacingError';
 
 export interface KeyValueStore {
   get(key: string): unknown;
@@ -33,12 +35,34 @@ export interface EngineDeps {
   onLimitsChanged?: () => void;
   /** Called with each prepared request when opencode.recordRequests is on. */
   record?: (prepared: PreparedRequest) => void;
+  /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
+  timing?: Partial<EngineTiming>;
+}
+
+export interface EngineTiming {
+  /** Resolves after ms; rejects at once when the signal fires. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Jitter in [0, 1). */
+  random(): number;
+  /**
+   * Overrides opencode.streamIdleTimeoutSeconds, whose minimum (5 s) is right for users and too slow
+   * for tests. Never set by the extension.
+   */
+  idleTimeoutMs?: number;
+}
+
+/** What this attempt has already put in front of the user. */
+interface Shown {
+  /** Text or a tool call: a retry would show them twice. */
+  answer: boolean;
+  /** Only thinking: no answer yet, but a retry would repeat the thinking. */
+  thinking: boolean;
 }
 
 export interface RunOutcome {
   usage?: NormalizedUsage;
   prepared: PreparedRequest;
-  /** The stream ended early after content was shown; what arrived was kept. */
+  /** The answer may be incomplete (cut after content was shown, or no finish reason and no [DONE]); what arrived was kept. */
   truncated: boolean;
 }
 
@@ -90,35 +114,49 @@ export class ChatEngine {
     else this.deps.log.warn(`[history-trim] ${modelId}: context window unknown and opencode.contextLimitFallback is 0, so its history is not trimmed; long chats may fail with "context too long".`);
   }
 
+  /**
+   * Sends the request and streams the answer into onEvent. Retries only while nothing has been shown;
+   * after that a broken stream ends with what arrived and a [stream] warning. Throws UserFacingError
+   * (kind 'cancelled' when the signal fired, at any point, including a wait between attempts).
+   */
   async run(request: ChatRequest, listed: ModelLimits, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
     const settings = this.deps.settings();
+    const context = { baseUrl: settings.baseUrl, model: request.modelId };
     const endpoint: Endpoint = { baseUrl: settings.baseUrl, apiKey: await this.deps.apiKey() };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
     let prepared = this.prepare(request, listed);
     let retriedContextLength = false;
+    let badAnswerRetries = 0;
     for (let attempt = 1; ; attempt++) {
       this.deps.record?.(prepared);
-      const shown = { any: false };
+      const shown: Shown = { answer: false, thinking: false };
       try {
         return await this.stream(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
       } catch (error) {
-        if (signal.aborted) throw toUserFacingError(error, { baseUrl: endpoint.baseUrl, model: request.modelId });
-        const message = error instanceof Error ? error.message : String(error);
-        if (shown.any) {
-          this.deps.log.warn(`[stream] The answer from ${request.modelId} ended early (${message}); kept what arrived.`);
+        if (signal.aborted) throw cancelledError(error);
+        if (shown.answer) {
+          this.deps.log.warn(truncationLine(error, request.modelId));
           return { prepared, truncated: true };
         }
+        const message = error instanceof Error ? error.message : String(error);
         if (!retriedContextLength && isContextLengthMessage(message)) {
           retriedContextLength = true;
           prepared = this.retrimAfterContextError(request, listed, message, prepared.sessionId);
           continue;
         }
-        const delay = attempt <= settings.maxRetries && isRetryable(error) ? retryDelayMs(error, attempt) : undefined;
-        if (delay === undefined) throw toUserFacingError(error, { baseUrl: endpoint.baseUrl, model: request.modelId });
-        this.deps.log.warn(`[retry] ${request.modelId}: ${message} — attempt ${attempt + 1} of ${settings.maxRetries + 1} in ${delay} ms.`);
-        await sleep(delay, signal);
+        const delay = shown.thinking ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);
+        if (delay === undefined) throw toUserFacingError(error, context);
+        if (failureClass(error) === 'bad-answer') badAnswerRetries++;
+        this.deps.log.warn(retryLine(request.modelId, error, attempt + 1, settings.maxRetries + 1, delay));
+        await this.timing.sleep(delay, signal).catch((aborted: unknown) => {
+          throw cancelledError(aborted);
+        });
       }
     }
+  }
+
+  private get timing(): EngineTiming {
+    return { sleep, random: Math.random, ...this.deps.timing };
   }
 
   /** Learns the limit the error names (else cuts one more step) and prepares the request again. */
@@ -139,7 +177,7 @@ export class ChatEngine {
     settings: Settings,
     onEvent: (event: StreamEvent) => void,
     signal: AbortSignal,
-    shown: { any: boolean },
+    shown: Shown,
     modelId: string,
   ): Promise<RunOutcome> {
     const mapper = new StreamMapper();
@@ -148,19 +186,37 @@ export class ChatEngine {
       for (const event of events) {
         if (event.kind === 'usage') usage = event.usage;
         else {
-          shown.any = true;
+          if (event.kind === 'thinking') shown.thinking = true;
+          else shown.answer = true;
           onEvent(event);
         }
       }
     };
-    const options = { sessionId: prepared.sessionId, requestId: newRequestId(), signal, idleTimeoutMs: settings.streamIdleTimeoutSeconds * 1000 };
-    for await (const chunk of streamChat(endpoint, prepared.body, options)) emit(mapper.push(chunk));
+    const idleTimeoutMs = this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000;
+    const options = { sessionId: prepared.sessionId, requestId: newRequestId(), signal, idleTimeoutMs };
+    const malformed: string[] = [];
+    let sawDone = false;
+    try {
+      for await (const item of streamChat(endpoint, prepared.body, options)) {
+        if (item.kind === 'chunk') emit(mapper.push(item.chunk));
+        else if (item.kind === 'done') sawDone = true;
+        else malformed.push(item.raw);
+      }
+    } finally {
+      // Skipped payloads are worth a line whether or not the stream then completed.
+      if (malformed.length > 0) this.deps.log.warn(malformedLine(modelId, malformed.length, malformed[0]));
+    }
     emit(mapper.finish());
+    const { textChars, toolCalls, finishReason } = mapper.summary;
+    if (textChars === 0 && toolCalls === 0) throw new EmptyAnswerError(finishReason, sawDone);
+    const complete = !!finishReason || sawDone;
+    if (!complete) this.deps.log.warn(incompleteLine(modelId));
+    if (finishReason === 'length') this.deps.log.warn(outputLimitLine(modelId));
     if (usage) {
       this.account(modelId, prepared, usage);
       onEvent({ kind: 'usage', usage });
     }
-    return { usage, prepared, truncated: false };
+    return { usage, prepared, truncated: !complete };
   }
 
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {

@@ -1,12 +1,14 @@
 /**
  * The one place that talks HTTP: the `openai` SDK's chat.completions.create with streaming, the
- * OpenCode headers, cancellation wired to an AbortController, and an idle timeout between chunks.
+ * OpenCode headers, cancellation wired to an AbortController, an idle timeout between chunks, and the SSE
+ * body read frame by frame.
  * The SDK's own retries are off; retry policy lives in one place above this (retryPolicy.ts).
  */
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import type { ChunkLike } from '../stream/streamMapper';
-import { StreamIdleTimeoutError } from './userFacingError';
+import { SseDecoder } from '../stream/sseDecoder';
+import { frameOf, type StreamFrame } from '../stream/streamFrame';
+import { StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 
 export interface ChatRequestBody {
   model: string;
@@ -51,43 +53,91 @@ export function clientFor(endpoint: Endpoint): OpenAI {
   return client;
 }
 
-/** Streams chunks; throws StreamIdleTimeoutError when no chunk arrives for idleTimeoutMs. */
-export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, options: SendOptions): AsyncGenerator<ChunkLike> {
+export type StreamItem = Exclude<StreamFrame, { kind: 'error' }>;
+
+/**
+ * Streams the frames of one answer: chunks, `[DONE]`, and payloads that were not JSON (the caller skips
+ * and logs those). The SSE body is read here rather than by the SDK, whose iterator throws away the rest
+ * of the answer on one bad payload and ends silently when the request is aborted, which made an idle
+ * timeout look like a complete answer (docs/issues/002-stall-after-text-looked-complete.md).
+ *
+ * Throws StreamIdleTimeoutError when nothing arrives for idleTimeoutMs (before the response too),
+ * StreamInterruptedError when the connection breaks mid-answer, the SDK's APIError for HTTP errors and
+ * for an error the gateway sends inside the stream, and an AbortError when the caller cancels.
+ */
+export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, options: SendOptions): AsyncGenerator<StreamItem> {
   const controller = new AbortController();
   const abort = (): void => controller.abort();
   if (options.signal.aborted) abort();
   options.signal.addEventListener('abort', abort, { once: true });
-  let idleTimer: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  const armIdleTimer = (): void => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.idleTimeoutMs);
-  };
+  const idle = idleWatch(options.idleTimeoutMs, abort);
+  let answering = false;
   try {
-    armIdleTimer();
-    const stream = await clientFor(endpoint).chat.completions.create(
-      { ...(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming), stream: true, stream_options: { include_usage: true } },
-      {
-        signal: controller.signal,
-        headers: { 'x-opencode-session': options.sessionId, 'x-opencode-request': options.requestId },
-      },
-    );
-    for await (const chunk of stream) {
-      armIdleTimer();
-      yield chunk as ChunkLike;
+    idle.arm();
+    const response = await clientFor(endpoint)
+      .chat.completions.create(
+        { ...(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming), stream: true, stream_options: { include_usage: true } },
+        { signal: controller.signal, headers: { 'x-opencode-session': options.sessionId, 'x-opencode-request': options.requestId } },
+      )
+      .asResponse();
+    answering = true;
+    for await (const data of ssePayloads(response.body)) {
+      idle.arm();
+      const frame = frameOf(data);
+      if (frame.kind === 'error') throw new APIError(undefined, frame.error, undefined, response.headers);
+      yield frame;
     }
   } catch (error) {
-    if (timedOut) throw new StreamIdleTimeoutError(Math.round(options.idleTimeoutMs / 1000));
-    throw error;
+    if (idle.fired) throw new StreamIdleTimeoutError(options.idleTimeoutMs);
+    if (options.signal.aborted || error instanceof APIError || !answering) throw error;
+    throw StreamInterruptedError.from(error);
   } finally {
-    clearTimeout(idleTimer);
+    idle.stop();
     options.signal.removeEventListener('abort', abort);
     // Leaving the loop early (cancellation, a thrown consumer) must close the HTTP request at once.
     controller.abort();
   }
+}
+
+/** The `data` payloads of an SSE body, decoded as UTF-8 across chunk boundaries. */
+async function* ssePayloads(body: ReadableStream<Uint8Array> | null): AsyncGenerator<string> {
+  if (!body) return;
+  const reader = body.getReader();
+  const utf8 = new TextDecoder();
+  const sse = new SseDecoder();
+  let finished = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      yield* sse.push(utf8.decode(value, { stream: true }));
+    }
+    finished = true;
+    yield* sse.push(utf8.decode());
+    yield* sse.flush();
+  } finally {
+    if (!finished) reader.cancel().catch(() => undefined);
+  }
+}
+
+function idleWatch(ms: number, onIdle: () => void) {
+  let timer: NodeJS.Timeout | undefined;
+  let fired = false;
+  return {
+    arm(): void {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        fired = true;
+        onIdle();
+      }, ms);
+    },
+    stop(): void {
+      clearTimeout(timer);
+    },
+    get fired(): boolean {
+      return fired;
+    },
+  };
 }
 
 /** GET {baseUrl}/models through the SDK, raw JSON so every endpoint's extra fields survive. */

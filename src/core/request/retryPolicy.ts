@@ -4,19 +4,63 @@
  * with exponential backoff and jitter, honouring Retry-After within a cap, and sleeps that cancellation
  * interrupts at once.
  */
-import { APIConnectionError, APIError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import { EmptyAnswerError, StreamInterruptedError } from './streamErrors';
 
 export const BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 8_000;
 /** A server asking for a longer wait than this is better answered by telling the user. */
 export const MAX_RETRY_AFTER_MS = 30_000;
+/** An empty answer or a tool call with broken JSON is tried again once; a model that repeats it will again. */
+export const MAX_BAD_ANSWER_RETRIES = 1;
+
+/**
+ * transient: the network or the service failed, a later attempt can succeed. bad-answer: the request
+ * worked but the model's output is unusable (empty, or a tool call that is not JSON). final: retrying
+ * cannot help (key, quota, model, bad request, a stall the user already waited for).
+ */
+export type FailureClass = 'transient' | 'bad-answer' | 'final';
+
+export function failureClass(error: unknown): FailureClass {
+  if (error instanceof StreamInterruptedError) return 'transient';
+  if (error instanceof EmptyAnswerError) return error.final ? 'final' : 'bad-answer';
+  if (error instanceof ToolCallArgumentsError) return 'bad-answer';
+  if (error instanceof APIConnectionTimeoutError) return 'final';
+  if (error instanceof APIConnectionError) return 'transient';
+  if (error instanceof APIError && typeof error.status === 'number') {
+    if (isQuotaError(error)) return 'final';
+    return [408, 429, 500, 502, 503, 504].includes(error.status) ? 'transient' : 'final';
+  }
+  return 'final';
+}
 
 export function isRetryable(error: unknown): boolean {
-  if (error instanceof APIConnectionError) return true;
-  if (error instanceof APIError && typeof error.status === 'number') {
-    return error.status === 408 || error.status === 429 || error.status === 500 || error.status === 502 || error.status === 503 || error.status === 504;
-  }
-  return false;
+  return failureClass(error) !== 'final';
+}
+
+/** No credit left: a 402, or a 429 whose text talks about quota or billing (a plain rate limit does not). */
+export function isQuotaError(error: unknown): boolean {
+  if (!(error instanceof APIError)) return false;
+  if (error.status === 402) return true;
+  return error.status === 429 && /quota|credit|balance|billing|insufficient/i.test(`${error.message} ${JSON.stringify(error.error ?? '')}`);
+}
+
+export interface RetryState {
+  /** The attempt that just failed, 1-based. */
+  attempt: number;
+  maxRetries: number;
+  /** Bad-answer retries already spent on this request. */
+  badAnswerRetries: number;
+}
+
+/** How long to wait before the next attempt, or undefined to give up. Call only when nothing was shown. */
+export function nextRetryDelayMs(error: unknown, state: RetryState, random: () => number = Math.random): number | undefined {
+  if (state.attempt > state.maxRetries) return undefined;
+  const kind = failureClass(error);
+  if (kind === 'final') return undefined;
+  if (kind === 'bad-answer' && state.badAnswerRetries >= MAX_BAD_ANSWER_RETRIES) return undefined;
+  return retryDelayMs(error, state.attempt, random);
 }
 
 /** Delay before retry number `attempt` (1-based); undefined when the server asks for too long a wait. */

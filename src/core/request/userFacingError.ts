@@ -1,10 +1,14 @@
 /**
  * Errors as the user should read them: what happened and what to do, in one or two sentences. The
- * technical detail goes to the log only. Messages never include the API key.
+ * technical detail goes to the log only. Messages never include the API key: they are built from the
+ * error's status, body text and our own wording, never from request headers.
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
+import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 
-export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context';
+export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
 
 export class UserFacingError extends Error {
   constructor(
@@ -18,28 +22,27 @@ export class UserFacingError extends Error {
   }
 }
 
+export interface ErrorContext {
+  baseUrl: string;
+  model: string;
+}
+
 export const SET_KEY_HINT = 'Run the command "OpenCode: Set API Key" (or set the OPENCODE_API_KEY environment variable).';
 
 export function missingKeyError(baseUrl: string): UserFacingError {
   return new UserFacingError('key', `No OpenCode API key is set for ${baseUrl}. ${SET_KEY_HINT}`, 'no key in SecretStorage or OPENCODE_API_KEY');
 }
 
-export class StreamIdleTimeoutError extends Error {
-  constructor(readonly seconds: number) {
-    super(`no data from the model for ${seconds} s`);
-    this.name = 'StreamIdleTimeoutError';
-  }
+export function cancelledError(error: unknown): UserFacingError {
+  return new UserFacingError('cancelled', 'The request was cancelled.', errorDetail(error));
 }
 
-export function toUserFacingError(error: unknown, context: { baseUrl: string; model: string }): UserFacingError {
+export function toUserFacingError(error: unknown, context: ErrorContext): UserFacingError {
   if (error instanceof UserFacingError) return error;
   const detail = errorDetail(error);
-  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) {
-    return new UserFacingError('cancelled', 'The request was cancelled.', detail);
-  }
-  if (error instanceof StreamIdleTimeoutError) {
-    return new UserFacingError('timeout', `The model sent nothing for ${error.seconds} seconds, so the request was stopped. Try again, or raise opencode.streamIdleTimeoutSeconds for slow models.`, detail);
-  }
+  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) return cancelledError(error);
+  const answerError = fromAnswerError(error, context, detail);
+  if (answerError) return answerError;
   if (error instanceof APIConnectionTimeoutError) {
     return new UserFacingError('timeout', `${context.baseUrl} did not answer in time. Check your network and try again.`, detail);
   }
@@ -47,22 +50,45 @@ export function toUserFacingError(error: unknown, context: { baseUrl: string; mo
     return new UserFacingError('network', `Could not reach ${context.baseUrl}. Check your network connection or the opencode.baseUrl setting, then try again.`, detail);
   }
   if (error instanceof APIError && typeof error.status === 'number') return fromStatus(error, error.status, context, detail);
-  return new UserFacingError('request', `The request to ${context.model} failed: ${error instanceof Error ? error.message : String(error)}`, detail);
+  const text = error instanceof APIError ? firstSentence(error.message) : error instanceof Error ? error.message : String(error);
+  return new UserFacingError('request', `The request to ${context.model} failed: ${text}`, detail);
 }
 
-function fromStatus(error: APIError, status: number, context: { baseUrl: string; model: string }, detail: string): UserFacingError {
+/** Failures of the answer itself: it stalled, broke off, came back empty, or held an unusable tool call. */
+function fromAnswerError(error: unknown, context: ErrorContext, detail: string): UserFacingError | undefined {
+  if (error instanceof StreamIdleTimeoutError) {
+    return new UserFacingError('timeout', `${context.model} sent nothing for ${formatDuration(error.ms)}, so the request was stopped. Try again, or raise opencode.streamIdleTimeoutSeconds for slow models.`, detail);
+  }
+  if (error instanceof StreamInterruptedError) {
+    return new UserFacingError('network', `The connection to ${context.baseUrl} broke before ${context.model} had answered. Check your network and try again.`, detail);
+  }
+  if (error instanceof EmptyAnswerError) return new UserFacingError('empty', emptyAnswerMessage(error, context.model), detail);
+  if (error instanceof ToolCallArgumentsError) {
+    return new UserFacingError('output', `${context.model} called the tool "${error.toolName}" with arguments that are not valid JSON, so the call was not run. Try again, or pick another model if this repeats.`, detail);
+  }
+  return undefined;
+}
+
+function emptyAnswerMessage(error: EmptyAnswerError, model: string): string {
+  if (error.finishReason === 'length') return `${model} reached its output limit before writing anything (finish_reason=length). Start a new chat or pick a model with a larger output limit.`;
+  if (error.finishReason === 'content_filter') return `${model}'s provider withheld the answer (finish_reason=content_filter). Rephrase the request and try again.`;
+  return `The model returned an empty answer: ${model} sent no text and no tool call. Try again, or pick another model if this repeats.`;
+}
+
+function fromStatus(error: APIError, status: number, context: ErrorContext, detail: string): UserFacingError {
   const text = detail.toLowerCase();
   if (status === 401 || status === 403) {
     return new UserFacingError('key', `${context.baseUrl} rejected the API key (HTTP ${status}). ${SET_KEY_HINT}`, detail, status);
   }
-  if (status === 402 || (status === 429 && /quota|credit|balance|billing|insufficient/.test(text))) {
+  if (isQuotaError(error)) {
     return new UserFacingError('quota', `Your OpenCode account has no quota or credit left for ${context.model} (HTTP ${status}). Top up or check your plan, then try again.`, detail, status);
   }
-  if (status === 429) {
-    return new UserFacingError('rate', `${context.model} is rate-limited right now (HTTP 429). Wait a moment and try again.`, detail, status);
-  }
-  if (status === 404 || /model_not_found|does not exist|unknown model/.test(text)) {
+  if (status === 429) return new UserFacingError('rate', rateLimitMessage(error, context.model), detail, status);
+  if (/model_not_found|does not exist|unknown model|no such model/.test(text)) {
     return new UserFacingError('model', `The endpoint does not serve the model "${context.model}". Run "OpenCode: Refresh Models" and pick another model.`, detail, status);
+  }
+  if (status === 404) {
+    return new UserFacingError('request', `${context.baseUrl} has no chat-completions route (HTTP 404). Check the opencode.baseUrl setting (OpenAI-compatible endpoints usually end in /v1).`, detail, status);
   }
   if (isContextLengthMessage(text)) {
     return new UserFacingError('context', `The conversation is too long for ${context.model} even after trimming. Start a new chat, or lower opencode.maxInputTokens.`, detail, status);
@@ -73,14 +99,36 @@ function fromStatus(error: APIError, status: number, context: { baseUrl: string;
   return new UserFacingError('request', `${context.model} refused the request (HTTP ${status}): ${firstSentence(error.message)}`, detail, status);
 }
 
+function rateLimitMessage(error: APIError, model: string): string {
+  const wait = retryAfterMs(error);
+  if (wait !== undefined && wait > MAX_RETRY_AFTER_MS) {
+    return `${model} is rate-limited (HTTP 429) and the service asks to wait ${formatDuration(wait)}. Try again after that.`;
+  }
+  return `${model} is rate-limited right now (HTTP 429). Wait a moment and try again.`;
+}
+
 export function isContextLengthMessage(text: string): boolean {
   return /context[ _-]?length|context window|maximum context|too many tokens|prompt is too long|reduce the length/i.test(text);
 }
 
-function errorDetail(error: unknown): string {
-  if (error instanceof APIError) return `${error.status ?? ''} ${error.message}`.trim();
-  if (error instanceof Error) return `${error.name}: ${error.message}${error.cause ? ` (cause: ${String((error.cause as Error).message ?? error.cause)})` : ''}`;
+/** What the log gets: the status and the server's own words (and codes), or the error chain. */
+export function errorDetail(error: unknown): string {
+  if (error instanceof APIError) {
+    const codes = [error.type && `type=${error.type}`, error.code && `code=${error.code}`].filter(Boolean);
+    return `${error.message}${codes.length ? ` [${codes.join(', ')}]` : ''}${causeOf(error)}`;
+  }
+  if (error instanceof Error) return `${error.name}: ${error.message}${causeOf(error)}`;
   return String(error);
+}
+
+/** The cause chain (fetch failed → connect ECONNREFUSED …), a few levels deep. */
+function causeOf(error: Error): string {
+  const causes: string[] = [];
+  for (let cause = error.cause, depth = 0; cause !== undefined && depth < 3; depth++) {
+    causes.push(cause instanceof Error ? cause.message : String(cause));
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return causes.length ? ` (cause: ${causes.join(' ← ')})` : '';
 }
 
 function firstSentence(message: string): string {

@@ -7,11 +7,8 @@
  */
 import type { WireMessage } from '../wire/wireTypes';
 import { estimateTextTokens } from '../tokens/estimate';
-import { IMAGE_TOKEN_COST } from '../tokens/tokenCounter';
-
-/** Role markers and separators the chat template adds around every message. */
-export const MESSAGE_OVERHEAD_TOKENS = 4;
-const TOOL_CALL_OVERHEAD_TOKENS = 8;
+// The same per-message and per-part constants as provideTokenCount, so the two counts agree.
+import { IMAGE_TOKEN_COST, MESSAGE_OVERHEAD_TOKENS, TOOL_OVERHEAD_TOKENS } from '../tokens/tokenCounter';
 const SAMPLE = 48;
 
 export interface MessageSize {
@@ -61,7 +58,7 @@ export function measureMessage(message: WireMessage): MessageSize {
   }
   if (message.role === 'assistant') {
     for (const call of message.tool_calls ?? []) {
-      tokens += TOOL_CALL_OVERHEAD_TOKENS + estimateTextTokens(call.function.name) + estimateTextTokens(call.function.arguments);
+      tokens += TOOL_OVERHEAD_TOKENS + estimateTextTokens(call.function.name) + estimateTextTokens(call.function.arguments);
     }
     if (message.reasoning_content) tokens += estimateTextTokens(message.reasoning_content);
   }

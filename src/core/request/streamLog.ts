@@ -1,0 +1,38 @@
+/**
+ * The `[stream]` and `[retry]` log lines, worded in one place. Pure. They carry what a user needs to tell
+ * a complete answer from a cut one, and never the API key (nothing here sees a request header).
+ */
+import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import { previewOf } from '../stream/streamFrame';
+import { formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { errorDetail } from './userFacingError';
+
+/** Content was already shown, so the answer is kept as it is and the user is not told to try again. */
+export function truncationLine(error: unknown, model: string): string {
+  if (error instanceof StreamIdleTimeoutError) {
+    return `[stream] ${model} sent nothing for ${formatDuration(error.ms)} in the middle of its answer; stopped waiting. The answer is incomplete: kept what arrived.`;
+  }
+  if (error instanceof StreamInterruptedError) {
+    return `[stream] The connection broke in the middle of ${model}'s answer (${error.causeText}). The answer is incomplete: kept what arrived.`;
+  }
+  if (error instanceof ToolCallArgumentsError) {
+    return `[stream] ${model} called the tool "${error.toolName}" with arguments that are not valid JSON (${previewOf(error.rawArguments)}); the call was dropped, the text before it was kept.`;
+  }
+  return `[stream] The answer from ${model} ended early (${errorDetail(error)}); kept what arrived.`;
+}
+
+export function retryLine(model: string, error: unknown, nextAttempt: number, attempts: number, delayMs: number): string {
+  return `[retry] ${model}: ${errorDetail(error)} — nothing was shown yet, so trying again: attempt ${nextAttempt} of ${attempts} in ${delayMs} ms.`;
+}
+
+export function incompleteLine(model: string): string {
+  return `[stream] The answer from ${model} ended without a finish reason or [DONE]; it may be incomplete.`;
+}
+
+export function outputLimitLine(model: string): string {
+  return `[stream] ${model} stopped at its output limit (finish_reason=length); the answer may be cut short.`;
+}
+
+export function malformedLine(model: string, count: number, firstRaw: string): string {
+  return `[stream] Skipped ${count} malformed chunk(s) from ${model} (not JSON; first ${previewOf(firstRaw)}); the rest of the answer was kept, a piece of text may be missing.`;
+}
