@@ -36,7 +36,8 @@ else
   echo "[start] OPENCODE_API_KEY is set: the extension uses ${current:-the OpenCode endpoint of opencode.preset}"
 fi
 
-code_server "$DEV" --install-extension "$DEV/opencode.vsix" --force 2>&1 | grep -v "Wrote default config" || true
+code_server "$DEV" --install-extension "$DEV/opencode.vsix" --force > "$DEV/install.log" 2>&1 ||
+  { cat "$DEV/install.log"; echo "[start] installing the .vsix failed"; exit 1; }
 start_code_server "$DEV" "$PORT" "$DEV/ws" || exit 1
 cat <<MSG
 

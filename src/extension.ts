@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { ChatEngine } from './core/request/chatEngine';
 import { ApiKeyStore } from './vscode/apiKey';
+import { registerOpenCodeParticipant } from './vscode/chatParticipant';
 import { offerToSetKey, registerCommands } from './vscode/commands';
 import { ModelCatalog } from './vscode/modelCatalog';
 import { OpenCodeChatProvider } from './vscode/provider';
@@ -15,29 +16,30 @@ export function activate(context: vscode.ExtensionContext): void {
   const endpoint = async () => ({ baseUrl: settings.current.baseUrl, apiKey: await keys.get() });
   const catalog = new ModelCatalog(context.globalState, log, endpoint);
   const recorder = new RequestRecorderFile(context.logUri.fsPath, log);
-  let provider: OpenCodeChatProvider | undefined;
   const engine = new ChatEngine({
     log,
     store: context.globalState,
     settings: () => settings.current,
     apiKey: () => keys.get(),
-    onLimitsChanged: () => provider?.notifyInfoChanged(),
+    // Called during requests only, after `provider` below exists.
+    onLimitsChanged: () => provider.notifyInfoChanged(),
     record: (prepared) => settings.current.recordRequests && recorder.record(prepared),
   });
-  provider = new OpenCodeChatProvider(engine, catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl));
+  const provider = new OpenCodeChatProvider(engine, catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl));
   context.subscriptions.push(
     log,
     settings,
     catalog,
     vscode.lm.registerLanguageModelChatProvider('opencode', provider),
     ...registerCommands(keys, catalog, log),
-    catalog.onDidChange(() => provider?.notifyInfoChanged()),
+    catalog.onDidChange(() => provider.notifyInfoChanged()),
     keys.onDidChange(() => void catalog.refresh().catch(() => undefined)),
     settings.onDidChange(() => {
-      provider?.notifyInfoChanged();
+      provider.notifyInfoChanged();
       void catalog.refresh().catch(() => undefined);
     }),
   );
+  registerOpenCodeParticipant(context, log);
   log.info(`[activate] OpenCode chat provider ${context.extension.packageJSON.version} — endpoint ${settings.current.baseUrl}`);
 }
 

@@ -55,7 +55,9 @@ phase "fake server + profile"
 start_fake_server "$RUN" || abort "fake server failed"
 merge_settings "$RUN/ud/User/settings.json" "$QUIET_SETTINGS"
 merge_settings "$RUN/ud/User/settings.json" "{\"opencode.baseUrl\":\"$FAKE_URL\"}"
-code_server "$RUN" --install-extension "$VSIX" 2>&1 | grep -v "Wrote default config" || true
+[ -f "$VSIX" ] || abort "no .vsix at $VSIX"
+code_server "$RUN" --install-extension "$VSIX" > "$RUN/install.log" 2>&1 || { cat "$RUN/install.log"; abort "installing the .vsix failed"; }
+grep -v "Wrote default config" "$RUN/install.log"
 # An empty extension as extensionDevelopmentPath: the installed .vsix is what gets tested, not the source tree.
 echo '{"name":"e2e-host","publisher":"opencode-e2e","version":"0.0.0","private":true,"engines":{"vscode":"^1.104.0"}}' \
   > "$RUN/dev-ext/package.json"

@@ -9,7 +9,7 @@ import type { TrimSpeed } from './speed/trimSpeed';
 
 export interface BenchResults {
   generatedAt: string;
-  environment: { node: string; platform: string; cpus: number; cpuModel: string };
+  environment: { node: string; platform: string; cpus: number; cpuModel: string; loadAverage: [number, number] };
   /** Wall time of the benchmark process (compilation by `npm run bench` not included). */
   benchMs: number;
   regimes: RegimeResult[];

@@ -32,6 +32,7 @@ const SHORT: RegimeSpec = {
   assistantText: { english: 1 },
   userText: { english: 1 },
   sweep: false,
+  textCount: false,
 };
 
 const moves = (records: readonly RequestRecord[]): number => records.filter((r) => r.cutMoved).length;

@@ -9,7 +9,6 @@ import { IMAGE_NOTE } from '../core/convert/withoutImages';
 import { filler } from './support/trimHarness';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, assistant, user, userParts, type ActivatedExtension } from './support/activatedExtension';
-import { askError } from './support/providerHarness';
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
@@ -103,9 +102,5 @@ describe('bad input (provider, real HTTP)', () => {
       async () => ext.provider.provideLanguageModelChatResponse(model, [user('hi')], { toolMode: 1 } as never, { report: () => undefined }, new double.CancellationTokenSource().token as never),
       { message: `${server.url.replace(/\/v1$/, '/api')} has no chat-completions route (HTTP 404). Check the opencode.baseUrl setting (OpenAI-compatible endpoints usually end in /v1).` },
     );
-  });
-
-  it('askError helper: a listed model with an unknown id fails fast without a network call', async () => {
-    await assert.rejects(askError(ext, 'not-listed', 'x'), /model not-listed not listed/);
   });
 });

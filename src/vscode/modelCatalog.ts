@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { isLoopbackUrl } from '../core/config/endpoint';
+import { bundledModelEntries } from '../core/models/knownModels';
 import { parseModelList } from '../core/models/parseModelList';
 import { fetchModelList, type Endpoint } from '../core/request/chatTransport';
 import type { ModelEntry } from '../core/types';
@@ -26,15 +27,19 @@ export class ModelCatalog implements vscode.Disposable {
     private readonly endpoint: () => Promise<Endpoint>,
   ) {}
 
-  /** Cached models at once; fetches only when nothing is cached, and never prompts. */
+  /**
+   * Cached models at once; fetches only when nothing is cached, and never prompts. Without a key (for a
+   * non-loopback endpoint) the bundled models are listed, so picking one leads to the "set a key" message.
+   */
   async models(): Promise<ModelEntry[]> {
     const endpoint = await this.endpoint();
     const cached = this.cached(endpoint.baseUrl);
+    const keyless = !endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl);
     if (cached) {
-      if (Date.now() - cached.fetchedAt > STALE_AFTER_MS) void this.refresh().catch(() => undefined);
+      if (!keyless && Date.now() - cached.fetchedAt > STALE_AFTER_MS) void this.refresh().catch(() => undefined);
       return cached.models;
     }
-    if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) return [];
+    if (keyless) return bundledModelEntries();
     try {
       return await this.refresh();
     } catch {
@@ -43,7 +48,13 @@ export class ModelCatalog implements vscode.Disposable {
   }
 
   find(id: string, baseUrl: string): ModelEntry | undefined {
-    return this.cached(baseUrl)?.models.find((model) => model.id === id);
+    return (this.cached(baseUrl)?.models ?? bundledModelEntries()).find((model) => model.id === id);
+  }
+
+  /** True when the endpoint needs a key and none is set. */
+  async needsKey(): Promise<boolean> {
+    const endpoint = await this.endpoint();
+    return !endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl);
   }
 
   /** Fetches the list now; concurrent callers share one request. */

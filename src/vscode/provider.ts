@@ -35,7 +35,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<vscode.LanguageModelChatInformation[]> {
     const models = await this.catalog.models();
     // Only an explicit request (not silent discovery) may ask the user for anything.
-    if (models.length === 0 && !options.silent) this.offerKeyPrompt();
+    if (!options.silent && (await this.catalog.needsKey())) this.offerKeyPrompt();
     return models.map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
   }
 

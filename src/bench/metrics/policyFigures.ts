@@ -38,6 +38,9 @@ export interface PolicyFigures {
   landingEstimates: number[];
   /** Request body bytes on those requests (checked against the byte ceiling). */
   landingBytes: number[];
+  /** The policy's own estimate and the bytes of the request just before each move: the fullest payload the cut held. */
+  peakEstimates: number[];
+  peakBytes: number[];
   /** Input cost in full-price token units. */
   cost: number;
   /** cost ÷ the no-trimming run's cost on the same session. */
@@ -65,6 +68,7 @@ export function policyFigures(
   const hits = records.map((r) => r.cacheHit);
   const kept = records.map((r) => r.promptTokens);
   const moves = records.filter((r) => r.cutMoved);
+  const peaks = moves.filter((r) => r.i > 0).map((r) => records[r.i - 1]);
   const cost = inputCost(records);
   return {
     policy: policy.id,
@@ -87,6 +91,8 @@ export function policyFigures(
     landings: moves.map((r) => r.promptTokens),
     landingEstimates: moves.map((r) => r.estimate),
     landingBytes: moves.map((r) => r.bytes),
+    peakEstimates: peaks.map((r) => r.estimate),
+    peakBytes: peaks.map((r) => r.bytes),
     cost,
     costRelative: noTrimCost > 0 ? cost / noTrimCost : 0,
   };

@@ -68,7 +68,7 @@ const passes = (verdicts: readonly RegimeVerdict[]): boolean => verdicts.every((
 export function checkAcceptance(results: readonly RegimeResult[], speed: TrimSpeed): Acceptance {
   const barResults = results.filter((r) => (BAR_REGIMES as readonly string[]).includes(r.regime.id));
   const regimes = barResults.map((r) => regimeVerdict(r));
-  const regimesTextCount = barResults.map((r) => regimeVerdict(r, r.textCount));
+  const regimesTextCount = barResults.filter((r) => r.textCount.length > 0).map((r) => regimeVerdict(r, r.textCount));
   const warmMedianMs = speed.trimWarm.medianMs;
   const coldMedianMs = speed.trimCold.medianMs;
   const warmPass = warmMedianMs <= WARM_TRIM_LIMIT_MS;

@@ -23,7 +23,7 @@ export function sessionsTable(regimes: readonly RegimeResult[]): Table {
       whole(r.session.meanUnitTokens),
       whole(r.session.meanGrowthTokens),
       whole(r.session.headTokens),
-      `${whole(r.textSession.prefillMessages)} / ${whole(r.textSession.prefillTokens)}`,
+      r.textSession ? `${whole(r.textSession.prefillMessages)} / ${whole(r.textSession.prefillTokens)}` : '—',
     ]),
   };
 }

@@ -2,79 +2,113 @@
  * Plain-language findings computed from the numbers, so docs/benchmarks.md says what this run showed —
  * including every regime and figure where ours does not beat the leading policy, and why.
  */
+import { resolveSettings } from '../../core/config/settings';
+import { cutGeometry } from '../../core/trim/cutPolicy';
 import { mean } from '../metrics/stats';
+import { leadingGeometry } from '../policies/leadingCut';
 import type { PolicyFigures } from '../metrics/policyFigures';
 import type { RegimeResult } from '../run/compareRegime';
 import { figuresOf } from './acceptance';
 import { kTokens, pct } from './format';
 
+const DEFAULT_TRIM_SETTINGS = resolveSettings(() => undefined, () => undefined).historyTrim;
+
 export interface RegimeFindings {
   regime: string;
   summary: string;
-  /** Figures where ours is worse than the leading policy, each with its reason. */
+  /** Figures where ours is worse than the leading policy (short phrases). */
   losses: string[];
+  /** Why, when there are losses. */
+  reasons: string[];
 }
 
-/** Leading's own estimate per real (o200k) token on its landings: < 1 means it under-counts this text. */
+/** Leading's own estimate per counted token on its landings: < 1 means it under-counts this text. */
 export function estimateRatio(figures: PolicyFigures): number {
   const real = mean(figures.landings);
   return real > 0 ? mean(figures.landingEstimates) / real : 1;
 }
 
-/** True when a policy's landings sit closer to the byte ceiling than to the token budget. */
+/**
+ * True when, just before its cut moves, a policy's payload was closer to the byte ceiling than to the
+ * token budget as the policy itself estimates tokens: the bytes are what make it trim.
+ */
 function bytesBind(figures: PolicyFigures, result: RegimeResult): boolean {
-  return mean(figures.landingBytes) / result.regime.maxBytes > mean(figures.landings) / result.regime.budgetTokens;
+  return mean(figures.peakBytes) / result.regime.maxBytes > mean(figures.peakEstimates) / result.regime.budgetTokens;
 }
 
-function whyLeadingDiffers(result: RegimeResult, leading: PolicyFigures, ours: PolicyFigures): string {
+/**
+ * Long-run share of cut moves ours saves at our default settings: the leading policy frees S / r counted
+ * tokens per move (r = its estimate per counted token), ours one grid. The first trim adds one move to both.
+ */
+function expectedFewerMoves(result: RegimeResult, leading: PolicyFigures): number {
+  const step = leadingGeometry(result.regime.budgetTokens).step;
+  const grid = cutGeometry(result.regime.budgetTokens, DEFAULT_TRIM_SETTINGS).grid;
+  return 1 - step / (estimateRatio(leading) * grid);
+}
+
+const moreOrFewer = (ours: number, theirs: number): string => {
+  const fewer = theirs > 0 ? Math.round((1 - ours / theirs) * 100) : 0;
+  return fewer >= 0 ? `${fewer}% fewer` : `${-fewer}% more`;
+};
+
+function reasonsOf(result: RegimeResult, leading: PolicyFigures, ours: PolicyFigures): string[] {
   const ratio = estimateRatio(leading);
   const reasons: string[] = [];
   if (ratio < 0.97) {
-    reasons.push(`chars/4 + 10% counts this text at ${ratio.toFixed(2)}× its o200k size, so each of the leading policy's steps ` +
-      `frees ~${(1 / ratio).toFixed(2)}× more real tokens than it thinks`);
+    reasons.push(`chars/4 + 10% counts this text at ${ratio.toFixed(2)}× the cache model's count, so each of the leading policy's ` +
+      `steps frees ~${(1 / ratio).toFixed(2)}× more tokens than it thinks: fewer moves, and a payload larger than it believes`);
   } else if (ratio > 1.03) {
-    reasons.push(`chars/4 + 10% counts this text at ${ratio.toFixed(2)}× its o200k size, so the leading policy trims below the budget ` +
-      `in real tokens and its steps are ${(1 / ratio).toFixed(2)}× smaller than it thinks`);
-  } else {
-    reasons.push('chars/4 + 10% is within 3% of o200k on this text, so the difference is the cut rule itself');
+    reasons.push(`chars/4 + 10% counts this text at ${ratio.toFixed(2)}× the cache model's count, so the leading policy trims below the ` +
+      `budget and its steps are ${(1 / ratio).toFixed(2)}× the size it thinks`);
   }
   if (leading.overBudget > 0) {
-    reasons.push(`${leading.overBudget} of its requests exceed B as the cache model counts them (message JSON), ` +
-      `${leading.overBudgetText} counting only the text a chat template would tokenize`);
+    reasons.push(`${leading.overBudget} of its requests exceed B as the cache model counts (message JSON), ${leading.overBudgetText} by the text-only count`);
   }
   if (bytesBind(leading, result)) {
-    reasons.push(`what holds the leading policy near the budget here is the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes), not its token estimate`);
+    reasons.push(`just before its cut moves the leading policy is nearer the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes) than ` +
+      'the token budget: the bytes, not its token estimate, start its trims');
   }
-  if (bytesBind(ours, result)) {
-    reasons.push(`the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes) binds before the token budget for ours here`);
+  if (ours.costRelative > leading.costRelative) {
+    reasons.push('ours keeps more context, and every kept token is paid for on every request (at 10% when cached)');
   }
-  return reasons.join('; ');
+  if (ours.backMoves > 0) {
+    reasons.push('a move back happens when the calibration factor drops right after a move and the shorter cut fits the ceiling again ' +
+      '(historyTrim checks the fit with the unrounded factor); the next request moves forward again');
+  }
+  return reasons;
 }
 
 export function regimeFindings(result: RegimeResult): RegimeFindings {
   const ours = figuresOf(result, 'ours');
   const leading = figuresOf(result, 'leading');
   const rule = figuresOf(result, 'leadingRuleOurEstimator');
-  const fewer = leading.cutMoves > 0 ? Math.round((1 - ours.cutMoves / leading.cutMoves) * 100) : 0;
+  const expected = expectedFewerMoves(result, leading);
   const summary =
-    `ours moved the cut ${ours.cutMoves} times against the leading policy's ${leading.cutMoves} (${fewer >= 0 ? `${fewer}% fewer` : `${-fewer}% more`}) ` +
-    `and the leading rule's ${rule.cutMoves} with our estimator; mean cache hit ${pct(ours.meanHit)} vs ${pct(leading.meanHit)}; ` +
+    `ours moved the cut ${ours.cutMoves} times against the leading policy's ${leading.cutMoves} (${moreOrFewer(ours.cutMoves, leading.cutMoves)}; ` +
+    `~${Math.round(expected * 100)}% fewer expected in the long run from the step sizes) and the leading rule's ` +
+    `${rule.cutMoves} with our estimator; mean cache hit ${pct(ours.meanHit)} vs ${pct(leading.meanHit)}; ` +
     `mean kept ${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)} tokens; input cost ${ours.costRelative.toFixed(3)} vs ${leading.costRelative.toFixed(3)} of no trimming.`;
   const losses: string[] = [];
-  const why = whyLeadingDiffers(result, leading, ours);
-  if (ours.cutMoves > leading.cutMoves) losses.push(`more cut moves (${ours.cutMoves} vs ${leading.cutMoves}): ${why}.`);
-  if (ours.meanKept < leading.meanKept) losses.push(`fewer tokens kept on average (${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)}): ${why}.`);
-  if (ours.meanHit < leading.meanHit) losses.push(`lower mean cache hit (${pct(ours.meanHit)} vs ${pct(leading.meanHit)}): ${why}.`);
-  if (ours.costRelative > leading.costRelative) {
-    losses.push(`higher input cost (${ours.costRelative.toFixed(3)} vs ${leading.costRelative.toFixed(3)} of no trimming): ours keeps more context, and every token kept is paid for on every request (at 10% when cached).`);
-  }
+  if (ours.cutMoves > leading.cutMoves) losses.push(`more cut moves (${ours.cutMoves} vs ${leading.cutMoves})`);
+  if (ours.meanKept < leading.meanKept) losses.push(`fewer tokens kept on average (${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)})`);
+  if (ours.meanHit < leading.meanHit) losses.push(`lower mean cache hit (${pct(ours.meanHit)} vs ${pct(leading.meanHit)})`);
+  if (ours.costRelative > leading.costRelative) losses.push(`higher input cost (${ours.costRelative.toFixed(3)} vs ${leading.costRelative.toFixed(3)})`);
   if (ours.cutMoves > rule.cutMoves || ours.meanKept < rule.meanKept) {
-    losses.push(`against the leading rule with our estimator (the rule alone): ${rule.cutMoves} moves and ${kTokens(rule.meanKept)} kept vs ours ${ours.cutMoves} and ${kTokens(ours.meanKept)}.`);
+    losses.push(`against the leading rule on our estimator: ${rule.cutMoves} moves and ${kTokens(rule.meanKept)} kept vs ours ${ours.cutMoves} and ${kTokens(ours.meanKept)}`);
   }
-  if (ours.overBudget > 0) losses.push(`${ours.overBudget} of our requests exceed B in o200k tokens (estimator error larger than the 0.5% margin before calibration settled).`);
-  if (ours.backMoves > 0) {
-    losses.push(`${ours.backMoves} of our cut moves went back to fewer dropped messages: the calibration factor fell after a move, so a cut one grid step ` +
-      `shorter fitted again for a request (see the report on src/core/trim/historyTrim.ts).`);
-  }
-  return { regime: result.regime.id, summary, losses };
+  if (ours.overBudget > 0) losses.push(`${ours.overBudget} of our requests exceed B`);
+  if (ours.backMoves > 0) losses.push(`${ours.backMoves} of our cut moves went back to a shorter cut`);
+  return { regime: result.regime.id, summary, losses, reasons: losses.length ? reasonsOf(result, leading, ours) : [] };
+}
+
+/** One sentence on the text-only count run, for the regimes that have it. */
+export function textCountFinding(result: RegimeResult): string | undefined {
+  if (result.textCount.length === 0) return undefined;
+  const ours = figuresOf(result, 'ours', result.textCount);
+  const leading = figuresOf(result, 'leading', result.textCount);
+  const rule = figuresOf(result, 'leadingRuleOurEstimator', result.textCount);
+  const back = ours.backMoves ? ` (${ours.backMoves} of them back to a shorter cut)` : '';
+  return `ours ${ours.cutMoves} cut moves${back} vs the leading policy's ${leading.cutMoves} (${moreOrFewer(ours.cutMoves, leading.cutMoves)}) ` +
+    `and the leading rule's ${rule.cutMoves}; mean kept ${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)}; ` +
+    `leading over B on ${leading.overBudget} requests.`;
 }

@@ -18,7 +18,7 @@ const LEFT = 56;
 const RIGHT = 16;
 const TOP = 44;
 const PANEL_HEIGHT = 96;
-const PANEL_GAP = 30;
+const PANEL_GAP = 36;
 const BOTTOM = 40;
 const PLOT_WIDTH = WIDTH - LEFT - RIGHT;
 

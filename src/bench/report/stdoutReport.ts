@@ -11,9 +11,9 @@ export function stdoutReport(results: BenchResults): string {
   for (const r of results.regimes) {
     parts.push(heading(`(${r.regime.id}) ${r.regime.title} — B=${r.regime.budgetTokens}`), renderText(policyTable(r)));
     const findings = regimeFindings(r);
-    for (const loss of findings.losses) parts.push(`  where we do not win: ${loss}`);
+    if (findings.losses.length) parts.push(`  where we do not win: ${findings.losses.join('; ')}.`, `  why: ${findings.reasons.join('; ')}.`);
   }
-  for (const r of results.regimes) {
+  for (const r of results.regimes.filter((x) => x.textCount.length > 0)) {
     parts.push(heading(`(${r.regime.id}) with the text-only token count`), renderText(textCountTable(r)));
   }
   for (const r of results.regimes.filter((x) => x.sweep.length > 0)) {
@@ -23,6 +23,7 @@ export function stdoutReport(results: BenchResults): string {
   parts.push(heading('Acceptance bar'), renderText(acceptanceTable(a)), `overall (cache-model count, as specified): ${a.pass ? 'PASS' : 'FAIL'}; with the text count: ${a.textCountPass ? 'PASS' : 'FAIL'}`);
   parts.push(heading('Speed'), renderText(speedTable(results.speed)));
   parts.push(heading('Token counting accuracy (error vs o200k)'), renderText(accuracyTable(results.accuracy)));
-  parts.push(`\nbenchmark wall time: ${(results.benchMs / 1000).toFixed(1)} s\n`);
+  const [loadBefore, loadAfter] = results.environment.loadAverage;
+  parts.push(`\nbenchmark wall time: ${(results.benchMs / 1000).toFixed(1)} s (load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, ${results.environment.cpus} CPUs)\n`);
   return parts.join('\n');
 }

@@ -14,12 +14,12 @@ import { runPolicy, type RequestRecord } from './runPolicy';
 export interface RegimeResult {
   regime: { id: string; title: string; budgetTokens: number; maxBytes: number; window: number; maxOutputTokens: number; requests: number };
   session: SessionStats;
-  /** The session pre-filled by the text-only count, which the `textCount` figures ran on. */
-  textSession: SessionStats;
+  /** The session pre-filled by the text-only count, which the `textCount` figures ran on (if run). */
+  textSession?: SessionStats;
   figures: PolicyFigures[];
   /** Our settings sweep; includes the defaults (the same run as `ours` in figures). */
   sweep: PolicyFigures[];
-  /** The main rivals with the prompt counted as a chat template would (`text` count). */
+  /** The main rivals with the prompt counted as a chat template would (`text` count); empty if not run. */
   textCount: PolicyFigures[];
   /** Per-request cache hit and o200k prompt tokens of the comparison set, by policy id. */
   hitSeries: Record<string, number[]>;
@@ -44,8 +44,8 @@ function runSet(session: BenchSession, blocks: PromptBlocks, policies: readonly 
 export interface RegimeSessions {
   /** Pre-filled to just under B as the cache model counts (message JSON). */
   json: BenchSession;
-  /** The same seed pre-filled to just under B in the text-only count. */
-  text: BenchSession;
+  /** The same seed pre-filled to just under B in the text-only count (regimes with `textCount`). */
+  text?: BenchSession;
 }
 
 export function compareRegime(sessions: RegimeSessions, blocks: PromptBlocks, options: CompareOptions): RegimeResult {
@@ -55,13 +55,13 @@ export function compareRegime(sessions: RegimeSessions, blocks: PromptBlocks, op
   const sweep = options.sweep && regime.sweep
     ? runSet(session, blocks, [MAIN_POLICIES[0], OURS_DEFAULT, ...sweepPolicies()], 'json', main.records).figures.slice(1)
     : [];
-  const textCount = runSet(sessions.text, blocks, TEXT_COUNT_POLICIES, 'text').figures;
+  const textCount = sessions.text ? runSet(sessions.text, blocks, TEXT_COUNT_POLICIES, 'text').figures : [];
   const series = (pick: (r: RequestRecord) => number): Record<string, number[]> =>
     Object.fromEntries(MAIN_POLICIES.map((policy) => [policy.id, (main.records.get(policy.id) ?? []).map(pick)]));
   return {
     regime: { id: regime.id, title: regime.title, budgetTokens: regime.budgetTokens, maxBytes: benchBudget(regime).maxBytes, window: regime.window, maxOutputTokens: regime.maxOutputTokens, requests: regime.requests },
     session: session.stats,
-    textSession: sessions.text.stats,
+    textSession: sessions.text?.stats,
     figures: main.figures,
     sweep,
     textCount,

@@ -21,7 +21,10 @@ export function runRegimeJob(job: RegimeJob): RegimeResult {
   ratios ??= measureCharsPerToken(countTextTokens);
   const blocks = new PromptBlocks();
   const regime = regimeById(job.regimeId);
-  const sessions = { json: generateSession(regime, blocks.sizer('json'), ratios), text: generateSession(regime, blocks.sizer('text'), ratios) };
+  const sessions = {
+    json: generateSession(regime, blocks.sizer('json'), ratios),
+    text: regime.textCount ? generateSession(regime, blocks.sizer('text'), ratios) : undefined,
+  };
   return compareRegime(sessions, blocks, { sweep: job.sweep });
 }
 

@@ -35,6 +35,8 @@ export interface RegimeSpec {
   userText: Weights;
   /** Run the sweep of our settings on this regime. */
   sweep: boolean;
+  /** Also run the main rivals with the text-only token count (a second session pre-filled by that count). */
+  textCount: boolean;
 }
 
 const PRODUCTION_WINDOW = 1_000_000;
@@ -57,7 +59,9 @@ const atProductionCeiling = {
   toolTokens: 58_000,
   anchorTokens: 400,
   userEvery: 6,
-  sweep: true,
+  sweep: false,
+  // The acceptance-bar regimes (b, c, d) are also run with the text-only count.
+  textCount: true,
 };
 
 export const REGIMES: readonly RegimeSpec[] = [
@@ -72,6 +76,8 @@ export const REGIMES: readonly RegimeSpec[] = [
     toolOutput: CODING_TOOL_OUTPUT,
     assistantText: CODING_ASSISTANT,
     userText: ENGLISH_USER,
+    sweep: true,
+    textCount: false,
   },
   {
     ...atProductionCeiling,
@@ -109,6 +115,7 @@ export const REGIMES: readonly RegimeSpec[] = [
     toolOutput: { jsonPretty: 3, jsonMinified: 3, typescript: 1 },
     assistantText: { mixed: 1 },
     userText: ENGLISH_USER,
+    sweep: true,
   },
   {
     id: 'e',
@@ -133,6 +140,7 @@ export const REGIMES: readonly RegimeSpec[] = [
     userText: { chinese: 1 },
     // At this budget both the 32K and the 64K step are capped at 10% of B (18,350): a sweep shows nothing new.
     sweep: false,
+    textCount: false,
   },
 ];
 

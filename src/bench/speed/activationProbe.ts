@@ -23,7 +23,9 @@ export interface ActivationTimes {
 }
 
 async function probe(): Promise<ActivationTimes> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- runtime path: installs the vscode double's resolve hook
   require(VSCODE_DOUBLE_HOOK);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the same module instance the hook resolves 'vscode' to
   const double = require(VSCODE_DOUBLE) as VscodeDouble;
   // Loopback only: activation must not reach for a real endpoint.
   double.settingsStore.set('baseUrl', 'http://127.0.0.1:9/v1');
@@ -31,6 +33,7 @@ async function probe(): Promise<ActivationTimes> {
   const context = double.createExtensionContext(logDir);
 
   let started = performance.now();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loading the bundle is what is timed
   const extension = require(DIST_EXTENSION) as { activate(context: unknown): void };
   const requireMs = performance.now() - started;
   started = performance.now();

@@ -4,7 +4,7 @@
  * learned from a context-length error wins over this table. Matched by exact id, then by the longest
  * known id that the served id starts with (so `kimi-k2-0905` finds `kimi-k2`).
  */
-import type { ModelLimits } from '../types';
+import type { ModelEntry, ModelLimits } from '../types';
 
 export interface KnownModel extends ModelLimits {
   contextWindow: number;
@@ -35,4 +35,22 @@ export function lookupKnownModel(id: string): KnownModel | undefined {
     if (key.startsWith(known) && (!best || known.length > best.length)) best = known;
   }
   return best ? KNOWN_MODELS[best] : undefined;
+}
+
+/**
+ * Shown in the picker before a key is set: the user can pick a model at once, and the first request
+ * answers with the clear "set an API key" message instead of an empty picker with no hint.
+ */
+export function bundledModelEntries(): ModelEntry[] {
+  return Object.entries(KNOWN_MODELS)
+    .map(([id, known]) => ({
+      id,
+      name: id,
+      contextWindow: known.contextWindow,
+      maxOutputTokens: known.maxOutputTokens,
+      toolCalling: true,
+      imageInput: known.imageInput ?? false,
+      limitSource: 'bundled' as const,
+    }))
+    .sort((a, b) => a.id.localeCompare(b.id));
 }

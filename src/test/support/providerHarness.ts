@@ -1,8 +1,9 @@
 /**
- * The provider wired as extension.ts wires it (same engine, catalog, settings reader, key store and log
- * channel), except that the engine's timing is injected: waits between attempts are recorded and skipped,
- * and the idle timeout can be shorter than the 5 s users can set. Use activateAgainst when the real
- * activation matters (request recording, commands); use this when a test would otherwise sleep.
+ * The provider wired as extension.ts wires it (same engine, catalog, settings reader, key store, request
+ * recorder and log channel), except that the engine's timing is injected: waits between attempts are
+ * recorded and skipped, and the idle timeout can be shorter than the 5 s users can set. Use
+ * activateAgainst when the real activation matters (commands, real waits); use this when a test would
+ * otherwise sleep.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -11,6 +12,7 @@ import { ChatEngine, type EngineTiming } from '../../core/request/chatEngine';
 import { ApiKeyStore } from '../../vscode/apiKey';
 import { ModelCatalog } from '../../vscode/modelCatalog';
 import { OpenCodeChatProvider } from '../../vscode/provider';
+import { RequestRecorderFile } from '../../vscode/requestRecorderFile';
 import { SettingsReader } from '../../vscode/settingsReader';
 import { ask, user, type ActivatedExtension } from './activatedExtension';
 import * as double from './vscodeDouble';
@@ -39,6 +41,7 @@ export function providerWithTiming(server: { url: string }, settings: Record<str
   const reader = new SettingsReader(log as never);
   const keys = new ApiKeyStore(context.secrets);
   const catalog = new ModelCatalog(context.globalState, log as never, async () => ({ baseUrl: reader.current.baseUrl, apiKey: await keys.get() }));
+  const recorder = new RequestRecorderFile(logDir, log as never);
   const delays: number[] = [];
   let provider: OpenCodeChatProvider | undefined;
   const engine = new ChatEngine({
@@ -47,6 +50,7 @@ export function providerWithTiming(server: { url: string }, settings: Record<str
     settings: () => reader.current,
     apiKey: () => keys.get(),
     onLimitsChanged: () => provider?.notifyInfoChanged(),
+    record: (prepared) => reader.current.recordRequests && recorder.record(prepared),
     timing: { sleep: recordingSleep(delays), random: () => 0.5, ...timing },
   });
   provider = new OpenCodeChatProvider(engine, catalog, reader, log as never, () => undefined);

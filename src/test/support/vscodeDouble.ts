@@ -137,6 +137,61 @@ export const lm = {
     registeredProviders.set(vendor, provider);
     return new Disposable(() => registeredProviders.delete(vendor));
   },
+  /** Model handles as `vscode.lm` returns them: info plus sendRequest through the registered provider. */
+  async selectChatModels(selector: { vendor?: string } = {}): Promise<any[]> {
+    const found: any[] = [];
+    for (const [vendor, provider] of registeredProviders) {
+      if (selector.vendor && selector.vendor !== vendor) continue;
+      const infos = (await provider.provideLanguageModelChatInformation({ silent: true }, new CancellationTokenSource().token)) ?? [];
+      for (const info of infos) found.push({ ...info, vendor, sendRequest: (messages: any[], options: any, token: any) => sendThrough(provider, info, messages, options, token) });
+    }
+    return found;
+  },
+};
+
+async function sendThrough(provider: any, info: any, messages: any[], options: any = {}, token: any = new CancellationTokenSource().token): Promise<any> {
+  const texts: string[] = [];
+  await provider.provideLanguageModelChatResponse(info, messages, { toolMode: 1, ...options }, { report: (part: any) => part instanceof LanguageModelTextPart && texts.push(part.value) }, token);
+  return {
+    text: (async function* () {
+      yield* texts;
+    })(),
+  };
+}
+
+export class LanguageModelError extends Error {
+  constructor(message: string, readonly code = '') {
+    super(message);
+  }
+}
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+export class MarkdownString {
+  value = '';
+  appendMarkdown(text: string): this {
+    this.value += text;
+    return this;
+  }
+  appendText(text: string): this {
+    this.value += text.replace(/[\\`*_{}[\]()#+\-.!]/g, (c) => `\\${c}`);
+    return this;
+  }
+}
+
+export class ChatResponseMarkdownPart {
+  constructor(readonly value: MarkdownString) {}
+}
+
+export const registeredParticipants = new Map<string, { handler: (...args: any[]) => any; iconPath?: unknown }>();
+export const chat = {
+  createChatParticipant(id: string, handler: (...args: any[]) => any) {
+    const participant = { handler, iconPath: undefined as unknown, dispose: () => registeredParticipants.delete(id) };
+    registeredParticipants.set(id, participant);
+    return participant;
+  },
 };
 
 export const registeredCommands = new Map<string, (...args: any[]) => any>();

@@ -1,0 +1,56 @@
+/** The fixed part of docs/benchmarks.md: how the numbers are made and what they do not show. */
+
+export const METHOD_AND_LIMITS = `## How the numbers are made
+
+* **Sessions** are generated from a seed (\`src/bench/sessions/\`), no data files: a system prompt and tool
+  definitions (~70K tokens at B = 613,952, like the seed's 69,888 of system + tools; ~20K in (e)), an anchor task,
+  history pre-filled to about two requests of growth under the budget, then one step per request — mostly an
+  assistant tool call with its results (parallel calls in (d)), and now and then (one request in 4 to 10, by
+  regime) an assistant answer plus the next user message, so there is a current turn. Text comes from the seeded
+  generators in \`src/test/fixtures/textSamples.ts\`. The "mean unit" and "growth/request" columns are measured on
+  the generated sessions, not the targets.
+* **Budget**: B = 613,952 for (a)–(d) (\`opencode.maxInputTokens\`; the seed's deepseek-v4.1-flash budget), byte
+  ceiling 4.5 × B = 2,762,784. For (e) B = 183,500: what the leading extension computes for a 262,144-token window
+  with 32,768 max output (min(0.7 × window, window − max output − 2,048)), a typical model for CJK-heavy use; its
+  byte ceiling is 825,750.
+* **Cache**: each policy run gets its own \`PrefixCacheModel\` (the fake server's exact-prefix model: whole
+  message blocks, o200k counts, 64-token granularity) under one session id. The session reached the ceiling from
+  below, so every run starts with the previous turn (the pre-fill without the current user message) cached.
+  Blocks are measured once per message object and fed to each run's model through \`observeMeasured\`: the same
+  numbers as \`observe\`, without re-serializing and re-hashing megabytes on every request.
+* **Two token counts.** The cache model counts each message's JSON (keys, quotes, escapes) — on these sessions
+  12–15% more than the message text a chat template tokenizes. The main tables use its count, as the issue
+  specifies. Regimes (b)–(d) are also run with the text-only count on a session pre-filled by that count. Ours
+  calibrates its estimate to whatever the endpoint reports, so it fills to the budget in either count; chars/4 is
+  fixed, so whether the leading policy overshoots the budget or leaves room unused depends on the count and on the
+  text. "Over B (JSON / text count)" gives both for every run.
+* **Policies**: *no trimming* sends everything (cost baseline; it exceeds B). *Minimal fit* drops the oldest
+  units until the payload fits B (our estimator, calibrated like ours, no margin). *Leading extension* is its
+  published rule, re-implemented here from its description: trim only above B; drop the oldest units until at or
+  below the low-water mark B − H (bytes too, at 4.5 bytes per token), then on to the next multiple of the cut step S
+  of dropped tokens; H = 3% of B clamped to 8,192…32,768, S = 32,768, both ≤ 10% of B; tokens = chars/4 + 10%, no
+  calibration. *Leading rule, our estimator* is the same rule on our estimator with the calibration factor rounded
+  to 0.05 (unrounded, calibration noise alone moves a grid cut), to separate the rule from the estimate. *Ours* is
+  \`planTrim\` + \`accountUsage\` exactly as the extension runs them. All of them keep the same head (system prompt,
+  anchor) and tail (current turn) and cut whole units, so only the cut rule and the estimator differ.
+* **Figures**: a *cut move* is a request whose number of dropped messages differs from the previous request's
+  (the cached prefix breaks at the cut); "(n back)" counts moves to fewer dropped messages. *Kept* = o200k prompt
+  tokens sent. *Landings* = kept tokens on the requests that moved the cut. *Over B* = requests whose prompt
+  exceeds the budget. *Cost* counts input tokens only (output is the same whatever the trim), cached tokens at 10%
+  of the input price, divided by the no-trimming run's cost on the same session.
+
+## What these numbers do not show
+
+* The cache model matches whole messages, never expires and has no minimum length; real providers match tokens
+  (DeepSeek in stored units, OpenAI in 128-token steps) and evict. Use it to compare policies, not to predict a
+  bill. A cut that moves back to a prefix sent a few requests earlier is a cache hit here; a provider that evicted
+  that prefix would miss.
+* o200k stands in for every model's tokenizer. Against a DeepSeek, Kimi, GLM or Qwen tokenizer the chars/4 error has
+  the same sign but not the same size; ours calibrates against whatever the API reports.
+* The leading policy is re-implemented from its published description, not run from its code. Where the
+  description leaves a detail open, the choice is stated above (same units, head and tail as ours; bytes get the
+  same low-water treatment; the step grid counts tokens).
+* Cost is relative to a baseline that cannot exist at the ceiling: no trimming exceeds the budget, which a real
+  endpoint rejects. A policy that keeps more context pays for it on every request, so cheaper is not better on its
+  own: cut moves, hit rate, kept context and cost have to be read together.
+`;

@@ -1,0 +1,46 @@
+/** The @opencode participant, driven through the shared vscode double against the fake server. */
+import * as assert from 'assert';
+import { startFakeServer, type FakeServer } from '../fakeServer';
+import { historyToMessages, PARTICIPANT_ID } from '../vscode/chatParticipant';
+import * as double from './support/vscodeDouble';
+import { activateAgainst, type ActivatedExtension } from './support/activatedExtension';
+
+describe('@opencode chat participant', () => {
+  let server: FakeServer;
+  let ext: ActivatedExtension;
+  before(async () => {
+    server = await startFakeServer();
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.reset();
+    ext = activateAgainst(server);
+  });
+  afterEach(() => ext.dispose());
+
+  it('turns earlier turns into user and assistant messages, skipping empty ones', () => {
+    const md = (text: string) => new double.ChatResponseMarkdownPart(new double.MarkdownString().appendMarkdown(text));
+    const messages = historyToMessages([{ prompt: 'first question' }, { response: [md('first '), md('answer')] }, { prompt: '  ' }] as never);
+    assert.deepStrictEqual(messages.map((m) => [m.role, (m.content[0] as double.LanguageModelTextPart).value]), [
+      [1, 'first question'],
+      [2, 'first answer'],
+    ]);
+  });
+
+  it('streams the model answer as markdown and sends the chat history with the prompt', async () => {
+    const participant = double.registeredParticipants.get(PARTICIPANT_ID);
+    assert.ok(participant);
+    server.enqueueReply({ text: 'Second **answer**.' });
+    const streamed: string[] = [];
+    const [model] = await double.lm.selectChatModels({ vendor: 'opencode' });
+    const history = [{ prompt: 'hello' }, { response: [new double.ChatResponseMarkdownPart(new double.MarkdownString().appendMarkdown('Hi there.'))] }];
+    await participant.handler({ prompt: 'and now?', model }, { history }, { markdown: (text: string) => streamed.push(text) }, new double.CancellationTokenSource().token);
+    assert.strictEqual(streamed.join(''), 'Second **answer**.');
+    const sent = server.requests.at(-1)?.body.messages;
+    assert.deepStrictEqual(sent, [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'Hi there.' },
+      { role: 'user', content: 'and now?' },
+    ]);
+  });
+});
