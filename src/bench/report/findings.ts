@@ -8,7 +8,7 @@ import { mean } from '../metrics/stats';
 import { leadingGeometry } from '../policies/leadingCut';
 import type { PolicyFigures } from '../metrics/policyFigures';
 import type { RegimeResult } from '../run/compareRegime';
-import { figuresOf } from './acceptance';
+import { figuresOf, type Acceptance, type RegimeVerdict } from './acceptance';
 import { kTokens, pct } from './format';
 
 const DEFAULT_TRIM_SETTINGS = resolveSettings(() => undefined, () => undefined).historyTrim;
@@ -46,6 +46,9 @@ function expectedFewerMoves(result: RegimeResult, leading: PolicyFigures): numbe
   return 1 - step / (estimateRatio(leading) * grid);
 }
 
+/** "~36% fewer" / "~11% more": the long-run share the step sizes predict. */
+const expectedText = (fewer: number): string => `~${Math.abs(Math.round(fewer * 100))}% ${fewer >= 0 ? 'fewer' : 'more'}`;
+
 const moreOrFewer = (ours: number, theirs: number): string => {
   const fewer = theirs > 0 ? Math.round((1 - ours / theirs) * 100) : 0;
   return fewer >= 0 ? `${fewer}% fewer` : `${-fewer}% more`;
@@ -82,10 +85,9 @@ export function regimeFindings(result: RegimeResult): RegimeFindings {
   const ours = figuresOf(result, 'ours');
   const leading = figuresOf(result, 'leading');
   const rule = figuresOf(result, 'leadingRuleOurEstimator');
-  const expected = expectedFewerMoves(result, leading);
+  const expected = bytesBind(leading, result) ? '' : `; the step sizes predict ${expectedText(expectedFewerMoves(result, leading))} in the long run`;
   const summary =
-    `ours moved the cut ${ours.cutMoves} times against the leading policy's ${leading.cutMoves} (${moreOrFewer(ours.cutMoves, leading.cutMoves)}; ` +
-    `~${Math.round(expected * 100)}% fewer expected in the long run from the step sizes) and the leading rule's ` +
+    `ours moved the cut ${ours.cutMoves} times against the leading policy's ${leading.cutMoves} (${moreOrFewer(ours.cutMoves, leading.cutMoves)}${expected}) and the leading rule's ` +
     `${rule.cutMoves} with our estimator; mean cache hit ${pct(ours.meanHit)} vs ${pct(leading.meanHit)}; ` +
     `mean kept ${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)} tokens; input cost ${ours.costRelative.toFixed(3)} vs ${leading.costRelative.toFixed(3)} of no trimming.`;
   const losses: string[] = [];
@@ -111,4 +113,36 @@ export function textCountFinding(result: RegimeResult): string | undefined {
   return `ours ${ours.cutMoves} cut moves${back} vs the leading policy's ${leading.cutMoves} (${moreOrFewer(ours.cutMoves, leading.cutMoves)}) ` +
     `and the leading rule's ${rule.cutMoves}; mean kept ${kTokens(ours.meanKept)} vs ${kTokens(leading.meanKept)}; ` +
     `leading over B on ${leading.overBudget} requests.`;
+}
+
+/** The acceptance result in a few sentences: which checks fail, and the reason the numbers give. */
+export function acceptanceSummary(acceptance: Acceptance, regimes: readonly RegimeResult[]): string {
+  const sentences: string[] = [];
+  const explain = (verdicts: readonly RegimeVerdict[], count: 'json' | 'text'): void => {
+    for (const v of verdicts.filter((x) => !x.movesPass || !x.keptPass)) {
+      const result = regimes.find((r) => r.regime.id === v.regime);
+      if (!result) continue;
+      const set = count === 'json' ? result.figures : result.textCount;
+      const leading = figuresOf(result, 'leading', set);
+      const ours = figuresOf(result, 'ours', set);
+      const label = count === 'json' ? 'cache-model count' : 'text-only count';
+      const problems: string[] = [];
+      if (!v.movesPass) {
+        problems.push(`ours moves the cut ${Math.round(v.fewerMoves * 100)}% less often (bar 30%); the step sizes predict ` +
+          `${expectedText(expectedFewerMoves(result, leading))} in the long run, as chars/4 + 10% counts this text at ${estimateRatio(leading).toFixed(2)}× ` +
+          `and 300 requests hold only ${leading.cutMoves} moves, so one move is ~${Math.round(100 / Math.max(1, leading.cutMoves))} points` +
+          (ours.backMoves ? `; ${ours.backMoves} of our ${ours.cutMoves} moves went back to a shorter cut and forward again` : ''));
+      }
+      if (!v.keptPass) {
+        problems.push(`the leading policy keeps more tokens on average (${kTokens(v.leadingMeanKept)} vs ${kTokens(v.oursMeanKept)}) ` +
+          `but sends more than B on ${leading.overBudget} of ${leading.requests} requests`);
+      }
+      sentences.push(`(${v.regime}), ${label}: ${problems.join('; ')}.`);
+    }
+  };
+  explain(acceptance.regimes, 'json');
+  explain(acceptance.regimesTextCount, 'text');
+  if (!acceptance.warmPass) sentences.push(`The warm trim median is ${acceptance.warmMedianMs.toFixed(2)} ms (bar 5 ms).`);
+  if (!acceptance.coldPass) sentences.push(`The cold trim median is ${acceptance.coldMedianMs.toFixed(1)} ms (bar 40 ms); check the load average above.`);
+  return sentences.length ? `Failing checks — ${sentences.join(' ')}` : 'Every check passes.';
 }

@@ -7,7 +7,7 @@ import type { RegimeResult } from '../run/compareRegime';
 import {
   acceptanceTable, accuracyTable, parametersTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable,
 } from './benchTables';
-import { regimeFindings, textCountFinding } from './findings';
+import { acceptanceSummary, regimeFindings, textCountFinding } from './findings';
 import { METHOD_AND_LIMITS } from './methodText';
 import { renderMarkdown } from './tables';
 
@@ -70,6 +70,8 @@ The two counts are explained under "How the numbers are made"; the findings belo
 
 ${renderMarkdown(acceptanceTable(acceptance))}
 
+${acceptanceSummary(acceptance, results.regimes)}
+
 ## What this run shows
 
 ${findingsSection(results.regimes)}
@@ -103,7 +105,7 @@ ${sweeps}
 Trim times are on regime (a): request 0 with a fresh SizeMemo (repeated, a new memo each time; the very first call
 of the process, which also compiles the code, is shown on its own), then every later request warm. Activation is a
 fresh Node process requiring the production bundle with the shared vscode test double. The SizeMemo figure is the
-heap freed when the memo is dropped after a ${results.speed.memory.requests}-request session (node --expose-gc).
+heap freed when the memo is dropped after a ${results.speed.memory.requests.toLocaleString('en-US')}-request session (node --expose-gc).
 
 ${renderMarkdown(speedTable(results.speed))}
 

@@ -28,9 +28,10 @@ export const METHOD_AND_LIMITS = `## How the numbers are made
   units until the payload fits B (our estimator, calibrated like ours, no margin). *Leading extension* is its
   published rule, re-implemented here from its description: trim only above B; drop the oldest units until at or
   below the low-water mark B − H (bytes too, at 4.5 bytes per token), then on to the next multiple of the cut step S
-  of dropped tokens; H = 3% of B clamped to 8,192…32,768, S = 32,768, both ≤ 10% of B; tokens = chars/4 + 10%, no
-  calibration. *Leading rule, our estimator* is the same rule on our estimator with the calibration factor rounded
-  to 0.05 (unrounded, calibration noise alone moves a grid cut), to separate the rule from the estimate. *Ours* is
+  of dropped tokens; H = 3% of B clamped to 8,192…32,768, S = 32,768, both ≤ 10% of B; tokens = chars/4 + 10% of
+  the message text (content, tool-call names and arguments; the tools block as JSON), no calibration. *Leading
+  rule, our estimator* is the same rule on our estimator with the calibration factor rounded to 0.05 (unrounded,
+  calibration noise alone moves a grid cut), to separate the rule from the estimate. *Ours* is
   \`planTrim\` + \`accountUsage\` exactly as the extension runs them. All of them keep the same head (system prompt,
   anchor) and tail (current turn) and cut whole units, so only the cut rule and the estimator differ.
 * **Figures**: a *cut move* is a request whose number of dropped messages differs from the previous request's

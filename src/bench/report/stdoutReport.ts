@@ -1,7 +1,7 @@
 /** The readable report printed to stdout: the same tables as docs/benchmarks.md, as plain text. */
 import type { BenchResults } from '../results';
 import { acceptanceTable, accuracyTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable } from './benchTables';
-import { regimeFindings } from './findings';
+import { acceptanceSummary, regimeFindings } from './findings';
 import { renderText } from './tables';
 
 const heading = (text: string): string => `\n== ${text} ${'='.repeat(Math.max(0, 100 - text.length))}\n`;
@@ -20,7 +20,7 @@ export function stdoutReport(results: BenchResults): string {
     parts.push(heading(`Sweep (${r.regime.id})`), renderText(sweepTable(r)));
   }
   const a = results.acceptance;
-  parts.push(heading('Acceptance bar'), renderText(acceptanceTable(a)), `overall (cache-model count, as specified): ${a.pass ? 'PASS' : 'FAIL'}; with the text count: ${a.textCountPass ? 'PASS' : 'FAIL'}`);
+  parts.push(heading('Acceptance bar'), renderText(acceptanceTable(a)), `overall (cache-model count, as specified): ${a.pass ? 'PASS' : 'FAIL'}; with the text count: ${a.textCountPass ? 'PASS' : 'FAIL'}`, acceptanceSummary(a, results.regimes));
   parts.push(heading('Speed'), renderText(speedTable(results.speed)));
   parts.push(heading('Token counting accuracy (error vs o200k)'), renderText(accuracyTable(results.accuracy)));
   const [loadBefore, loadAfter] = results.environment.loadAverage;
