@@ -5,6 +5,9 @@ import { SizeMemo } from '../core/trim/messageSize';
 import { historyTrimLine, overBudgetLine } from '../core/trim/trimLog';
 import { computeBudget } from '../core/trim/budget';
 import { trimHistory } from '../core/trim/historyTrim';
+import { ConversationStates } from '../core/trim/conversationState';
+import { planTrim } from '../core/request/prepareRequest';
+import { MemoryLogger } from '../core/log';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler, toolGroup, trimWith } from './support/trimHarness';
 
@@ -91,6 +94,22 @@ describe('historyTrim', () => {
     const earlier = trimWith(messages, 50_000, new SizeMemo(), 1);
     assert.strictEqual(earlier.steps, normal.steps + 1);
     assert.ok(earlier.removed > normal.removed);
+  });
+
+  it('never moves the cut back while the history only grows, even when the calibration factor drops', () => {
+    const messages = conversation(150, 1_000);
+    const states = new ConversationStates();
+    const memo = new SizeMemo();
+    const ctx = (calibration: number) => ({ settings: { ...defaultSettings, maxInputTokens: 60_000 }, limits: { contextWindow: 1_000_000 }, calibration, memo, states, log: new MemoryLogger() });
+    const first = planTrim(messages, [], ctx(1.12));
+    messages.push({ role: 'user', content: 'a short follow-up' });
+    // 1.10 and 1.12 quantize to the same grid; with this factor fewer steps would fit.
+    const second = planTrim(messages, [], ctx(1.1));
+    assert.ok(first.trim.removed > 0);
+    assert.strictEqual(second.trim.removed, first.trim.removed, 'the cut held');
+    assert.strictEqual(second.cutMoved, false);
+    const shorter = planTrim(messages.slice(0, 200), [], ctx(1.1));
+    assert.ok(shorter.trim.removed < first.trim.removed, 'a shorter history (an edit, a summary) starts afresh');
   });
 
   it('reproduces the seed scenario: after one trim, five ~1.7K follow-up turns do not move the cut', () => {

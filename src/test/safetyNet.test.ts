@@ -79,10 +79,12 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     const result = accountUsage(engine, 'fake-large', plan, usage);
     assert.ok(result.overflow);
     assert.ok(log.messages('warn').includes('[overflow] used=28000 usable=28000 limit=30000 reserved=2000'), log.messages().join('\n'));
+    assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 1, 'one extra grid step is pending for this conversation');
     const next = engine.prepare({ modelId: 'fake-large', messages, tools: [] }, limits);
-    // One extra grid step is remembered for this conversation (historyTrim's tests show what a step cuts).
-    assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 1);
     assert.ok(next.trim.steps >= 1 && next.trim.removed > 0, 'the next request of the conversation was cut');
+    assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 0, 'the extra step was used');
+    const later = engine.prepare({ modelId: 'fake-large', messages: [...messages, ...chat('one more')], tools: [] }, limits);
+    assert.ok(later.trim.steps >= next.trim.steps && later.trim.removed >= next.trim.removed, 'and the cut does not move back');
   });
 });
 

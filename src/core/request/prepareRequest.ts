@@ -11,7 +11,7 @@ import { conversationSessionId } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
 import { computeBudget, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
-import { cutGeometry, type CutGeometry } from '../trim/cutPolicy';
+import { cutGeometry, rawGridSize, type CutGeometry } from '../trim/cutPolicy';
 import { trimHistory, type TrimResult } from '../trim/historyTrim';
 import { truncateOversized } from '../trim/truncateOversized';
 import { measureMessage, type MessageSize, type SizeMemo } from '../trim/messageSize';
@@ -70,15 +70,18 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const sessionId = conversationSessionId(input);
   const budget = trimBudget(ctx);
   const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim);
+  const tokensBudgeted = Number.isFinite(budget.tokens);
+  const grid = rawGridSize(geometry, ctx.calibration);
   const trim = trimHistory(input, {
     budget,
     geometry,
     calibration: ctx.calibration,
     extraSteps: ctx.states.get(sessionId).extraSteps,
+    minSteps: tokensBudgeted ? ctx.states.minSteps(sessionId, input.length, grid) : 0,
     memo: ctx.memo,
     tools: toolsSize(tools),
   });
-  const cutMoved = ctx.states.recordCut(sessionId, trim.removed);
+  const cutMoved = ctx.states.recordCut(sessionId, { removed: trim.removed, steps: trim.steps, grid, inputLength: input.length });
   if (trim.removed > 0) ctx.log.info(historyTrimLine(trim, budget, geometry, cutMoved));
   const sent = trim.overBudget ? shrinkOversized(trim, geometry, ctx) : trim;
   if (sent.overBudget) ctx.log.error(overBudgetLine(sent, budget));
@@ -128,12 +131,21 @@ export function forwardedOptions(options: Record<string, unknown> | undefined): 
   return out;
 }
 
-let lastTools: { json: string; size: MessageSize } | undefined;
+const toolsSizes = new Map<string, MessageSize>();
 
-/** The tools block is the same on almost every request; measure it once per distinct list. */
+/**
+ * The tools block is the same on almost every request, and serializing 300 KB of schemas per request
+ * would cost more than the rest of the trim. It is measured once per fingerprint (names, description
+ * lengths, parameter names); a collision could only misjudge its size, never change what is sent.
+ */
 function toolsSize(tools: WireTool[]): MessageSize {
   if (tools.length === 0) return { tokens: 0, bytes: 0 };
-  const json = JSON.stringify(tools);
-  if (lastTools?.json !== json) lastTools = { json, size: measureMessage({ role: 'system', content: json }) };
-  return lastTools.size;
+  const key = tools.map((t) => `${t.function.name}:${t.function.description.length}:${Object.keys((t.function.parameters as { properties?: object }).properties ?? {}).join(',')}`).join('|');
+  let size = toolsSizes.get(key);
+  if (!size) {
+    size = measureMessage({ role: 'system', content: JSON.stringify(tools) });
+    if (toolsSizes.size >= 32) toolsSizes.clear();
+    toolsSizes.set(key, size);
+  }
+  return size;
 }

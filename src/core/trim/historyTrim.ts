@@ -16,6 +16,8 @@ export interface TrimOptions {
   calibration: number;
   /** Extra grid steps to cut after an overflow was sensed on this conversation. */
   extraSteps: number;
+  /** Cut at least this many grid steps (the conversation's last cut, so the cut never moves back). */
+  minSteps?: number;
   memo: SizeMemo;
   /** Size of the tools block, which is sent with every request. */
   tools: MessageSize;
@@ -52,7 +54,8 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
     Math.ceil(raw * options.calibration) <= options.geometry.ceiling && bytes <= options.budget.maxBytes;
 
   const layout = layoutHistory(messages);
-  const cut = Number.isFinite(options.budget.tokens) && (options.extraSteps > 0 || !fits(fullRaw, fullBytes))
+  const forced = options.extraSteps > 0 || (options.minSteps ?? 0) > 0;
+  const cut = Number.isFinite(options.budget.tokens) && (forced || !fits(fullRaw, fullBytes))
     ? chooseCut(layout, sizes, fullRaw, fullBytes, fits, options)
     : { dropUnits: 0, steps: 0 };
 
@@ -76,7 +79,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
 
 /**
  * Drops whole grid steps of middle units, oldest first: the smallest number of steps that fits, plus
- * any extra steps the overflow sensor asked for. A step ends at the first unit boundary at or past
+ * any extra steps the overflow sensor asked for, and never fewer than minSteps. A step ends at the first unit boundary at or past
  * k × grid tokens dropped, so the same history always yields the same boundaries.
  */
 function chooseCut(
@@ -94,7 +97,7 @@ function chooseCut(
   let dropUnits = 0;
   let steps = 0;
   let fitSteps = fits(fullRaw, fullBytes) ? 0 : -1;
-  const done = (): boolean => fitSteps >= 0 && steps >= fitSteps + options.extraSteps;
+  const done = (): boolean => fitSteps >= 0 && steps >= Math.max(fitSteps + options.extraSteps, options.minSteps ?? 0);
   while (dropUnits < units.length && !done()) {
     steps++;
     while (dropUnits < units.length && droppedRaw < steps * grid) {
