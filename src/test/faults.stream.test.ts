@@ -122,6 +122,16 @@ describe('faults inside the answer (provider, real HTTP)', () => {
     assert.deepStrictEqual(toolCalls(parts).map((c) => c.callId), ['call_ok']);
   });
 
+  it('invalid-tool-json that talks about context length never teaches the engine a limit (only HTTP errors do)', async () => {
+    const broken = { toolCalls: [{ name: 'search', arguments: '{"q": "maximum context length is 8192 tokens", ' }] };
+    server.enqueueReply(broken);
+    server.enqueueReply(broken);
+    const error = await askError(ext, 'fake-large', 'search the docs');
+    assert.match(error.message, /called the tool "search" with arguments that are not valid JSON/);
+    assert.strictEqual(ext.engine.learned.get('fake-large'), undefined);
+    assert.ok(!ext.log.text().includes('rejected the request as too long'));
+  });
+
   it('empty-stream: retried once, then "The model returned an empty answer…" instead of silence', async () => {
     server.enqueueFault({ name: 'empty-stream' });
     server.enqueueFault({ name: 'empty-stream' });

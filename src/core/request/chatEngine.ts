@@ -19,7 +19,7 @@ import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepar
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { EmptyAnswerError } from './streamErrors';
 import { incompleteLine, malformedLine, outputLimitLine, retryLine, truncationLine } from './streamLog';
-import { cancelledError, isContextLengthMessage, missingKeyError, toUserFacingError } from './userFacingError';
+import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 
 export interface KeyValueStore {
   get(key: string): unknown;
@@ -138,10 +138,9 @@ export class ChatEngine {
           this.deps.log.warn(truncationLine(error, request.modelId));
           return { prepared, truncated: true };
         }
-        const message = error instanceof Error ? error.message : String(error);
-        if (!retriedContextLength && isContextLengthMessage(message)) {
+        if (!retriedContextLength && isContextLengthError(error)) {
           retriedContextLength = true;
-          prepared = this.retrimAfterContextError(request, listed, message, prepared.sessionId);
+          prepared = this.retrimAfterContextError(request, listed, (error as Error).message, prepared.sessionId);
           continue;
         }
         const delay = shown.thinking ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);

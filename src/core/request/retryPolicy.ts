@@ -35,10 +35,6 @@ export function failureClass(error: unknown): FailureClass {
   return 'final';
 }
 
-export function isRetryable(error: unknown): boolean {
-  return failureClass(error) !== 'final';
-}
-
 /** No credit left: a 402, or a 429 whose text talks about quota or billing (a plain rate limit does not). */
 export function isQuotaError(error: unknown): boolean {
   if (!(error instanceof APIError)) return false;

@@ -107,6 +107,11 @@ function rateLimitMessage(error: APIError, model: string): string {
   return `${model} is rate-limited right now (HTTP 429). Wait a moment and try again.`;
 }
 
+/** An HTTP error saying the prompt is too long (never the model's own output, which may contain those words). */
+export function isContextLengthError(error: unknown): boolean {
+  return error instanceof APIError && typeof error.status === 'number' && isContextLengthMessage(error.message);
+}
+
 export function isContextLengthMessage(text: string): boolean {
   return /context[ _-]?length|context window|maximum context|too many tokens|prompt is too long|reduce the length/i.test(text);
 }

@@ -43,17 +43,18 @@ export function providerWithTiming(server: { url: string }, settings: Record<str
   const catalog = new ModelCatalog(context.globalState, log as never, async () => ({ baseUrl: reader.current.baseUrl, apiKey: await keys.get() }));
   const recorder = new RequestRecorderFile(logDir, log as never);
   const delays: number[] = [];
-  let provider: OpenCodeChatProvider | undefined;
+  const late: { provider?: OpenCodeChatProvider } = {};
   const engine = new ChatEngine({
     log,
     store: context.globalState,
     settings: () => reader.current,
     apiKey: () => keys.get(),
-    onLimitsChanged: () => provider?.notifyInfoChanged(),
+    onLimitsChanged: () => late.provider?.notifyInfoChanged(),
     record: (prepared) => reader.current.recordRequests && recorder.record(prepared),
     timing: { sleep: recordingSleep(delays), random: () => 0.5, ...timing },
   });
-  provider = new OpenCodeChatProvider(engine, catalog, reader, log as never, () => undefined);
+  const provider = new OpenCodeChatProvider(engine, catalog, reader, log as never, () => undefined);
+  late.provider = provider;
   return {
     provider,
     log,
