@@ -52,6 +52,7 @@ const sessionArb = fc.record({
   faults: fc.array(fc.array(faultArb, { maxLength: 2 }), { minLength: 3, maxLength: 3 }),
   settings: fc.record({
     maxInputTokens: fc.oneof(fc.constant(0), fc.integer({ min: 1_500, max: 30_000 })),
+    maxRequestBytes: fc.oneof(fc.constant(0), fc.integer({ min: 4_000, max: 200_000 })),
     contextWindow: fc.integer({ min: 8_000, max: 64_000 }),
     'historyTrim.enabled': fc.constantFrom(true, true, true, false),
     'historyTrim.headroomRatio': fc.double({ min: 0, max: 0.5, noNaN: true }),
@@ -198,11 +199,9 @@ describe('invariants under random conversations, settings and faults (engine, re
   });
 });
 
-describe('known bug: the byte ceiling after truncation (docs/issues/007-over-byte-ceiling-sent-silently.md)', () => {
-  // Found by the property above once opencode.maxRequestBytes was part of its settings. The fix belongs in
-  // prepareRequest.ts (shrinkOversized), which this change may not edit: remove `.skip` with that fix, and
-  // add `maxRequestBytes: fc.oneof(fc.constant(0), fc.integer({ min: 4_000, max: 200_000 }))` to sessionArb.
-  it.skip('a payload still over maxRequestBytes after truncating to the token ceiling gets the ERROR line', () => {
+describe('the byte ceiling after truncation (docs/issues/007-over-byte-ceiling-sent-silently.md)', () => {
+  // Found by the property above once opencode.maxRequestBytes was part of its settings.
+  it('truncates an oversized current turn until the body fits the byte ceiling too, not just the token ceiling', () => {
     const log = new MemoryLogger();
     const values: Record<string, unknown> = {
       baseUrl: 'http://127.0.0.1:1/v1',
@@ -217,9 +216,11 @@ describe('known bug: the byte ceiling after truncation (docs/issues/007-over-byt
     const engine = new ChatEngine({ log, store: new MemoryStore(), settings: () => settings, apiKey: async () => undefined });
     const messages = [text('user', 'ANCHOR: build the parser'), text('assistant', `assistant 0 ${filler(1, 0)}`), text('user', `CURRENT turn 0 ${filler(1_289, 0)}`)];
     const prepared = engine.prepare({ modelId: 'm', messages, tools: TOOLS }, { contextWindow: 8_000, maxOutputTokens: 4_000 });
-    const bytes = prepared.body.messages.reduce((total, m) => total + Buffer.byteLength(JSON.stringify(m)), 0);
-    assert.ok(bytes > 4_000, `the case still exceeds the byte ceiling (${bytes} bytes)`);
-    assert.ok(prepared.trim.overBudget, 'flagged over budget');
-    assert.ok(log.messages('error').some((m) => m.startsWith(OVER_BUDGET)), 'the ERROR line is written');
+    const bytes = prepared.body.messages.reduce((total, m) => total + Buffer.byteLength(JSON.stringify(m)), 0) + Buffer.byteLength(JSON.stringify(TOOLS));
+    assert.ok(bytes <= 4_000, `sent ${bytes} bytes against a 4,000-byte ceiling`);
+    assert.strictEqual(prepared.trim.overBudget, false);
+    assert.ok(!log.messages('error').some((m) => m.startsWith(OVER_BUDGET)), 'nothing over budget, so no ERROR line');
+    assert.ok(log.messages('warn').some((m) => m.startsWith('[history-trim] Truncated a user message')), 'the truncation is logged');
+    assert.strictEqual((prepared.body.messages[0].content as string), 'ANCHOR: build the parser', 'the anchor is kept whole');
   });
 });

@@ -14,6 +14,7 @@ import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, rawGridSize, type CutGeometry } from '../trim/cutPolicy';
 import { trimHistory, type TrimResult } from '../trim/historyTrim';
 import { truncateOversized } from '../trim/truncateOversized';
+import { layoutHistory } from '../trim/units';
 import { measureMessage, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { historyTrimLine, overBudgetLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
@@ -83,16 +84,16 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   });
   const cutMoved = ctx.states.recordCut(sessionId, { removed: trim.removed, steps: trim.steps, grid, inputLength: input.length });
   if (trim.removed > 0) ctx.log.info(historyTrimLine(trim, budget, geometry, cutMoved));
-  const sent = trim.overBudget ? shrinkOversized(trim, geometry, ctx) : trim;
+  const sent = trim.overBudget ? shrinkOversized(trim, budget, geometry, layoutHistory(input).headEnd, ctx) : trim;
   if (sent.overBudget) ctx.log.error(overBudgetLine(sent, budget));
   return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
 }
 
 /** Over budget with nothing left to drop: truncate the largest kept messages, and say which. */
-function shrinkOversized(trim: TrimResult, geometry: CutGeometry, ctx: PrepareContext): TrimResult {
-  const excess = trim.estTokens - geometry.ceiling;
-  if (excess <= 0) return trim;
-  const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration);
+function shrinkOversized(trim: TrimResult, budget: Budget, geometry: CutGeometry, headEnd: number, ctx: PrepareContext): TrimResult {
+  const excess = { tokens: trim.estTokens - geometry.ceiling, bytes: trim.bytes - budget.maxBytes };
+  const headCount = trim.sentIndices.filter((i) => i < headEnd).length;
+  const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration, headCount);
   if (truncations.length === 0) return trim;
   let estTokens = trim.estTokens;
   let bytes = trim.bytes;
@@ -101,7 +102,7 @@ function shrinkOversized(trim: TrimResult, geometry: CutGeometry, ctx: PrepareCo
     bytes -= Buffer.byteLength(JSON.stringify(trim.messages[t.index])) - Buffer.byteLength(JSON.stringify(messages[t.index]));
     ctx.log.warn(`[history-trim] Truncated a ${t.role} message (input #${trim.sentIndices[t.index]}) from ~${t.fromTokens} to ~${t.toTokens} tokens to fit the budget; a marker shows where text was removed.`);
   }
-  return { ...trim, messages, estTokens, bytes, overBudget: estTokens > geometry.ceiling };
+  return { ...trim, messages, estTokens, bytes, overBudget: estTokens > geometry.ceiling || bytes > budget.maxBytes };
 }
 
 export function trimBudget(ctx: Pick<PrepareContext, 'settings' | 'limits'>): Budget {
