@@ -7,29 +7,35 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { activate } from '../../extension';
+import type { ChatEngine, EngineTiming } from '../../core/request/chatEngine';
+import { composeExtension } from '../../vscode/composeExtension';
 import type { FakeServer } from '../../fakeServer';
 import * as double from './vscodeDouble';
 
 export interface ActivatedExtension {
   provider: vscode.LanguageModelChatProvider;
+  /** Only when activated with injected timing. */
+  engine?: ChatEngine;
   log: double.RecordingLogChannel;
   context: ReturnType<typeof double.createExtensionContext>;
   logDir: string;
   dispose(): void;
 }
 
-export function activateAgainst(server: FakeServer | { url: string }, settings: Record<string, unknown> = {}, globalState?: double.MemoryMemento): ActivatedExtension {
+/** Runs the real activate(); with `timing`, the same wiring with the engine's waits injected. */
+export function activateAgainst(server: FakeServer | { url: string }, settings: Record<string, unknown> = {}, globalState?: double.MemoryMemento, timing?: Partial<EngineTiming>): ActivatedExtension {
   double.settingsStore.clear();
   double.settingsStore.set('baseUrl', server.url);
   for (const [key, value] of Object.entries(settings)) double.settingsStore.set(key, value);
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-test-'));
   const context = double.createExtensionContext(logDir, globalState);
   const channelsBefore = double.createdChannels.length;
-  activate(context);
+  const engine = timing ? composeExtension(context, { timing }).engine : (activate(context), undefined);
   const log = double.createdChannels[channelsBefore];
   const provider = double.registeredProviders.get('opencode') as vscode.LanguageModelChatProvider;
   return {
     provider,
+    engine,
     log,
     context,
     logDir,
