@@ -4,6 +4,9 @@
 # Everything except the two Debian packages is cached in <repo>/.vscode-e2e/ (git-ignored).
 # Usage: bash scripts/vscode-e2e/setup.sh      (root needed only the first time, for apt-get)
 set -euo pipefail
+# Under `npm run` the outer npm (Node 20) exports its user agent and project prefix. code-server's postinstall reads
+# the Node version from npm_config_user_agent and refuses anything but 24, so the inner installs must not inherit them.
+unset npm_config_user_agent npm_config_local_prefix
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CACHE=${VSCODE_E2E_CACHE:-$REPO/.vscode-e2e}
 CS_VERSION=4.139.1
