@@ -20,17 +20,11 @@ free_port() {
   node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
 }
 
-# Compile src/ (tests, fake server) and package the extension into the .vsix path given as $1.
-# Uses `npm run package` when package.json has it, else the equivalent command.
+# Compile src/ (tests, fake server) and package the extension (`npm run package`) into the .vsix path given as $1.
 build_vsix() {
   local out=$1
   (cd "$REPO" && npx tsc -p .) || { echo "TypeScript compile failed (npx tsc -p .)" >&2; return 1; }
-  if (cd "$REPO" && node -e "process.exit(require('./package.json').scripts?.package ? 0 : 1)"); then
-    (cd "$REPO" && npm run --silent package >/dev/null) && cp "$REPO/opencode-chat-provider.vsix" "$out"
-  else
-    (cd "$REPO" && node scripts/build.mjs --production &&
-      npx vsce package --no-dependencies --allow-missing-repository --skip-license -o "$out" >/dev/null)
-  fi
+  (cd "$REPO" && npm run --silent package >/dev/null) && cp "$REPO/opencode-chat-provider.vsix" "$out"
 }
 
 # start_group NAME LOGFILE CMD... : runs CMD in a new session (its own process group), records the PGID.
