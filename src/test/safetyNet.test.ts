@@ -1,31 +1,26 @@
 /** The context-limit safety net (seed 001) and the overflow sensor wired into the engine, over real HTTP. */
 import * as assert from 'assert';
-import { startFakeServer, type FakeServer } from '../fakeServer';
 import { accountUsage } from '../core/request/accountUsage';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { filler } from './support/trimHarness';
 import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
+import { useFakeServer } from './support/suiteHooks';
 
 function longChat(turns: number, tokensPerTurn: number) {
   return chat('ANCHOR: build the parser', ...Array.from({ length: turns * 2 }, (_, i) => `${i} ${filler(tokensPerTurn, i)}`), 'current question');
 }
 
 describe('safety net: learned limits, fallback, context-length retry', () => {
-  let server: FakeServer;
-  before(async () => {
-    server = await startFakeServer();
-  });
-  after(() => server.close());
-  beforeEach(() => server.reset());
+  const server = useFakeServer();
 
   it('answers a context-length 400 by learning the limit, re-trimming and retrying once — the user only sees the answer', async () => {
-    const { engine, log, store } = engineFor(server.url);
+    const { engine, log, store } = engineFor(server().url);
     const messages = longChat(30, 400);
-    server.enqueueFault({ name: 'context-length-400', limit: 12_000 });
-    server.enqueueReply({ text: 'fits now' });
+    server().enqueueFault({ name: 'context-length-400', limit: 12_000 });
+    server().enqueueReply({ text: 'fits now' });
     const { text } = await runOnce(engine, 'fake-large', messages, { contextWindow: 1_000_000, maxOutputTokens: 32_000 });
     assert.strictEqual(text, 'fits now');
-    const chats = server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    const chats = server().requests.filter((r) => r.path.endsWith('/chat/completions'));
     assert.strictEqual(chats.length, 2, 'exactly one retry');
     assert.ok(chats[1].body.messages.length < chats[0].body.messages.length, 'the retry was trimmed');
     assert.deepStrictEqual(store.values.get('opencode.learnedLimits'), { 'fake-large': 12_000 });
@@ -36,22 +31,22 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
   it('keeps a learned limit across a restart: the first request after it is trimmed without any 400', async () => {
     const store = new MemoryStore();
     store.update('opencode.learnedLimits', { 'fake-large': 12_000 });
-    const { engine } = engineFor(server.url, {}, store);
+    const { engine } = engineFor(server().url, {}, store);
     assert.strictEqual(engine.limitsFor('fake-large', { contextWindow: 1_000_000 }).contextWindow, 12_000);
     await runOnce(engine, 'fake-large', longChat(30, 400), { contextWindow: 1_000_000, maxOutputTokens: 32_000 });
-    assert.strictEqual(server.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 1);
+    assert.strictEqual(server().requests.filter((r) => r.path.endsWith('/chat/completions')).length, 1);
   });
 
   it('does not retry a second context-length 400 in a row; the user gets a sentence that says what to do', async () => {
-    const { engine } = engineFor(server.url);
-    server.enqueueFault({ name: 'context-length-400', limit: 12_000 });
-    server.enqueueFault({ name: 'context-length-400', limit: 12_000 });
+    const { engine } = engineFor(server().url);
+    server().enqueueFault({ name: 'context-length-400', limit: 12_000 });
+    server().enqueueFault({ name: 'context-length-400', limit: 12_000 });
     await assert.rejects(runOnce(engine, 'fake-large', longChat(30, 400), { contextWindow: 1_000_000 }), /too long for fake-large even after trimming/);
-    assert.strictEqual(server.requests.length, 2);
+    assert.strictEqual(server().requests.length, 2);
   });
 
   it('trims a model with an unknown window to opencode.contextLimitFallback, and says so once', async () => {
-    const { engine, log } = engineFor(server.url, { contextLimitFallback: 16_000 });
+    const { engine, log } = engineFor(server().url, { contextLimitFallback: 16_000 });
     const prepared = engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
     assert.strictEqual(prepared.budget.window, 16_000);
     assert.strictEqual(prepared.budget.windowSource, 'fallback');
@@ -61,14 +56,14 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
   });
 
   it('does not trim an unknown model when the fallback is 0, with a warning', async () => {
-    const { engine, log } = engineFor(server.url, { contextLimitFallback: 0 });
+    const { engine, log } = engineFor(server().url, { contextLimitFallback: 0 });
     const prepared = engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
     assert.strictEqual(prepared.trim.removed, 0);
     assert.ok(log.messages('warn').some((m) => m.includes('contextLimitFallback is 0, so its history is not trimmed')));
   });
 
   it('fires the overflow sensor when the reported usage reaches the usable window, and cuts one step earlier next time', () => {
-    const { engine, log } = engineFor(server.url);
+    const { engine, log } = engineFor(server().url);
     const messages = longChat(40, 300);
     const limits = { contextWindow: 30_000, maxOutputTokens: 2_000 };
     const plan = engine.prepare({ modelId: 'fake-large', messages, tools: [] }, limits);
@@ -101,5 +96,34 @@ describe('oversized messages', () => {
     assert.deepStrictEqual(log.messages('error'), [], 'nothing is sent over budget, so no ERROR line');
     assert.ok(log.messages('warn').some((m) => /^\[history-trim\] Truncated a user message \(input #2\) from ~\d+ to ~\d+ tokens/.test(m)));
     assert.strictEqual((messages[2].parts[0] as { text: string }).text, huge, 'the conversation itself is not modified');
+  });
+});
+
+describe('a long agent turn whose tool results alone exceed the budget', () => {
+  function agentTurn(rounds: number) {
+    const messages = chat('ANCHOR: refactor the parser', 'ok', 'now run the whole test suite and fix what fails');
+    for (let i = 0; i < rounds; i++) {
+      messages.push({ role: 'assistant', parts: [{ kind: 'toolCall', callId: `call_${i}`, name: 'run', input: { step: i } }] });
+      messages.push({ role: 'user', parts: [{ kind: 'toolResult', callId: `call_${i}`, text: `output ${i}\n${filler(2_500, i)}` }] });
+    }
+    return messages;
+  }
+
+  it('fits the budget by cutting the oldest tool outputs to a fixed size, and cuts them the same way next turn', () => {
+    const { engine, log } = engineFor('http://127.0.0.1:1/v1', { maxInputTokens: 30_000 });
+    const limits = { contextWindow: 1_000_000 };
+    const first = engine.prepare({ modelId: 'm', messages: agentTurn(20), tools: [] }, limits);
+    const second = engine.prepare({ modelId: 'm', messages: agentTurn(21), tools: [] }, limits);
+    for (const plan of [first, second]) assert.ok(!plan.trim.overBudget && plan.trim.estTokens <= 30_000, `~${plan.trim.estTokens} tokens`);
+    const sent = (plan: typeof first) => plan.body.messages.map((m) => JSON.stringify(m));
+    const a = sent(first);
+    const b = sent(second);
+    const lastCutBefore = a.map((m, i) => (m.includes('characters removed by the OpenCode extension') ? i : -1)).reduce((x, y) => Math.max(x, y));
+    assert.ok(lastCutBefore > 3, 'old tool outputs were cut');
+    assert.deepStrictEqual(b.slice(0, lastCutBefore + 1), a.slice(0, lastCutBefore + 1), 'every byte up to the last earlier cut is sent again unchanged');
+    const newest = second.body.messages.at(-1)?.content as string;
+    assert.ok(!newest.includes('characters removed'), 'the newest tool output is whole');
+    assert.ok(log.messages('warn').some((m) => m.startsWith('[history-trim] Truncated a tool message')));
+    assert.deepStrictEqual(log.messages('error'), []);
   });
 });
