@@ -1,22 +1,13 @@
 /** The @opencode participant, driven through the shared vscode double against the fake server. */
 import * as assert from 'assert';
-import { startFakeServer, type FakeServer } from '../fakeServer';
 import { historyToMessages, PARTICIPANT_ID } from '../vscode/chatParticipant';
 import * as double from './support/vscodeDouble';
-import { activateAgainst, type ActivatedExtension } from './support/activatedExtension';
+import { activateAgainst } from './support/activatedExtension';
+import { useActivated, useFakeServer } from './support/suiteHooks';
 
 describe('@opencode chat participant', () => {
-  let server: FakeServer;
-  let ext: ActivatedExtension;
-  before(async () => {
-    server = await startFakeServer();
-  });
-  after(() => server.close());
-  beforeEach(() => {
-    server.reset();
-    ext = activateAgainst(server);
-  });
-  afterEach(() => ext.dispose());
+  const server = useFakeServer();
+  useActivated(server, activateAgainst);
 
   it('turns earlier turns into user and assistant messages, skipping empty ones', () => {
     const md = (text: string) => new double.ChatResponseMarkdownPart(new double.MarkdownString().appendMarkdown(text));
@@ -30,13 +21,13 @@ describe('@opencode chat participant', () => {
   it('streams the model answer as markdown and sends the chat history with the prompt', async () => {
     const participant = double.registeredParticipants.get(PARTICIPANT_ID);
     assert.ok(participant);
-    server.enqueueReply({ text: 'Second **answer**.' });
+    server().enqueueReply({ text: 'Second **answer**.' });
     const streamed: string[] = [];
     const [model] = await double.lm.selectChatModels({ vendor: 'opencode' });
     const history = [{ prompt: 'hello' }, { response: [new double.ChatResponseMarkdownPart(new double.MarkdownString().appendMarkdown('Hi there.'))] }];
     await participant.handler({ prompt: 'and now?', model }, { history }, { markdown: (text: string) => streamed.push(text) }, new double.CancellationTokenSource().token);
     assert.strictEqual(streamed.join(''), 'Second **answer**.');
-    const sent = server.requests.at(-1)?.body.messages;
+    const sent = server().requests.at(-1)?.body.messages;
     assert.deepStrictEqual(sent, [
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: 'Hi there.' },

@@ -1,23 +1,19 @@
 /** The fake OpenCode server over real loopback HTTP: catalogue, replies, streaming, cache, errors, recording. */
 import * as assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { startFakeServer, type FakeServer } from '../fakeServer/server';
+import { startFakeServer } from '../fakeServer/server';
 import { PrefixCacheModel } from '../fakeServer/prefixCache';
 import { dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
+import { useFakeServer } from './support/suiteHooks';
 
 const hello = { model: 'fake-large', messages: [{ role: 'user', content: 'hello there' }] };
 
 describe('fake server: HTTP basics', () => {
-  let server: FakeServer;
-  before(async () => {
-    server = await startFakeServer();
-  });
-  after(() => server.close());
-  beforeEach(() => server.reset());
+  const server = useFakeServer();
 
   it('serves the model catalogue in the OpenAI list shape', async () => {
-    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const res = await fetch(`${server.url}/models`);
+    assert.match(server().url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const res = await fetch(`${server().url}/models`);
     const body = (await res.json()) as { object: string; data: unknown[] };
     assert.equal(res.status, 200);
     assert.equal(body.object, 'list');
@@ -36,8 +32,8 @@ describe('fake server: HTTP basics', () => {
   });
 
   it('answers non-streaming requests with the deterministic default reply and usage', async () => {
-    const first = await jsonOf(await postChat(server.url, hello));
-    const second = await jsonOf(await postChat(server.url, hello));
+    const first = await jsonOf(await postChat(server().url, hello));
+    const second = await jsonOf(await postChat(server().url, hello));
     assert.equal(first.object, 'chat.completion');
     assert.match(first.choices[0].message.content, /^Answer 1 to: hello there river stone/);
     assert.equal(first.choices[0].message.content, second.choices[0].message.content);
@@ -52,7 +48,7 @@ describe('fake server: HTTP basics', () => {
   });
 
   it('streams through the real openai SDK, usage chunk last', async () => {
-    const client = new OpenAI({ baseURL: server.url, apiKey: 'x', maxRetries: 0 });
+    const client = new OpenAI({ baseURL: server().url, apiKey: 'x', maxRetries: 0 });
     const stream = await client.chat.completions.create({
       model: 'fake-large',
       messages: [{ role: 'user', content: 'stream please' }],
@@ -76,7 +72,7 @@ describe('fake server: HTTP basics', () => {
   it('streams tool-call arguments split over several chunks, and reasoning deltas', async () => {
     const args = '{"path":"src/extension.ts","line":12}';
     const reply = { reasoning: 'I should read the file.', toolCalls: [{ name: 'read_file', arguments: args }] };
-    const res = await postChat(server.url, { ...hello, stream: true }, { 'x-fake-reply': JSON.stringify(reply) });
+    const res = await postChat(server().url, { ...hello, stream: true }, { 'x-fake-reply': JSON.stringify(reply) });
     const { text, error } = await readStream(res);
     assert.equal(error, undefined);
     const chunks = parsedChunks(text);
@@ -100,11 +96,11 @@ describe('fake server: HTTP basics', () => {
   it('reports cached tokens per session header', async () => {
     const messages = [{ role: 'system', content: 'Be brief. '.repeat(100) }, { role: 'user', content: 'first' }];
     const session = { 'x-opencode-session': 'ses-1' };
-    const first = await jsonOf(await postChat(server.url, { model: 'fake-large', messages }, session));
+    const first = await jsonOf(await postChat(server().url, { model: 'fake-large', messages }, session));
     const grown = { model: 'fake-large', messages: [...messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }] };
-    const second = await jsonOf(await postChat(server.url, grown, session));
-    const noSession = await jsonOf(await postChat(server.url, grown));
-    const otherSession = await jsonOf(await postChat(server.url, grown, { 'x-opencode-session': 'ses-2' }));
+    const second = await jsonOf(await postChat(server().url, grown, session));
+    const noSession = await jsonOf(await postChat(server().url, grown));
+    const otherSession = await jsonOf(await postChat(server().url, grown, { 'x-opencode-session': 'ses-2' }));
     assert.equal(first.usage.prompt_tokens_details.cached_tokens, 0);
     assert.equal(second.usage.prompt_tokens_details.cached_tokens, Math.floor(first.usage.prompt_tokens / 64) * 64);
     assert.ok(second.usage.prompt_tokens_details.cached_tokens >= 192);
@@ -113,7 +109,7 @@ describe('fake server: HTTP basics', () => {
   });
 
   it('picks the usage shape by header, then model, then server option', async () => {
-    const deepseek = await jsonOf(await postChat(server.url, hello, { 'x-fake-usage-shape': 'deepseek' }));
+    const deepseek = await jsonOf(await postChat(server().url, hello, { 'x-fake-usage-shape': 'deepseek' }));
     assert.deepEqual(Object.keys(deepseek.usage).sort(), [
       'completion_tokens',
       'prompt_cache_hit_tokens',
@@ -143,7 +139,7 @@ describe('fake server: HTTP basics', () => {
   });
 
   it('answers an unknown model with a 404 model_not_found error', async () => {
-    const res = await postChat(server.url, { ...hello, model: 'nope' });
+    const res = await postChat(server().url, { ...hello, model: 'nope' });
     assert.equal(res.status, 404);
     assert.deepEqual(await res.json(), {
       error: { message: 'The model `nope` does not exist', type: 'invalid_request_error', code: 'model_not_found' },
@@ -154,7 +150,7 @@ describe('fake server: HTTP basics', () => {
     const messages = [{ role: 'user', content: 'lorem ipsum dolor sit amet '.repeat(2_000) }];
     const promptTokens = new PrefixCacheModel().measure({ messages }).promptTokens;
     assert.ok(promptTokens > 8_192);
-    const res = await postChat(server.url, { model: 'fake-small', messages });
+    const res = await postChat(server().url, { model: 'fake-small', messages });
     assert.equal(res.status, 400);
     assert.deepEqual(await res.json(), {
       error: {
@@ -166,10 +162,10 @@ describe('fake server: HTTP basics', () => {
   });
 
   it('records method, path, headers and the parsed body of every request', async () => {
-    await (await postChat(server.url, hello, { 'x-opencode-session': 'ses-rec' })).text();
-    await (await fetch(`${server.url}/models`)).text();
-    assert.equal(server.requests.length, 2);
-    const [chat, models] = server.requests;
+    await (await postChat(server().url, hello, { 'x-opencode-session': 'ses-rec' })).text();
+    await (await fetch(`${server().url}/models`)).text();
+    assert.equal(server().requests.length, 2);
+    const [chat, models] = server().requests;
     assert.equal(chat.method, 'POST');
     assert.equal(chat.path, '/v1/chat/completions');
     assert.deepEqual(chat.body, hello);
@@ -181,47 +177,47 @@ describe('fake server: HTTP basics', () => {
 
   it('marks closedEarly when the client aborts mid-stream', async () => {
     const controller = new AbortController();
-    const res = await postChat(server.url, { ...hello, stream: true }, { 'x-fake-fault': 'stall' }, controller.signal);
+    const res = await postChat(server().url, { ...hello, stream: true }, { 'x-fake-fault': 'stall' }, controller.signal);
     const reader = res.body!.getReader();
     const first = await reader.read();
     assert.match(new TextDecoder().decode(first.value), /"role":"assistant"/);
     controller.abort();
-    await server.whenRequestClosed(0);
-    assert.equal(server.requests[0].closedEarly, true);
+    await server().whenRequestClosed(0);
+    assert.equal(server().requests[0].closedEarly, true);
   });
 
   it('queues scripted replies; the x-fake-reply header wins over the queue', async () => {
-    server.enqueueReply({ text: 'queued one' });
-    const viaHeader = await jsonOf(await postChat(server.url, hello, { 'x-fake-reply': '{"text":"from header"}' }));
-    const viaQueue = await jsonOf(await postChat(server.url, hello));
-    const fallback = await jsonOf(await postChat(server.url, hello));
+    server().enqueueReply({ text: 'queued one' });
+    const viaHeader = await jsonOf(await postChat(server().url, hello, { 'x-fake-reply': '{"text":"from header"}' }));
+    const viaQueue = await jsonOf(await postChat(server().url, hello));
+    const fallback = await jsonOf(await postChat(server().url, hello));
     assert.equal(viaHeader.choices[0].message.content, 'from header');
     assert.equal(viaQueue.choices[0].message.content, 'queued one');
     assert.match(fallback.choices[0].message.content, /^Answer 1 to: hello there/);
   });
 
   it('rejects a malformed directive header with a 400', async () => {
-    const res = await postChat(server.url, hello, { 'x-fake-reply': '{not json' });
+    const res = await postChat(server().url, hello, { 'x-fake-reply': '{not json' });
     assert.equal(res.status, 400);
-    const badShape = await postChat(server.url, hello, { 'x-fake-usage-shape': 'gemini' });
+    const badShape = await postChat(server().url, hello, { 'x-fake-usage-shape': 'gemini' });
     assert.equal(badShape.status, 400);
   });
 
   it('can be scripted and inspected out of process through /_control', async () => {
-    const base = server.url.replace(/\/v1$/, '');
+    const base = server().url.replace(/\/v1$/, '');
     const post = (path: string, body: unknown) =>
       fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     assert.equal((await post('/_control/reply', { text: 'scripted remotely' })).status, 200);
     assert.equal((await post('/_control/fault', { name: 'status-503' })).status, 200);
     assert.equal((await post('/_control/fault', { name: 'no-such-fault' })).status, 400);
-    assert.equal((await postChat(server.url, hello)).status, 503);
-    const ok = await jsonOf(await postChat(server.url, hello));
+    assert.equal((await postChat(server().url, hello)).status, 503);
+    const ok = await jsonOf(await postChat(server().url, hello));
     assert.equal(ok.choices[0].message.content, 'scripted remotely', 'the 503 did not consume the queued reply');
     const recorded = await jsonOf(await fetch(`${base}/_control/requests`));
     assert.equal(recorded.length, 2);
     assert.deepEqual(recorded[1].body, hello);
     await post('/_control/reset', {});
-    assert.equal(server.requests.length, 0);
+    assert.equal(server().requests.length, 0);
   });
 });
 

@@ -1,9 +1,9 @@
 /** Every fault of the fake server, observed the way a client sees it. */
 import * as assert from 'node:assert/strict';
-import { startFakeServer, type FakeServer } from '../fakeServer/server';
 import { PrefixCacheModel } from '../fakeServer/prefixCache';
 import { defaultReplyText } from '../fakeServer/replies';
 import { dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
+import { useFakeServer } from './support/suiteHooks';
 
 const messages = [{ role: 'user', content: 'tell me about faults' }];
 const streamed = { model: 'fake-large', messages, stream: true };
@@ -11,15 +11,10 @@ const plain = { model: 'fake-large', messages };
 const defaultText = defaultReplyText(messages);
 
 describe('fake server: faults', () => {
-  let server: FakeServer;
-  before(async () => {
-    server = await startFakeServer();
-  });
-  after(() => server.close());
-  beforeEach(() => server.reset());
+  const server = useFakeServer();
 
   const withFault = (fault: string | object, body: object = streamed) =>
-    postChat(server.url, body, { 'x-fake-fault': typeof fault === 'string' ? fault : JSON.stringify(fault) });
+    postChat(server().url, body, { 'x-fake-fault': typeof fault === 'string' ? fault : JSON.stringify(fault) });
 
   it('status-429 carries Retry-After, default 1 second or the given one', async () => {
     const res = await withFault('status-429');
@@ -40,8 +35,8 @@ describe('fake server: faults', () => {
 
   it('reset-before-first-byte drops the connection without a response', async () => {
     await assert.rejects(withFault('reset-before-first-byte'), TypeError);
-    await server.whenRequestClosed(0);
-    assert.equal(server.requests[0].closedEarly, false, 'the server, not the client, closed it');
+    await server().whenRequestClosed(0);
+    assert.equal(server().requests[0].closedEarly, false, 'the server, not the client, closed it');
   });
 
   it('cut-after-text sends three text chunks and then drops the connection', async () => {
@@ -89,7 +84,7 @@ describe('fake server: faults', () => {
   });
 
   it('no-done sends the whole text but no finish_reason and no [DONE]', async () => {
-    const res = await postChat(server.url, { ...streamed, stream_options: { include_usage: true } }, { 'x-fake-fault': 'no-done' });
+    const res = await postChat(server().url, { ...streamed, stream_options: { include_usage: true } }, { 'x-fake-fault': 'no-done' });
     const { text, error } = await readStream(res);
     assert.equal(error, undefined, 'the response ends cleanly');
     const chunks = parsedChunks(text);
@@ -143,11 +138,11 @@ describe('fake server: faults', () => {
   });
 
   it('queued faults apply to the next requests in order, then replies are normal', async () => {
-    server.enqueueFault({ name: 'status-429', seconds: 2 });
-    server.enqueueFault({ name: 'status-502' });
-    const first = await postChat(server.url, plain);
-    const second = await postChat(server.url, plain);
-    const third = await postChat(server.url, plain);
+    server().enqueueFault({ name: 'status-429', seconds: 2 });
+    server().enqueueFault({ name: 'status-502' });
+    const first = await postChat(server().url, plain);
+    const second = await postChat(server().url, plain);
+    const third = await postChat(server().url, plain);
     assert.deepEqual([first.status, second.status, third.status], [429, 502, 200]);
     assert.equal(first.headers.get('retry-after'), '2');
   });
@@ -156,6 +151,6 @@ describe('fake server: faults', () => {
     const res = await withFault('status-418');
     assert.equal(res.status, 400);
     assert.match((await jsonOf(res)).error.message, /Unknown fault "status-418"/);
-    assert.throws(() => server.enqueueFault({ name: 'nope' as never }), /Unknown fault/);
+    assert.throws(() => server().enqueueFault({ name: 'nope' as never }), /Unknown fault/);
   });
 });

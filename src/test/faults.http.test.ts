@@ -5,99 +5,94 @@
  * named by a test title somewhere in the suite (checked at the end of this file).
  */
 import * as assert from 'assert';
-import { startFakeServer, FAULT_NAMES, type FakeServer } from '../fakeServer';
+import { FAULT_NAMES } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
 import { ask, user } from './support/activatedExtension';
 import { askError, providerWithTiming, type TimedProvider } from './support/providerHarness';
+import { useActivated, useFakeServer } from './support/suiteHooks';
 
 describe('faults before the answer (provider, real HTTP)', () => {
-  let server: FakeServer;
-  let ext: TimedProvider;
-  const chats = () => server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+  const server = useFakeServer();
+  const ext = useActivated(server, providerWithTiming);
+  const chats = () => server().requests.filter((r) => r.path.endsWith('/chat/completions'));
   const expected = () => defaultReplyText(chats().at(-1)?.body.messages);
-  const errorLines = () => ext.log.lines.filter((l) => l.level === 'error').map((l) => l.message);
-
-  before(async () => {
-    server = await startFakeServer();
-  });
-  after(() => server.close());
-  beforeEach(() => {
-    server.reset();
-    ext = providerWithTiming(server);
-  });
-  afterEach(() => ext.dispose());
+  const errorLines = (of: TimedProvider = ext()) => of.log.lines.filter((l) => l.level === 'error').map((l) => l.message);
 
   it('status-429 with Retry-After: waits exactly what the server asks, then shows the answer once', async () => {
-    server.enqueueFault({ name: 'status-429', seconds: 2 });
-    const { text } = await ask(ext, 'fake-large', [user('rate limited question')]);
+    server().enqueueFault({ name: 'status-429', seconds: 2 });
+    const { text } = await ask(ext(), 'fake-large', [user('rate limited question')]);
     assert.strictEqual(text, expected());
-    assert.deepStrictEqual(ext.delays, [2_000]);
+    assert.deepStrictEqual(ext().delays, [2_000]);
     assert.strictEqual(chats().length, 2);
-    assert.match(ext.log.text(), /\[warn\] \[retry\] fake-large: 429 Rate limit reached, please retry later \[type=rate_limit_error, code=rate_limit_exceeded\] — nothing was shown yet, so trying again: attempt 2 of 4 in 2000 ms\./);
+    assert.match(ext().log.text(), /\[warn\] \[retry\] fake-large: 429 Rate limit reached, please retry later \[type=rate_limit_error, code=rate_limit_exceeded\] — nothing was shown yet, so trying again: attempt 2 of 4 in 2000 ms\./);
   });
 
   it('status-429 asking for longer than the 30 s cap: no retry, the user is told how long to wait', async () => {
-    server.enqueueFault({ name: 'status-429', seconds: 120 });
-    const error = await askError(ext, 'fake-large', 'q');
+    server().enqueueFault({ name: 'status-429', seconds: 120 });
+    const error = await askError(ext(), 'fake-large', 'q');
     assert.strictEqual(error.message, 'fake-large is rate-limited (HTTP 429) and the service asks to wait 120 s. Try again after that.');
-    assert.deepStrictEqual(ext.delays, []);
+    assert.deepStrictEqual(ext().delays, []);
     assert.strictEqual(chats().length, 1);
   });
 
   for (const status of [500, 502, 503] as const) {
     it(`status-${status}: retried with growing backoff while nothing was shown; the answer appears once`, async () => {
-      for (let i = 0; i < 3; i++) server.enqueueFault({ name: `status-${status}` });
-      const { text } = await ask(ext, 'fake-large', [user(`server error ${status}`)]);
+      for (let i = 0; i < 3; i++) server().enqueueFault({ name: `status-${status}` });
+      const { text } = await ask(ext(), 'fake-large', [user(`server error ${status}`)]);
       assert.strictEqual(text, expected());
       // random() = 0.5 in the harness: half of each doubling step plus half the jitter range.
-      assert.deepStrictEqual(ext.delays, [375, 750, 1_500]);
+      assert.deepStrictEqual(ext().delays, [375, 750, 1_500]);
       assert.strictEqual(chats().length, 4);
     });
   }
 
   it('status-503 on every attempt: one sentence for the user after maxRetries, the detail in the log', async () => {
-    for (let i = 0; i < 4; i++) server.enqueueFault({ name: 'status-503' });
-    const error = await askError(ext, 'fake-large', 'q');
+    for (let i = 0; i < 4; i++) server().enqueueFault({ name: 'status-503' });
+    const error = await askError(ext(), 'fake-large', 'q');
     assert.strictEqual(error.message, 'The model service had an error (HTTP 503). Try again in a moment.');
     assert.strictEqual(chats().length, 4);
     assert.deepStrictEqual(errorLines(), ['[error] fake-large: The model service had an error (HTTP 503). Try again in a moment. (503 Service unavailable [type=server_error])']);
   });
 
   it('reset-before-first-byte: retried, the user sees the answer once; without retries a network sentence', async () => {
-    server.enqueueFault({ name: 'reset-before-first-byte' });
-    const { text } = await ask(ext, 'fake-large', [user('reset once')]);
+    server().enqueueFault({ name: 'reset-before-first-byte' });
+    const { text } = await ask(ext(), 'fake-large', [user('reset once')]);
     assert.strictEqual(text, expected());
     assert.strictEqual(chats().length, 2);
 
-    ext.dispose();
-    ext = providerWithTiming(server, { maxRetries: 0 });
-    server.enqueueFault({ name: 'reset-before-first-byte' });
-    const error = await askError(ext, 'fake-large', 'reset again');
-    assert.strictEqual(error.message, `Could not reach ${server.url}. Check your network connection or the opencode.baseUrl setting, then try again.`);
-    assert.match(errorLines()[0], /\(Connection error\. \(cause: fetch failed ← other side closed\)\)$/);
+    ext().dispose();
+    const noRetries = providerWithTiming(server(), { maxRetries: 0 });
+    try {
+      server().enqueueFault({ name: 'reset-before-first-byte' });
+      const error = await askError(noRetries, 'fake-large', 'reset again');
+      assert.strictEqual(error.message, `Could not reach ${server().url}. Check your network connection or the opencode.baseUrl setting, then try again.`);
+      assert.match(errorLines(noRetries)[0], /\(Connection error\. \(cause: fetch failed ← other side closed\)\)$/);
+    } finally {
+      noRetries.dispose();
+    }
   });
 
   it('status-401: says the key was rejected and how to set one; not retried', async () => {
-    server.enqueueFault({ name: 'status-401' });
-    const error = await askError(ext, 'fake-large', 'q');
-    assert.strictEqual(error.message, `${server.url} rejected the API key (HTTP 401). Run the command "OpenCode: Set API Key" (or set the OPENCODE_API_KEY environment variable).`);
+    server().enqueueFault({ name: 'status-401' });
+    const error = await askError(ext(), 'fake-large', 'q');
+    assert.strictEqual(error.message, `${server().url} rejected the API key (HTTP 401). Run the command "OpenCode: Set API Key" (or set the OPENCODE_API_KEY environment variable).`);
     assert.strictEqual(chats().length, 1);
     assert.match(errorLines()[0], /\(401 Invalid API key \[type=authentication_error\]\)$/);
   });
 
   it('missing-session-400: a 400 is never retried and reaches the user with the server\'s reason', async () => {
-    server.enqueueFault({ name: 'missing-session-400' });
-    const error = await askError(ext, 'fake-large', 'q');
+    server().enqueueFault({ name: 'missing-session-400' });
+    const error = await askError(ext(), 'fake-large', 'q');
     assert.strictEqual(error.message, 'fake-large refused the request (HTTP 400): MissingSessionID: the x-opencode-session header is required');
     assert.strictEqual(chats().length, 1);
   });
 
   it('context-length-400 carrying the real limit: learned, re-trimmed and retried once (safetyNet.test.ts has the full case)', async () => {
-    server.enqueueFault({ name: 'context-length-400', limit: 50_000 });
-    const { text } = await ask(ext, 'fake-large', [user('long enough')]);
+    server().enqueueFault({ name: 'context-length-400', limit: 50_000 });
+    const { text } = await ask(ext(), 'fake-large', [user('long enough')]);
     assert.strictEqual(text, expected());
-    assert.strictEqual(ext.engine.learned.get('fake-large'), 50_000);
-    assert.deepStrictEqual(ext.delays, [], 'the context retry does not wait');
+    assert.strictEqual(ext().engine.learned.get('fake-large'), 50_000);
+    assert.deepStrictEqual(ext().delays, [], 'the context retry does not wait');
   });
 
   it('names every fault of the fake server in some test title', function () {

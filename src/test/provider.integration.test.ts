@@ -1,27 +1,16 @@
 /** The provider against the fake server over real HTTP, through the real `openai` SDK. */
 import * as assert from 'assert';
-import { startFakeServer, type FakeServer } from '../fakeServer';
+import { startFakeServer } from '../fakeServer';
 import * as double from './support/vscodeDouble';
-import { activateAgainst, ask, assistant, user, userParts, type ActivatedExtension } from './support/activatedExtension';
+import { activateAgainst, ask, assistant, user, userParts } from './support/activatedExtension';
+import { useActivated, useFakeServer } from './support/suiteHooks';
 
 describe('provider over real HTTP (fake server)', () => {
-  let server: FakeServer;
-  let ext: ActivatedExtension;
-
-  before(async () => {
-    server = await startFakeServer();
-  });
-  after(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.reset();
-    ext = activateAgainst(server);
-  });
-  afterEach(() => ext.dispose());
+  const server = useFakeServer();
+  const ext = useActivated(server, activateAgainst);
 
   it('lists the endpoint models with honest limits and capabilities', async () => {
-    const models = await ext.provider.provideLanguageModelChatInformation({ silent: true }, new double.CancellationTokenSource().token as never);
+    const models = await ext().provider.provideLanguageModelChatInformation({ silent: true }, new double.CancellationTokenSource().token as never);
     const large = models?.find((m) => m.id === 'fake-large');
     assert.ok(large);
     // budget = window − min(20,000 reserve, max output 32,000) = 980,000, reported as the input limit.
@@ -33,38 +22,38 @@ describe('provider over real HTTP (fake server)', () => {
   });
 
   it('streams text back and writes a [usage] line', async () => {
-    server.enqueueReply({ text: 'Hello  there,\n  world ', chunkSize: 3 });
-    const { text } = await ask(ext, 'fake-large', [user('hi')]);
+    server().enqueueReply({ text: 'Hello  there,\n  world ', chunkSize: 3 });
+    const { text } = await ask(ext(), 'fake-large', [user('hi')]);
     assert.strictEqual(text, 'Hello  there,\n  world ');
-    const body = server.requests.at(-1)?.body;
+    const body = server().requests.at(-1)?.body;
     assert.strictEqual(body.stream, true);
     assert.deepStrictEqual(body.stream_options, { include_usage: true });
-    assert.match(ext.log.text(), /\[usage\] prompt=\d+ completion=\d+ total=\d+ cached=0 cacheHit=0\.0%/);
+    assert.match(ext().log.text(), /\[usage\] prompt=\d+ completion=\d+ total=\d+ cached=0 cacheHit=0\.0%/);
   });
 
   it('sends the OpenCode headers: a stable session per conversation and a fresh request id', async () => {
-    await ask(ext, 'fake-large', [user('task A')]);
-    await ask(ext, 'fake-large', [user('task A'), assistant('ok'), user('more')]);
-    await ask(ext, 'fake-large', [user('task B')]);
-    const [a1, a2, b] = server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.headers);
+    await ask(ext(), 'fake-large', [user('task A')]);
+    await ask(ext(), 'fake-large', [user('task A'), assistant('ok'), user('more')]);
+    await ask(ext(), 'fake-large', [user('task B')]);
+    const [a1, a2, b] = server().requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.headers);
     assert.strictEqual(a1['x-opencode-session'], a2['x-opencode-session']);
     assert.notStrictEqual(a1['x-opencode-session'], b['x-opencode-session']);
     assert.notStrictEqual(a1['x-opencode-request'], a2['x-opencode-request']);
   });
 
   it('reports a tool call with the id the server gave and sends it back with VS Code\'s ids', async () => {
-    server.enqueueReply({ toolCalls: [{ id: 'call_srv_1', name: 'read_file', arguments: '{"path":"src/a.ts"}' }] });
-    const first = await ask(ext, 'fake-large', [user('read a.ts')], { tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }] });
+    server().enqueueReply({ toolCalls: [{ id: 'call_srv_1', name: 'read_file', arguments: '{"path":"src/a.ts"}' }] });
+    const first = await ask(ext(), 'fake-large', [user('read a.ts')], { tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }] });
     const call = first.parts.find((p) => p instanceof double.LanguageModelToolCallPart) as double.LanguageModelToolCallPart;
     assert.deepStrictEqual([call.callId, call.name, call.input], ['call_srv_1', 'read_file', { path: 'src/a.ts' }]);
-    server.enqueueReply({ text: 'It declares a.' });
-    const second = await ask(ext, 'fake-large', [
+    server().enqueueReply({ text: 'It declares a.' });
+    const second = await ask(ext(), 'fake-large', [
       user('read a.ts'),
       assistant([new double.LanguageModelToolCallPart('call_srv_1', 'read_file', { path: 'src/a.ts' })]),
       userParts([new double.LanguageModelToolResultPart('call_srv_1', [new double.LanguageModelTextPart('export const a = 1;')])]),
     ]);
     assert.strictEqual(second.text, 'It declares a.');
-    const sent = server.requests.at(-1)?.body.messages;
+    const sent = server().requests.at(-1)?.body.messages;
     assert.deepStrictEqual(sent.slice(1), [
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_srv_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/a.ts"}' } }] },
       { role: 'tool', tool_call_id: 'call_srv_1', content: 'export const a = 1;' },
@@ -95,7 +84,7 @@ describe('provider over real HTTP (fake server)', () => {
   }
 
   it('reports usage last, as a `usage` data part chat can read', async () => {
-    const { parts } = await ask(ext, 'fake-large', [user('hi')]);
+    const { parts } = await ask(ext(), 'fake-large', [user('hi')]);
     const last = parts.at(-1) as double.LanguageModelDataPart;
     assert.ok(last instanceof double.LanguageModelDataPart);
     assert.strictEqual(last.mimeType, 'usage');
@@ -104,14 +93,14 @@ describe('provider over real HTTP (fake server)', () => {
   });
 
   it('shows reasoning as thinking when VS Code has LanguageModelThinkingPart, and hides it otherwise', async () => {
-    server.enqueueReply({ reasoning: 'step by step', text: 'Answer.' });
-    const shown = await ask(ext, 'fake-large', [user('q')]);
+    server().enqueueReply({ reasoning: 'step by step', text: 'Answer.' });
+    const shown = await ask(ext(), 'fake-large', [user('q')]);
     assert.ok(shown.parts.some((p) => p instanceof double.LanguageModelThinkingPart));
     const saved = (double as Record<string, unknown>).LanguageModelThinkingPart;
     delete (double as Record<string, unknown>).LanguageModelThinkingPart;
     try {
-      server.enqueueReply({ reasoning: 'step by step', text: 'Answer.' });
-      const hidden = await ask(ext, 'fake-large', [user('q')]);
+      server().enqueueReply({ reasoning: 'step by step', text: 'Answer.' });
+      const hidden = await ask(ext(), 'fake-large', [user('q')]);
       assert.strictEqual(hidden.text, 'Answer.');
       assert.ok(!hidden.parts.some((p) => (p as object).constructor?.name === 'LanguageModelThinkingPart'));
     } finally {
@@ -120,23 +109,23 @@ describe('provider over real HTTP (fake server)', () => {
   });
 
   it('never forwards unknown modelOptions', async () => {
-    await ask(ext, 'fake-large', [user('q')], { modelOptions: { temperature: 0.2, _capturingTokenCorrelationId: 'x', _otelTraceContext: {} } });
-    const body = server.requests.at(-1)?.body;
+    await ask(ext(), 'fake-large', [user('q')], { modelOptions: { temperature: 0.2, _capturingTokenCorrelationId: 'x', _otelTraceContext: {} } });
+    const body = server().requests.at(-1)?.body;
     assert.strictEqual(body.temperature, 0.2);
     assert.ok(!('_capturingTokenCorrelationId' in body) && !('_otelTraceContext' in body));
   });
 
   it('aborts the HTTP request at once when cancelled mid-stream', async () => {
-    server.enqueueReply({ text: 'x'.repeat(400), chunkSize: 4, delayMsBetweenChunks: 20 });
+    server().enqueueReply({ text: 'x'.repeat(400), chunkSize: 4, delayMsBetweenChunks: 20 });
     const source = new double.CancellationTokenSource();
     let seen = 0;
     const started = Date.now();
-    await ask(ext, 'fake-large', [user('long answer please')], {}, source.token as never, () => {
+    await ask(ext(), 'fake-large', [user('long answer please')], {}, source.token as never, () => {
       if (++seen === 3) source.cancel();
     });
-    const index = server.requests.length - 1;
-    await server.whenRequestClosed(index);
-    assert.ok(server.requests[index].closedEarly, 'the server saw the connection close before the reply ended');
+    const index = server().requests.length - 1;
+    await server().whenRequestClosed(index);
+    assert.ok(server().requests[index].closedEarly, 'the server saw the connection close before the reply ended');
     assert.ok(Date.now() - started < 1_500, 'did not wait for the rest of the stream');
   });
 });

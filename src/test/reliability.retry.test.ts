@@ -5,13 +5,13 @@
  */
 import * as assert from 'assert';
 import { APIConnectionError, APIError } from 'openai';
-import { startFakeServer, type FakeServer } from '../fakeServer';
 import { failureClass, MAX_DELAY_MS, nextRetryDelayMs, retryAfterMs, retryDelayMs, sleep } from '../core/request/retryPolicy';
 import { EmptyAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from '../core/request/streamErrors';
 import { ToolCallArgumentsError } from '../core/stream/toolCallAccumulator';
 import * as double from './support/vscodeDouble';
-import { activateAgainst, ask, user, type ActivatedExtension } from './support/activatedExtension';
+import { activateAgainst, ask, user } from './support/activatedExtension';
 import { askError, providerWithTiming } from './support/providerHarness';
+import { useActivated, useFakeServer } from './support/suiteHooks';
 
 const apiError = (status: number, message: string, headers: Record<string, string> = {}) =>
   new APIError(status, { message }, `${status} ${message}`, new Headers(headers));
@@ -74,55 +74,45 @@ describe('retry policy (pure)', () => {
 });
 
 describe('retries and cancellation through the provider (real waits)', () => {
-  let server: FakeServer;
-  let ext: ActivatedExtension;
-  const chats = () => server.requests.filter((r) => r.path.endsWith('/chat/completions'));
-
-  before(async () => {
-    server = await startFakeServer();
-  });
-  after(() => server.close());
-  beforeEach(() => {
-    server.reset();
-    ext = activateAgainst(server);
-  });
-  afterEach(() => ext.dispose());
+  const server = useFakeServer();
+  const ext = useActivated(server, activateAgainst);
+  const chats = () => server().requests.filter((r) => r.path.endsWith('/chat/completions'));
 
   async function until(condition: () => boolean): Promise<void> {
     while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
   it('cancelling during a Retry-After wait returns at once, quietly, without another request', async () => {
-    server.enqueueFault({ name: 'status-429', seconds: 25 });
+    server().enqueueFault({ name: 'status-429', seconds: 25 });
     const source = new double.CancellationTokenSource();
-    const pending = ask(ext, 'fake-large', [user('wait for me')], {}, source.token as never);
-    await until(() => ext.log.lines.some((l) => l.message.startsWith('[retry]')));
+    const pending = ask(ext(), 'fake-large', [user('wait for me')], {}, source.token as never);
+    await until(() => ext().log.lines.some((l) => l.message.startsWith('[retry]')));
     const cancelledAt = Date.now();
     source.cancel();
     const { parts } = await pending;
     assert.ok(Date.now() - cancelledAt < 2_000, 'did not sit out the 25 s wait');
     assert.deepStrictEqual(parts, []);
     assert.strictEqual(chats().length, 1);
-    assert.deepStrictEqual(ext.log.lines.filter((l) => l.level === 'error'), [], 'a cancellation is not an error');
+    assert.deepStrictEqual(ext().log.lines.filter((l) => l.level === 'error'), [], 'a cancellation is not an error');
   });
 
   it('cancelling in the middle of a tool call returns quietly: no half tool call, no error', async () => {
     const args = JSON.stringify({ path: 'src/extension.ts', content: 'x'.repeat(600) });
-    server.enqueueReply({ text: 'Ok. ', toolCalls: [{ id: 'call_long', name: 'write_file', arguments: args }], chunkSize: 4, delayMsBetweenChunks: 15 });
+    server().enqueueReply({ text: 'Ok. ', toolCalls: [{ id: 'call_long', name: 'write_file', arguments: args }], chunkSize: 4, delayMsBetweenChunks: 15 });
     const source = new double.CancellationTokenSource();
-    const { parts } = await ask(ext, 'fake-large', [user('write it')], {}, source.token as never, () => setTimeout(() => source.cancel(), 150));
+    const { parts } = await ask(ext(), 'fake-large', [user('write it')], {}, source.token as never, () => setTimeout(() => source.cancel(), 150));
     assert.deepStrictEqual(parts.filter((p) => p instanceof double.LanguageModelToolCallPart), []);
-    assert.deepStrictEqual(ext.log.lines.filter((l) => l.level === 'error'), []);
-    const index = server.requests.indexOf(chats()[0]);
-    await server.whenRequestClosed(index);
-    assert.ok(server.requests[index].closedEarly, 'the HTTP request was aborted');
+    assert.deepStrictEqual(ext().log.lines.filter((l) => l.level === 'error'), []);
+    const index = server().requests.indexOf(chats()[0]);
+    await server().whenRequestClosed(index);
+    assert.ok(server().requests[index].closedEarly, 'the HTTP request was aborted');
   });
 
   it('after only thinking was shown, a stall ends in a clear error instead of an empty answer (no retry: the thinking would repeat)', async () => {
-    const timed = providerWithTiming(server, {}, { idleTimeoutMs: 1_000 });
+    const timed = providerWithTiming(server(), {}, { idleTimeoutMs: 1_000 });
     try {
-      server.enqueueFault({ name: 'stall', ms: 30_000 });
-      server.enqueueReply({ reasoning: 'Let me think about this carefully.', text: 'Answer.' });
+      server().enqueueFault({ name: 'stall', ms: 30_000 });
+      server().enqueueReply({ reasoning: 'Let me think about this carefully.', text: 'Answer.' });
       const error = await askError(timed, 'fake-large', 'hard question');
       assert.strictEqual(error.message, 'fake-large sent nothing for 1 s, so the request was stopped. Try again, or raise opencode.streamIdleTimeoutSeconds for slow models.');
       assert.strictEqual(chats().length, 1);
