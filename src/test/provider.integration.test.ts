@@ -150,3 +150,33 @@ describe('provider without a key', () => {
     }
   });
 });
+
+describe('reasoning passed back on tool-call turns (DeepSeek-style reasoners)', () => {
+  const server = useFakeServer();
+
+  it('puts the reasoning back on a tool-call message whose thinking the history lost, also after a restart', async () => {
+    const state = new double.MemoryMemento();
+    const first = activateAgainst(server(), {}, state);
+    const tools = [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }];
+    try {
+      server().enqueueReply({ reasoning: 'I need to look at a.ts first.', toolCalls: [{ id: 'call_r1', name: 'read_file', arguments: '{"path":"a.ts"}' }] });
+      await ask(first, 'fake-large', [user('fix a.ts')], { tools });
+    } finally {
+      first.dispose();
+    }
+    const second = activateAgainst(server(), {}, state);
+    try {
+      // VS Code hands the history back without the thinking part.
+      await ask(second, 'fake-large', [
+        user('fix a.ts'),
+        assistant([new double.LanguageModelToolCallPart('call_r1', 'read_file', { path: 'a.ts' })]),
+        userParts([new double.LanguageModelToolResultPart('call_r1', [new double.LanguageModelTextPart('const a = 1;')])]),
+      ], { tools });
+      const sent = server().requests.at(-1)?.body.messages;
+      assert.strictEqual(sent[1].reasoning_content, 'I need to look at a.ts first.');
+      assert.strictEqual(sent[1].tool_calls[0].id, 'call_r1');
+    } finally {
+      second.dispose();
+    }
+  });
+});

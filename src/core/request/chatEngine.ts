@@ -8,6 +8,7 @@ import type { Settings } from '../config/settings';
 import type { Logger } from '../log';
 import { newRequestId } from '../session/sessionId';
 import { StreamMapper } from '../stream/streamMapper';
+import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
 import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
@@ -66,13 +67,14 @@ export interface RunOutcome {
   truncated: boolean;
 }
 
-const STORE_KEYS = { calibrations: 'opencode.calibrations', learned: 'opencode.learnedLimits', states: 'opencode.trimStates' };
+const STORE_KEYS = { calibrations: 'opencode.calibrations', learned: 'opencode.learnedLimits', states: 'opencode.trimStates', reasoning: 'opencode.reasoning' };
 
 export class ChatEngine {
   readonly memo = new SizeMemo();
   readonly calibrations: Calibrations;
   readonly learned: LearnedLimits;
   readonly states: ConversationStates;
+  readonly reasoning: ReasoningMemory;
   readonly log: Logger;
 
   constructor(private readonly deps: EngineDeps) {
@@ -80,6 +82,7 @@ export class ChatEngine {
     this.calibrations = Calibrations.fromJSON(deps.store.get(STORE_KEYS.calibrations));
     this.learned = LearnedLimits.fromJSON(deps.store.get(STORE_KEYS.learned));
     this.states = ConversationStates.fromJSON(deps.store.get(STORE_KEYS.states));
+    this.reasoning = ReasoningMemory.fromJSON(deps.store.get(STORE_KEYS.reasoning));
   }
 
   /** Listed limits first; a limit the endpoint itself enforced (learned from its error) wins when smaller. */
@@ -100,6 +103,7 @@ export class ChatEngine {
       memo: this.memo,
       states: this.states,
       log: this.deps.log,
+      reasoning: this.reasoning,
     });
   }
 
@@ -181,8 +185,12 @@ export class ChatEngine {
   ): Promise<RunOutcome> {
     const mapper = new StreamMapper();
     let usage: NormalizedUsage | undefined;
+    let thinking = '';
+    const callIds: string[] = [];
     const emit = (events: StreamEvent[]): void => {
       for (const event of events) {
+        if (event.kind === 'thinking') thinking += event.text;
+        if (event.kind === 'toolCall') callIds.push(event.callId);
         if (event.kind === 'usage') usage = event.usage;
         else {
           if (event.kind === 'thinking') shown.thinking = true;
@@ -211,6 +219,10 @@ export class ChatEngine {
     const complete = !!finishReason || sawDone;
     if (!complete) this.deps.log.warn(incompleteLine(modelId));
     if (finishReason === 'length') this.deps.log.warn(outputLimitLine(modelId));
+    if (callIds.length > 0 && thinking) {
+      this.reasoning.remember(callIds, thinking);
+      void this.deps.store.update(STORE_KEYS.reasoning, this.reasoning.toJSON());
+    }
     if (usage) {
       this.account(modelId, prepared, usage);
       onEvent({ kind: 'usage', usage });

@@ -3,6 +3,7 @@
  * memo and the per-conversation state it updates; it logs what it decided.
  */
 import type { Settings } from '../config/settings';
+import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { repairToolPairs } from '../convert/repairToolPairs';
 import { toWireMessages } from '../convert/toWireMessages';
 import { toWireToolChoice, toWireTools } from '../convert/toWireTools';
@@ -36,6 +37,8 @@ export interface PrepareContext {
   memo: SizeMemo;
   states: ConversationStates;
   log: Logger;
+  /** Reasoning of earlier tool-call answers, put back where the history lost it. */
+  reasoning?: ReasoningMemory;
 }
 
 export interface PreparedRequest extends TrimPlan {
@@ -54,7 +57,13 @@ export interface TrimPlan {
 }
 
 export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
-  const plan = planTrim(toWireMessages(request.messages), toWireTools(request.tools), ctx);
+  let wire = toWireMessages(request.messages);
+  if (ctx.reasoning) {
+    const restored = ctx.reasoning.restore(wire);
+    if (restored.restored > 0) ctx.log.debug(`[request] Restored the reasoning of ${restored.restored} tool-call answer(s) the history had lost.`);
+    wire = restored.messages;
+  }
+  const plan = planTrim(wire, toWireTools(request.tools), ctx);
   return { ...plan, body: buildBody(request, plan.trim, plan.tools) };
 }
 

@@ -1,0 +1,54 @@
+/**
+ * DeepSeek-style reasoners answer 400 "reasoning_content must be passed back" when a tool-call turn comes back
+ * without the reasoning that produced it — and VS Code's chat history does not always keep thinking parts. So
+ * the reasoning of every answer that called tools is remembered, keyed by its tool-call ids, and put back on
+ * that assistant message when the history returns without it. Always the same text for the same message, so
+ * the bytes sent stay identical from turn to turn. Bounded, and serializable so a restart keeps it.
+ */
+import type { WireMessage } from '../wire/wireTypes';
+
+/** Enough for the tool-call turns of several long conversations; older ones are rarely sent again. */
+const MAX_ENTRIES = 500;
+/** Keeps the persisted state small: reasoning longer than this is not remembered. */
+const MAX_REASONING_CHARS = 64_000;
+
+export class ReasoningMemory {
+  private readonly byCallId = new Map<string, string>();
+
+  remember(callIds: readonly string[], reasoning: string): void {
+    if (!reasoning || reasoning.length > MAX_REASONING_CHARS || callIds.length === 0) return;
+    const key = callIds[0];
+    this.byCallId.delete(key);
+    this.byCallId.set(key, reasoning);
+    if (this.byCallId.size > MAX_ENTRIES) this.byCallId.delete(this.byCallId.keys().next().value as string);
+  }
+
+  /** The history with remembered reasoning restored; messages that need nothing are passed through as they are. */
+  restore(messages: WireMessage[]): { messages: WireMessage[]; restored: number } {
+    let restored = 0;
+    const out = messages.map((message) => {
+      if (message.role !== 'assistant' || !message.tool_calls?.length || message.reasoning_content) return message;
+      const reasoning = this.byCallId.get(message.tool_calls[0].id);
+      if (!reasoning) return message;
+      restored++;
+      return { ...message, reasoning_content: reasoning };
+    });
+    return { messages: restored ? out : messages, restored };
+  }
+
+  get size(): number {
+    return this.byCallId.size;
+  }
+
+  toJSON(): Record<string, string> {
+    return Object.fromEntries(this.byCallId);
+  }
+
+  static fromJSON(value: unknown): ReasoningMemory {
+    const memory = new ReasoningMemory();
+    if (value && typeof value === 'object') {
+      for (const [id, text] of Object.entries(value as Record<string, unknown>)) if (typeof text === 'string') memory.byCallId.set(id, text);
+    }
+    return memory;
+  }
+}
