@@ -32,6 +32,12 @@ export function missingSession(): ErrorReply {
   return openAiError(400, 'MissingSessionID: the x-opencode-session header is required', 'invalid_request_error', 'MissingSessionID');
 }
 
+/** OpenAI's wording when a model does not take a parameter (e.g. temperature on a reasoning model). */
+export function unsupportedParameter(param: string): ErrorReply {
+  const reply = openAiError(400, `Unsupported parameter: '${param}' is not supported with this model.`, 'invalid_request_error', 'unsupported_parameter');
+  return { ...reply, body: { error: { ...(reply.body as { error: object }).error, param } } };
+}
+
 export function rateLimited(retryAfterSeconds: number): ErrorReply {
   const reply = openAiError(429, 'Rate limit reached, please retry later', 'rate_limit_error', 'rate_limit_exceeded');
   return { ...reply, headers: { 'Retry-After': String(retryAfterSeconds) } };

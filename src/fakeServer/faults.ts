@@ -80,6 +80,7 @@ const FAULTS: Record<FaultName, FaultFunction> = {
   'context-length-400': (spec, input) =>
     httpError(errors.contextLengthExceeded(numberParam(spec, 'limit', input.contextWindow), input.promptTokens)),
   'missing-session-400': () => httpError(errors.missingSession()),
+  'unsupported-param-400': (spec) => httpError(errors.unsupportedParameter(typeof spec.param === 'string' ? spec.param : 'temperature')),
 };
 
 export function isFaultName(value: unknown): value is FaultName {

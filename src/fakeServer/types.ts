@@ -50,6 +50,7 @@ export const FAULT_NAMES = [
   'empty-stream',
   'context-length-400',
   'missing-session-400',
+  'unsupported-param-400',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];

@@ -131,6 +131,12 @@ describe('fake server: faults', () => {
     );
   });
 
+  it('unsupported-param-400 names the refused parameter like OpenAI does', async () => {
+    const res = await withFault(JSON.stringify({ name: 'unsupported-param-400', param: 'top_p' }));
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), { error: { message: "Unsupported parameter: 'top_p' is not supported with this model.", type: 'invalid_request_error', code: 'unsupported_parameter', param: 'top_p' } });
+  });
+
   it('missing-session-400 answers like OpenCode Go without a session header', async () => {
     const res = await withFault('missing-session-400');
     assert.equal(res.status, 400);

@@ -80,6 +80,26 @@ describe('faults before the answer (provider, real HTTP)', () => {
     assert.match(errorLines()[0], /\(401 Invalid API key \[type=authentication_error\]\)$/);
   });
 
+  it('unsupported-param-400: drops the parameter the model refuses for that model from now on, retries at once, never shows the 400', async () => {
+    server().enqueueFault({ name: 'unsupported-param-400', param: 'temperature' });
+    const { text } = await ask(ext(), 'fake-large', [user('be creative')], { modelOptions: { temperature: 0.9 } });
+    assert.strictEqual(text, expected());
+    const [refused, retried] = chats().map((r) => r.body);
+    assert.strictEqual(refused.temperature, 0.9);
+    assert.ok(!('temperature' in retried), 'the retry was sent without it');
+    assert.deepStrictEqual(ext().delays, [], 'no backoff: the request was wrong, not the service');
+    assert.match(ext().log.text(), /\[warn\] \[request\] fake-large does not accept "temperature"; sending without it from now on\./);
+    await ask(ext(), 'fake-large', [user('again')], { modelOptions: { temperature: 0.9 } });
+    assert.ok(!('temperature' in chats().at(-1)!.body), 'remembered for the next request');
+  });
+
+  it('unsupported-param-400 for stream_options: answers without usage rather than failing', async () => {
+    server().enqueueFault({ name: 'unsupported-param-400', param: 'stream_options' });
+    const { text } = await ask(ext(), 'fake-large', [user('q')]);
+    assert.strictEqual(text, expected());
+    assert.ok(!('stream_options' in chats().at(-1)!.body));
+  });
+
   it('missing-session-400: a 400 is never retried and reaches the user with the server\'s reason', async () => {
     server().enqueueFault({ name: 'missing-session-400' });
     const error = await askError(ext(), 'fake-large', 'q');

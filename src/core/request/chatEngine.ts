@@ -19,6 +19,7 @@ import { streamChat, type Endpoint } from './chatTransport';
 import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { EmptyAnswerError } from './streamErrors';
+import { unsupportedParamOf, withoutParams } from './unsupportedParams';
 import { incompleteLine, malformedLine, outputLimitLine, retryLine, truncationLine } from './streamLog';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 
@@ -67,7 +68,15 @@ export interface RunOutcome {
   truncated: boolean;
 }
 
-const STORE_KEYS = { calibrations: 'opencode.calibrations', learned: 'opencode.learnedLimits', states: 'opencode.trimStates', reasoning: 'opencode.reasoning' };
+const STORE_KEYS = {
+  calibrations: 'opencode.calibrations',
+  learned: 'opencode.learnedLimits',
+  states: 'opencode.trimStates',
+  reasoning: 'opencode.reasoning',
+  unsupported: 'opencode.unsupportedParams',
+};
+/** A model refusing more parameters than this is not worth more silent retries. */
+const MAX_DROPPED_PARAMS = 3;
 
 export class ChatEngine {
   readonly memo = new SizeMemo();
@@ -75,6 +84,8 @@ export class ChatEngine {
   readonly learned: LearnedLimits;
   readonly states: ConversationStates;
   readonly reasoning: ReasoningMemory;
+  /** Parameters each model refused (unsupportedParams.ts). */
+  readonly unsupported: Record<string, string[]>;
   readonly log: Logger;
 
   constructor(private readonly deps: EngineDeps) {
@@ -83,6 +94,8 @@ export class ChatEngine {
     this.learned = LearnedLimits.fromJSON(deps.store.get(STORE_KEYS.learned));
     this.states = ConversationStates.fromJSON(deps.store.get(STORE_KEYS.states));
     this.reasoning = ReasoningMemory.fromJSON(deps.store.get(STORE_KEYS.reasoning));
+    const unsupported = deps.store.get(STORE_KEYS.unsupported);
+    this.unsupported = unsupported && typeof unsupported === 'object' ? { ...(unsupported as Record<string, string[]>) } : {};
   }
 
   /** Listed limits first; a limit the endpoint itself enforced (learned from its error) wins when smaller. */
@@ -142,6 +155,7 @@ export class ChatEngine {
           this.deps.log.warn(truncationLine(error, request.modelId));
           return { prepared, truncated: true };
         }
+        if (this.dropRefusedParam(request.modelId, error)) continue;
         if (!retriedContextLength && isContextLengthError(error)) {
           retriedContextLength = true;
           prepared = this.retrimAfterContextError(request, listed, (error as Error).message, prepared.sessionId);
@@ -156,6 +170,17 @@ export class ChatEngine {
         });
       }
     }
+  }
+
+  /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
+  private dropRefusedParam(modelId: string, error: unknown): boolean {
+    const refused = unsupportedParamOf(error);
+    const dropped = this.unsupported[modelId] ?? [];
+    if (!refused || dropped.includes(refused) || dropped.length >= MAX_DROPPED_PARAMS) return false;
+    this.unsupported[modelId] = [...dropped, refused];
+    void this.deps.store.update(STORE_KEYS.unsupported, this.unsupported);
+    this.deps.log.warn(`[request] ${modelId} does not accept "${refused}"; sending without it from now on.`);
+    return true;
   }
 
   private get timing(): EngineTiming {
@@ -200,11 +225,12 @@ export class ChatEngine {
       }
     };
     const idleTimeoutMs = this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000;
-    const options = { sessionId: prepared.sessionId, requestId: newRequestId(), signal, idleTimeoutMs };
+    const dropped = new Set(this.unsupported[modelId] ?? []);
+    const options = { sessionId: prepared.sessionId, requestId: newRequestId(), signal, idleTimeoutMs, includeUsage: !dropped.has('stream_options') };
     const malformed: string[] = [];
     let sawDone = false;
     try {
-      for await (const item of streamChat(endpoint, prepared.body, options)) {
+      for await (const item of streamChat(endpoint, withoutParams(prepared.body, dropped), options)) {
         if (item.kind === 'chunk') emit(mapper.push(item.chunk));
         else if (item.kind === 'done') sawDone = true;
         else malformed.push(item.raw);

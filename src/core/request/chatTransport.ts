@@ -27,6 +27,8 @@ export interface Endpoint {
 }
 
 export interface SendOptions {
+  /** false when the model rejects `stream_options` (then no usage arrives). Default true. */
+  includeUsage?: boolean;
   sessionId: string;
   requestId: string;
   signal: AbortSignal;
@@ -76,7 +78,11 @@ export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, opt
     idle.arm();
     const response = await clientFor(endpoint)
       .chat.completions.create(
-        { ...(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming), stream: true, stream_options: { include_usage: true } },
+        {
+          ...(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming),
+          stream: true,
+          ...(options.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
+        },
         { signal: controller.signal, headers: { 'x-opencode-session': options.sessionId, 'x-opencode-request': options.requestId } },
       )
       .asResponse();
