@@ -1,13 +1,12 @@
 /**
- * One request end to end, without VS Code: prepare (convert, trim) → send → stream → account (usage,
- * overflow, calibration). The engine holds what outlives a request: size memo, calibrations, learned
- * limits and per-conversation trim state, persisted through a small key-value store.
+ * One request end to end, without VS Code: prepare (convert, trim) → attempt (streamAnswer.ts) → retry or
+ * not (retryPolicy.ts) → account (usage, overflow, calibration). The engine holds what outlives a request:
+ * size memo, calibrations, learned limits, per-conversation trim state, remembered reasoning and refused
+ * parameters, persisted through a small key-value store.
  */
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../log';
-import { newRequestId } from '../session/sessionId';
-import { StreamMapper } from '../stream/streamMapper';
 import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
@@ -15,12 +14,12 @@ import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage } from './accountUsage';
-import { streamChat, type Endpoint } from './chatTransport';
+import type { Endpoint } from './chatTransport';
 import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
-import { EmptyAnswerError } from './streamErrors';
+import { streamAnswer, type Shown } from './streamAnswer';
 import { unsupportedParamOf, withoutParams } from './unsupportedParams';
-import { incompleteLine, malformedLine, outputLimitLine, retryLine, truncationLine } from './streamLog';
+import { retryLine, truncationLine } from './streamLog';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 
 export interface KeyValueStore {
@@ -53,13 +52,6 @@ export interface EngineTiming {
   idleTimeoutMs?: number;
 }
 
-/** What this attempt has already put in front of the user. */
-interface Shown {
-  /** Text or a tool call: a retry would show them twice. */
-  answer: boolean;
-  /** Only thinking: no answer yet, but a retry would repeat the thinking. */
-  thinking: boolean;
-}
 
 export interface RunOutcome {
   usage?: NormalizedUsage;
@@ -148,7 +140,7 @@ export class ChatEngine {
       this.deps.record?.(prepared);
       const shown: Shown = { answer: false, thinking: false };
       try {
-        return await this.stream(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
+        return await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
       } catch (error) {
         if (signal.aborted) throw cancelledError(error);
         if (shown.answer) {
@@ -199,61 +191,32 @@ export class ChatEngine {
     return this.prepare(request, listed);
   }
 
-  private async stream(
-    endpoint: Endpoint,
-    prepared: PreparedRequest,
-    settings: Settings,
-    onEvent: (event: StreamEvent) => void,
-    signal: AbortSignal,
-    shown: Shown,
-    modelId: string,
-  ): Promise<RunOutcome> {
-    const mapper = new StreamMapper();
-    let usage: NormalizedUsage | undefined;
-    let thinking = '';
-    const callIds: string[] = [];
-    const emit = (events: StreamEvent[]): void => {
-      for (const event of events) {
-        if (event.kind === 'thinking') thinking += event.text;
-        if (event.kind === 'toolCall') callIds.push(event.callId);
-        if (event.kind === 'usage') usage = event.usage;
-        else {
-          if (event.kind === 'thinking') shown.thinking = true;
-          else shown.answer = true;
-          onEvent(event);
-        }
-      }
-    };
-    const idleTimeoutMs = this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000;
+  /** One attempt; then the reasoning memory and the accounting, and the usage reported last. */
+  private async attempt(endpoint: Endpoint, prepared: PreparedRequest, settings: Settings, onEvent: (event: StreamEvent) => void, signal: AbortSignal, shown: Shown, modelId: string): Promise<RunOutcome> {
     const dropped = new Set(this.unsupported[modelId] ?? []);
-    const options = { sessionId: prepared.sessionId, requestId: newRequestId(), signal, idleTimeoutMs, includeUsage: !dropped.has('stream_options') };
-    const malformed: string[] = [];
-    let sawDone = false;
-    try {
-      for await (const item of streamChat(endpoint, withoutParams(prepared.body, dropped), options)) {
-        if (item.kind === 'chunk') emit(mapper.push(item.chunk));
-        else if (item.kind === 'done') sawDone = true;
-        else malformed.push(item.raw);
-      }
-    } finally {
-      // Skipped payloads are worth a line whether or not the stream then completed.
-      if (malformed.length > 0) this.deps.log.warn(malformedLine(modelId, malformed.length, malformed[0]));
-    }
-    emit(mapper.finish());
-    const { textChars, toolCalls, finishReason } = mapper.summary;
-    if (textChars === 0 && toolCalls === 0) throw new EmptyAnswerError(finishReason, sawDone);
-    const complete = !!finishReason || sawDone;
-    if (!complete) this.deps.log.warn(incompleteLine(modelId));
-    if (finishReason === 'length') this.deps.log.warn(outputLimitLine(modelId));
-    if (callIds.length > 0 && thinking) {
-      this.reasoning.remember(callIds, thinking);
+    const answer = await streamAnswer(
+      {
+        endpoint,
+        body: withoutParams(prepared.body, dropped),
+        sessionId: prepared.sessionId,
+        modelId,
+        signal,
+        idleTimeoutMs: this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000,
+        includeUsage: !dropped.has('stream_options'),
+        log: this.deps.log,
+      },
+      onEvent,
+      shown,
+    );
+    if (answer.callIds.length > 0 && answer.thinking) {
+      this.reasoning.remember(answer.callIds, answer.thinking);
       void this.deps.store.update(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
-    if (usage) {
-      this.account(modelId, prepared, usage);
-      onEvent({ kind: 'usage', usage });
+    if (answer.usage) {
+      this.account(modelId, prepared, answer.usage);
+      onEvent({ kind: 'usage', usage: answer.usage });
     }
-    return { usage, prepared, truncated: !complete };
+    return { usage: answer.usage, prepared, truncated: !answer.complete };
   }
 
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
