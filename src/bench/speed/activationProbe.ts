@@ -8,6 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
 import { DIST_EXTENSION, VSCODE_DOUBLE, VSCODE_DOUBLE_HOOK } from './repoPaths';
+import { runAsChildProbe } from './childProbe';
 
 interface VscodeDouble {
   settingsStore: Map<string, unknown>;
@@ -55,12 +56,4 @@ async function probe(): Promise<ActivationTimes> {
   return { requireMs, activateMs, firstTokenCountMs, secondTokenCountMs };
 }
 
-if (require.main === module) {
-  probe().then(
-    (times) => process.stdout.write(JSON.stringify(times) + '\n'),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAsChildProbe(probe);

@@ -1,4 +1,7 @@
-/** Runs a compiled probe script in a fresh Node process and parses the JSON line it prints. */
+/**
+ * Probes that must run in a fresh Node process (activation, memory): the parent runs the script and parses the one
+ * JSON line it prints; the child prints its result that way, or its error and exit code 1.
+ */
 import { spawn } from 'child_process';
 
 export function runProbe<T>(script: string, nodeArgs: string[] = []): Promise<T> {
@@ -19,4 +22,15 @@ export function runProbe<T>(script: string, nodeArgs: string[] = []): Promise<T>
       }
     });
   });
+}
+
+/** The child side: call from the probe script's `require.main === module` branch. */
+export function runAsChildProbe(probe: () => Promise<unknown>): void {
+  probe().then(
+    (result) => process.stdout.write(JSON.stringify(result) + '\n'),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
 }

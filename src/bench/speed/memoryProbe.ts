@@ -15,6 +15,7 @@ import { benchLimits, benchSettings } from '../policies/benchSettings';
 import { regimeById } from '../sessions/regimes';
 import { generateSession, requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
+import { runAsChildProbe } from './childProbe';
 
 export const MEMORY_PROBE_REQUESTS = 2_000;
 
@@ -87,12 +88,4 @@ async function probe(): Promise<MemoryGrowth> {
   };
 }
 
-if (require.main === module) {
-  probe().then(
-    (growth) => process.stdout.write(JSON.stringify(growth) + '\n'),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAsChildProbe(probe);
