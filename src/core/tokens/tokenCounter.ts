@@ -5,6 +5,7 @@
  */
 import { createHash } from 'crypto';
 import type { ChatMessage, ChatPart, ChatTool } from '../types';
+import { BoundedMap } from '../util/boundedMap';
 
 /**
  * OpenAI's price of one high-detail 1024×1024 image (85 base + 4 tiles × 170). We do not decode image sizes
@@ -31,32 +32,6 @@ function countWithTokenizer(text: string): number {
   return tokenizer.countTextTokens(text);
 }
 
-/** A Map that forgets its least recently used entry beyond `capacity` (Maps iterate in insertion order). */
-class BoundedLru<V> {
-  private readonly entries = new Map<string, V>();
-
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
-
 /** Shorter strings tokenize in microseconds; caching them would only push useful entries out. */
 const MEMO_MIN_LENGTH = 256;
 /**
@@ -65,8 +40,8 @@ const MEMO_MIN_LENGTH = 256;
  * The two kinds live in separate maps so a text can never collide with a digest.
  */
 const MEMO_KEY_BY_TEXT_MAX_LENGTH = 4096;
-const countsByText = new BoundedLru<number>(2000);
-const countsByDigest = new BoundedLru<number>(2000);
+const countsByText = new BoundedMap<string, number>(2000);
+const countsByDigest = new BoundedMap<string, number>(2000);
 
 function digestOf(text: string): string {
   // UTF-8 hashes ~4× faster than UTF-16 here. It maps every lone surrogate to U+FFFD, so texts that differ

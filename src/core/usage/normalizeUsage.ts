@@ -13,6 +13,7 @@
  *   6. gemini     prompt_token_count, candidates_token_count, cached_content_token_count (or camelCase)
  */
 import type { NormalizedUsage, UsageShape } from '../types';
+import { isRecord } from '../util/isRecord';
 
 type RawUsage = Record<string, unknown>;
 
@@ -42,10 +43,6 @@ function field(raw: RawUsage, key: string): number {
 function nestedField(raw: RawUsage, outer: string, inner: string): number {
   const nested = raw[outer];
   return isRecord(nested) ? tokenCount(nested[inner]) : 0;
-}
-
-function isRecord(value: unknown): value is RawUsage {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function fromDeepSeek(raw: RawUsage): UsageParts {
