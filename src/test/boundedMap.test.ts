@@ -16,7 +16,7 @@ describe('BoundedMap', () => {
         for (const o of ops) {
           if (o.kind === 'set') {
             map.set(o.key, o.value);
-            model = [...model.filter(([k]) => k !== o.key), [o.key, o.value]].slice(-capacity);
+            model = [...model.filter(([k]) => k !== o.key), [o.key, o.value] as [number, number]].slice(-capacity);
           } else if (o.kind === 'get') {
             const found = model.find(([k]) => k === o.key);
             assert.equal(map.get(o.key), found?.[1]);
