@@ -9,6 +9,8 @@ import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { SseDecoder } from '../stream/sseDecoder';
 import { frameOf, type StreamFrame } from '../stream/streamFrame';
 import { StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { BoundedMap } from '../util/boundedMap';
+import { openAIClientOptions } from './clientOptions';
 
 export interface ChatRequestBody {
   model: string;
@@ -35,21 +37,19 @@ export interface SendOptions {
   idleTimeoutMs: number;
 }
 
-const clients = new Map<string, OpenAI>();
+/** A few endpoints at most (a settings change, a key change); each keeps its HTTP connections alive. */
+const clients = new BoundedMap<string, OpenAI>(4);
 
-/** One SDK client per endpoint and key: it keeps HTTP connections alive between requests. */
+/**
+ * One SDK client per endpoint and key. Built with options that ignore the environment (clientOptions.ts):
+ * only the base URL, the key and the headers this extension sets reach the endpoint.
+ */
 export function clientFor(endpoint: Endpoint): OpenAI {
   const key = `${endpoint.baseUrl}\u0000${endpoint.apiKey ?? ''}`;
   let client = clients.get(key);
   if (!client) {
-    client = new OpenAI({
-      baseURL: endpoint.baseUrl,
-      // Loopback servers (Ollama, vLLM, the fake server) need no key; the SDK insists on a string.
-      apiKey: endpoint.apiKey || 'no-key',
-      maxRetries: 0,
-      timeout: 10 * 60 * 1000,
-    });
-    clients.clear();
+    // Loopback servers (Ollama, vLLM, the fake server) need no key; the SDK insists on a string.
+    client = new OpenAI(openAIClientOptions(endpoint.baseUrl, endpoint.apiKey || 'no-key'));
     clients.set(key, client);
   }
   return client;

@@ -1,0 +1,141 @@
+/**
+ * Issue 9 item 1: the SDKs read many environment variables (base URL, organisation, project, custom headers
+ * that can replace Authorization, log level, tracing). With them all set to hostile values, a request over
+ * real HTTP to a loopback recorder carries only the headers this extension decides, and nothing goes to the
+ * base URL the environment names.
+ */
+import * as assert from 'assert';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { anthropicClientOptions, openAIClientOptions } from '../core/request/clientOptions';
+import { clientFor, streamChat } from '../core/request/chatTransport';
+
+const LEAK = 'LEAKED-FROM-ENV';
+const HOSTILE_ENV: Record<string, string> = {
+  OPENAI_API_KEY: `sk-${LEAK}-1`,
+  OPENAI_ADMIN_KEY: `sk-${LEAK}-2`,
+  OPENAI_ORG_ID: `org-${LEAK}`,
+  OPENAI_PROJECT_ID: `proj-${LEAK}`,
+  OPENAI_WEBHOOK_SECRET: LEAK,
+  OPENAI_CUSTOM_HEADERS: `Authorization: Bearer ${LEAK}\nX-Third-Party-Auth: ${LEAK}\nx-opencode-session: ${LEAK}`,
+  OPENAI_LOG: 'debug',
+  ANTHROPIC_API_KEY: `sk-ant-${LEAK}`,
+  ANTHROPIC_AUTH_TOKEN: LEAK,
+  ANTHROPIC_CUSTOM_HEADERS: `x-api-key: ${LEAK}\nAuthorization: Bearer ${LEAK}\nX-Third-Party-Auth: ${LEAK}`,
+  ANTHROPIC_LOG: 'debug',
+  ANTHROPIC_OPEN_TELEMETRY: 'true',
+  ANTHROPIC_OPEN_TELEMETRY_PROPAGATION: 'true',
+  ANTHROPIC_WEBHOOK_SIGNING_KEY: LEAK,
+};
+
+interface Recorder {
+  url: string;
+  requests: { url: string; headers: http.IncomingHttpHeaders }[];
+  close(): Promise<void>;
+}
+
+async function recorder(reply: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Recorder> {
+  const requests: Recorder['requests'] = [];
+  const server = http.createServer((req, res) => {
+    requests.push({ url: req.url ?? '', headers: req.headers });
+    req.resume();
+    req.on('end', () => reply(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const sse = (_req: http.IncomingMessage, res: http.ServerResponse): void => {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.end('data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+};
+const json = (_req: http.IncomingMessage, res: http.ServerResponse): void => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"data":[]}');
+};
+
+function leaksIn(headers: http.IncomingHttpHeaders): string[] {
+  return Object.entries(headers)
+    .filter(([name, value]) => String(value).includes(LEAK) || /organization|project|third-party|traceparent|baggage/i.test(name))
+    .map(([name, value]) => `${name}: ${String(value)}`);
+}
+
+describe('client isolation: environment variables never reach the endpoint (issue 9 item 1)', function () {
+  this.timeout(15_000);
+  const saved: Record<string, string | undefined> = {};
+  let decoy: Recorder;
+  let consoleLines: string[];
+  const savedConsole = { ...console };
+
+  before(async () => {
+    decoy = await recorder(json);
+    for (const [name, value] of Object.entries(HOSTILE_ENV)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+    process.env.OPENAI_BASE_URL = `${decoy.url}/v1`;
+    process.env.ANTHROPIC_BASE_URL = decoy.url;
+  });
+  beforeEach(() => {
+    consoleLines = [];
+    for (const m of ['log', 'info', 'warn', 'error', 'debug'] as const) console[m] = (...args: unknown[]) => void consoleLines.push(args.map(String).join(' '));
+  });
+  afterEach(() => Object.assign(console, savedConsole));
+  after(async () => {
+    for (const name of [...Object.keys(HOSTILE_ENV), 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL']) {
+      const value = name in saved ? saved[name] : undefined;
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await decoy.close();
+  });
+
+  it('env-isolation-openai: a streamed chat request sends only our key and our headers', async () => {
+    const server = await recorder(sse);
+    try {
+      const frames = [];
+      const endpoint = { baseUrl: `${server.url}/v1`, apiKey: 'sk-ours-123456' };
+      const signal = new AbortController().signal;
+      for await (const frame of streamChat(endpoint, { model: 'm', messages: [{ role: 'user', content: 'x' }] }, { sessionId: 'ses_ours', requestId: 'req_ours', signal, idleTimeoutMs: 5_000 })) frames.push(frame);
+      await clientFor(endpoint).get('/models');
+      assert.ok(frames.length > 0);
+      assert.strictEqual(server.requests.length, 2);
+      for (const request of server.requests) {
+        assert.deepStrictEqual(leaksIn(request.headers), []);
+        assert.strictEqual(request.headers.authorization, 'Bearer sk-ours-123456');
+      }
+      assert.strictEqual(server.requests[0].headers['x-opencode-session'], 'ses_ours');
+      assert.strictEqual(decoy.requests.length, 0, 'nothing went to OPENAI_BASE_URL');
+      assert.deepStrictEqual(consoleLines, [], 'OPENAI_LOG=debug printed nothing');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('env-isolation-anthropic: a request sends only our x-api-key and the SDK headers', async () => {
+    const server = await recorder(json);
+    try {
+      const client = new Anthropic(anthropicClientOptions(server.url, 'sk-ant-ours-123456'));
+      await client.get('/v1/models');
+      assert.strictEqual(server.requests.length, 1);
+      const headers = server.requests[0].headers;
+      assert.deepStrictEqual(leaksIn(headers), []);
+      assert.strictEqual(headers['x-api-key'], 'sk-ant-ours-123456');
+      assert.strictEqual(headers.authorization, undefined);
+      assert.strictEqual(decoy.requests.length, 0, 'nothing went to ANTHROPIC_BASE_URL');
+      assert.deepStrictEqual(consoleLines, [], 'ANTHROPIC_LOG=debug printed nothing');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a URL outside the configured base URL', async () => {
+    const client = new OpenAI(openAIClientOptions(`${decoy.url}/v1`, 'sk-ours-123456'));
+    const error = await client.get(`${decoy.url.replace('127.0.0.1', 'localhost')}/elsewhere`).then(() => undefined, (e: Error) => e);
+    assert.match(String((error?.cause as Error | undefined)?.message), /outside the configured endpoint/);
+    assert.strictEqual(decoy.requests.length, 0);
+  });
+});
