@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKey';
 import type { ModelCatalog } from './modelCatalog';
+import { redact, redactUrl } from '../core/util/redact';
 
 export function registerCommands(keys: ApiKeyStore, catalog: ModelCatalog, log: vscode.LogOutputChannel): vscode.Disposable[] {
   return [
@@ -20,14 +21,15 @@ async function refreshWithFeedback(catalog: ModelCatalog): Promise<void> {
     const models = await catalog.refresh();
     void vscode.window.showInformationMessage(`OpenCode: ${models.length} model(s) available.`);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = redact(error instanceof Error ? error.message : String(error));
     void vscode.window.showErrorMessage(`OpenCode: could not list models (${message}). Check the API key ("OpenCode: Set API Key") and opencode.baseUrl, or run "OpenCode: Show Log".`);
   }
 }
 
 /** Shown when the user opened the model list and nothing could be listed for want of a key. */
 export async function offerToSetKey(keys: ApiKeyStore, baseUrl: string): Promise<void> {
-  if (await keys.get()) return;
-  const choice = await vscode.window.showInformationMessage(`OpenCode needs an API key to list the models at ${baseUrl}.`, 'Set API Key');
+  // An unusable stored key also needs a new one.
+  if (await keys.get().catch(() => undefined)) return;
+  const choice = await vscode.window.showInformationMessage(`OpenCode needs an API key to list the models at ${redactUrl(baseUrl)}.`, 'Set API Key');
   if (choice === 'Set API Key') await vscode.commands.executeCommand('opencode.setApiKey');
 }

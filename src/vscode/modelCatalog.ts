@@ -8,31 +8,39 @@ import { bundledModelEntries } from '../core/models/knownModels';
 import { parseModelList } from '../core/models/parseModelList';
 import { fetchModelList, type Endpoint } from '../core/request/chatTransport';
 import type { ModelEntry } from '../core/types';
+import { PersistedStore } from '../core/state/persisted';
+import { validModelList, type CachedModelList } from '../core/state/records';
+import { errorDetail } from '../core/request/userFacingError';
+import { redact, redactUrl } from '../core/util/redact';
 
 const STALE_AFTER_MS = 30 * 60 * 1000;
 
-interface CachedList {
-  fetchedAt: number;
-  models: ModelEntry[];
-}
 
 export class ModelCatalog implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private inFlight: Promise<ModelEntry[]> | undefined;
+  private readonly store: PersistedStore;
 
   constructor(
-    private readonly state: vscode.Memento,
+    state: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
     private readonly endpoint: () => Promise<Endpoint>,
-  ) {}
+  ) {
+    this.store = new PersistedStore(state, log);
+  }
 
   /**
    * Cached models at once; fetches only when nothing is cached, and never prompts. Without a key (for a
    * non-loopback endpoint) the bundled models are listed, so picking one leads to the "set a key" message.
    */
   async models(): Promise<ModelEntry[]> {
-    const endpoint = await this.endpoint();
+    const endpoint = await this.endpoint().catch((error: unknown) => {
+      // An unusable key (InvalidApiKeyError): list the bundled models; a request then says what to do.
+      this.log.warn(`[models] ${redact(error instanceof Error ? error.message : String(error))}`);
+      return undefined;
+    });
+    if (!endpoint) return bundledModelEntries();
     const cached = this.cached(endpoint.baseUrl);
     const keyless = !endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl);
     if (cached) {
@@ -53,7 +61,8 @@ export class ModelCatalog implements vscode.Disposable {
 
   /** True when the endpoint needs a key and none is set. */
   async needsKey(): Promise<boolean> {
-    const endpoint = await this.endpoint();
+    const endpoint = await this.endpoint().catch(() => undefined);
+    if (!endpoint) return true;
     return !endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl);
   }
 
@@ -68,19 +77,19 @@ export class ModelCatalog implements vscode.Disposable {
     try {
       const models = parseModelList(await fetchModelList(endpoint));
       const before = JSON.stringify(this.cached(endpoint.baseUrl)?.models ?? []);
-      await this.state.update(cacheKey(endpoint.baseUrl), { fetchedAt: Date.now(), models } satisfies CachedList);
-      this.log.info(`[models] ${models.length} model(s) from ${endpoint.baseUrl}: ${models.map((m) => `${m.id}(${m.contextWindow ?? '?'}/${m.limitSource})`).join(', ')}`);
+      await this.store.save(cacheKey(endpoint.baseUrl), { fetchedAt: Date.now(), models } satisfies CachedModelList);
+      this.log.info(`[models] ${models.length} model(s) from ${redactUrl(endpoint.baseUrl)}: ${models.map((m) => `${m.id}(${m.contextWindow ?? '?'}/${m.limitSource})`).join(', ')}`);
       if (JSON.stringify(models) !== before) this.changed.fire();
       return models;
     } catch (error) {
-      this.log.warn(`[models] Could not list models at ${endpoint.baseUrl}: ${error instanceof Error ? error.message : String(error)}`);
-      throw error;
+      this.log.warn(`[models] Could not list models at ${redactUrl(endpoint.baseUrl)}: ${redact(errorDetail(error), [endpoint.apiKey])}`);
+      throw new Error(redact(error instanceof Error ? error.message : String(error), [endpoint.apiKey]));
     }
   }
 
-  private cached(baseUrl: string): CachedList | undefined {
-    const value = this.state.get<CachedList>(cacheKey(baseUrl));
-    return value && Array.isArray(value.models) ? value : undefined;
+  /** The saved list, validated (records.ts): null entries and a missing fetch time never reach the picker. */
+  private cached(baseUrl: string): CachedModelList | undefined {
+    return this.store.loadValue(cacheKey(baseUrl), validModelList);
   }
 
   dispose(): void {

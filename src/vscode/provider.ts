@@ -13,6 +13,7 @@ import type { SettingsReader } from './settingsReader';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
+import { redact } from '../core/util/redact';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -68,8 +69,9 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
         this.log.error(`[error] ${entry.id}: ${error.message} (${error.detail})`);
         throw new Error(error.message);
       }
-      this.log.error(`[error] ${entry.id}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      throw error;
+      const text = redact(error instanceof Error ? error.stack ?? error.message : String(error));
+      this.log.error(`[error] ${entry.id}: ${text}`);
+      throw new Error(redact(error instanceof Error ? error.message : String(error)));
     } finally {
       subscription.dispose();
     }

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { resolveSettings, type Settings } from '../core/config/settings';
 import { isInsecureRemoteUrl } from '../core/config/endpoint';
+import { redactUrl } from '../core/util/redact';
 
 export class SettingsReader implements vscode.Disposable {
   private value: Settings;
@@ -26,7 +27,7 @@ export class SettingsReader implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('opencode');
     const settings = resolveSettings((key) => config.get(key), (message) => this.log.warn(`[settings] ${message}`));
     if (isInsecureRemoteUrl(settings.baseUrl)) {
-      this.log.warn(`[settings] opencode.baseUrl ${settings.baseUrl} is plain HTTP to a remote host: your API key and conversation travel unencrypted. Use https://.`);
+      this.log.warn(`[settings] opencode.baseUrl ${redactUrl(settings.baseUrl)} is plain HTTP to a remote host: your API key and conversation travel unencrypted. Use https://.`);
     }
     return settings;
   }

@@ -4,6 +4,8 @@
  * a warning names the setting and the value actually used.
  */
 
+import { redact, redactUrl } from '../util/redact';
+
 export const PRESET_URLS = {
   go: 'https://opencode.ai/zen/go/v1',
   zen: 'https://opencode.ai/zen/v1',
@@ -65,20 +67,36 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
   };
 }
 
+/**
+ * An http(s) URL without credentials, query or fragment. A URL with userinfo cannot be fetched (and would
+ * show a password in every log line); a query string would be glued in front of `/chat/completions` and
+ * usually carries a key. Both are refused with a warning that shows the URL redacted; the key belongs in
+ * "OpenCode: Set API Key".
+ */
 function resolveBaseUrl(read: ReadSetting, warn: Warn): string {
   const preset = readChoice(read, warn, 'preset', Object.keys(PRESET_URLS) as Preset[], 'go');
   const raw = read('baseUrl');
   if (raw === undefined || raw === null || raw === '') return PRESET_URLS[preset];
-  if (typeof raw === 'string') {
-    try {
-      const url = new URL(raw.trim());
-      if (url.protocol === 'http:' || url.protocol === 'https:') return url.toString().replace(/\/+$/, '');
-    } catch {
-      // fall through to the warning
-    }
+  const fallback = `using the ${preset} preset ${PRESET_URLS[preset]}`;
+  const url = typeof raw === 'string' ? parsedUrl(raw.trim()) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    warn(`opencode.baseUrl ${redact(JSON.stringify(raw))} is not an http(s) URL; ${fallback}.`);
+    return PRESET_URLS[preset];
   }
-  warn(`opencode.baseUrl ${JSON.stringify(raw)} is not an http(s) URL; using the ${preset} preset ${PRESET_URLS[preset]}.`);
-  return PRESET_URLS[preset];
+  const extra = [url.username || url.password ? 'a user name or password' : '', url.search ? 'a query string' : '', url.hash ? 'a fragment' : ''].filter(Boolean);
+  if (extra.length) {
+    warn(`opencode.baseUrl ${redactUrl(url.href)} contains ${extra.join(' and ')}, which cannot be sent safely; ${fallback}. Put the key in "OpenCode: Set API Key" and remove everything after the path.`);
+    return PRESET_URLS[preset];
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function readNumber(read: ReadSetting, warn: Warn, key: string, fallback: number, min: number, max: number, integer: boolean): number {

@@ -47,7 +47,10 @@ export class ReasoningMemory {
   static fromJSON(value: unknown): ReasoningMemory {
     const memory = new ReasoningMemory();
     if (value && typeof value === 'object') {
-      for (const [id, text] of Object.entries(value as Record<string, unknown>)) if (typeof text === 'string') memory.byCallId.set(id, text);
+      for (const [id, text] of Object.entries(value as Record<string, unknown>)) {
+        if (typeof text === 'string' && text && text.length <= MAX_REASONING_CHARS) memory.byCallId.set(id, text);
+      }
+      while (memory.byCallId.size > MAX_ENTRIES) memory.byCallId.delete(memory.byCallId.keys().next().value as string);
     }
     return memory;
   }

@@ -7,6 +7,8 @@
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../log';
+import { PersistedStore, type KeyValueStore } from '../state/persisted';
+import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validReasoning, validTrimState } from '../state/records';
 import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
@@ -20,12 +22,10 @@ import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type Shown } from './streamAnswer';
 import { unsupportedParamOf, withoutParams } from './unsupportedParams';
 import { retryLine, truncationLine } from './streamLog';
+import { redact } from '../util/redact';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 
-export interface KeyValueStore {
-  get(key: string): unknown;
-  update(key: string, value: unknown): PromiseLike<void> | void;
-}
+export type { KeyValueStore } from '../state/persisted';
 
 export interface EngineDeps {
   log: Logger;
@@ -67,8 +67,10 @@ const STORE_KEYS = {
   reasoning: 'opencode.reasoning',
   unsupported: 'opencode.unsupportedParams',
 };
-/** A model refusing more parameters than this is not worth more silent retries. */
-const MAX_DROPPED_PARAMS = 3;
+/** The capacities of the persisted maps (the in-memory classes hold as many). */
+const MAX_TRIM_STATES = 200;
+const MAX_REASONING_ENTRIES = 500;
+const MAX_MODELS = 1_000;
 
 export class ChatEngine {
   readonly memo = new SizeMemo();
@@ -80,14 +82,18 @@ export class ChatEngine {
   readonly unsupported: Record<string, string[]>;
   readonly log: Logger;
 
+  private readonly store: PersistedStore;
+
+  /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
   constructor(private readonly deps: EngineDeps) {
     this.log = deps.log;
-    this.calibrations = Calibrations.fromJSON(deps.store.get(STORE_KEYS.calibrations));
-    this.learned = LearnedLimits.fromJSON(deps.store.get(STORE_KEYS.learned));
-    this.states = ConversationStates.fromJSON(deps.store.get(STORE_KEYS.states));
-    this.reasoning = ReasoningMemory.fromJSON(deps.store.get(STORE_KEYS.reasoning));
-    const unsupported = deps.store.get(STORE_KEYS.unsupported);
-    this.unsupported = unsupported && typeof unsupported === 'object' ? { ...(unsupported as Record<string, string[]>) } : {};
+    this.store = new PersistedStore(deps.store, deps.log);
+    const load = <V>(key: string, validate: (value: unknown) => V | undefined, capacity = MAX_MODELS) => Object.fromEntries(this.store.loadMap(key, validate, capacity));
+    this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
+    this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validContextWindow));
+    this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, MAX_TRIM_STATES));
+    this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, MAX_REASONING_ENTRIES));
+    this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
   }
 
   /** Listed limits first; a limit the endpoint itself enforced (learned from its error) wins when smaller. */
@@ -130,8 +136,8 @@ export class ChatEngine {
    */
   async run(request: ChatRequest, listed: ModelLimits, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
     const settings = this.deps.settings();
-    const context = { baseUrl: settings.baseUrl, model: request.modelId };
     const endpoint: Endpoint = { baseUrl: settings.baseUrl, apiKey: await this.deps.apiKey() };
+    const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
     let prepared = this.prepare(request, listed);
     let retriedContextLength = false;
@@ -144,7 +150,7 @@ export class ChatEngine {
       } catch (error) {
         if (signal.aborted) throw cancelledError(error);
         if (shown.answer) {
-          this.deps.log.warn(truncationLine(error, request.modelId));
+          this.deps.log.warn(redact(truncationLine(error, request.modelId), [endpoint.apiKey]));
           return { prepared, truncated: true };
         }
         if (this.dropRefusedParam(request.modelId, error)) continue;
@@ -156,7 +162,7 @@ export class ChatEngine {
         const delay = shown.thinking ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);
         if (delay === undefined) throw toUserFacingError(error, context);
         if (failureClass(error) === 'bad-answer') badAnswerRetries++;
-        this.deps.log.warn(retryLine(request.modelId, error, attempt + 1, settings.maxRetries + 1, delay));
+        this.deps.log.warn(redact(retryLine(request.modelId, error, attempt + 1, settings.maxRetries + 1, delay), [endpoint.apiKey]));
         await this.timing.sleep(delay, signal).catch((aborted: unknown) => {
           throw cancelledError(aborted);
         });
@@ -170,7 +176,7 @@ export class ChatEngine {
     const dropped = this.unsupported[modelId] ?? [];
     if (!refused || dropped.includes(refused) || dropped.length >= MAX_DROPPED_PARAMS) return false;
     this.unsupported[modelId] = [...dropped, refused];
-    void this.deps.store.update(STORE_KEYS.unsupported, this.unsupported);
+    void this.store.save(STORE_KEYS.unsupported, this.unsupported);
     this.deps.log.warn(`[request] ${modelId} does not accept "${refused}"; sending without it from now on.`);
     return true;
   }
@@ -183,7 +189,7 @@ export class ChatEngine {
   private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, message: string, sessionId: string): PreparedRequest {
     const limit = parseContextLimit(message);
     if (limit && this.learned.learn(request.modelId, limit)) {
-      void this.deps.store.update(STORE_KEYS.learned, this.learned.toJSON());
+      void this.store.save(STORE_KEYS.learned, this.learned.toJSON());
       this.deps.onLimitsChanged?.();
     }
     else this.states.addExtraStep(sessionId);
@@ -210,7 +216,7 @@ export class ChatEngine {
     );
     if (answer.callIds.length > 0 && answer.thinking) {
       this.reasoning.remember(answer.callIds, answer.thinking);
-      void this.deps.store.update(STORE_KEYS.reasoning, this.reasoning.toJSON());
+      void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
     if (answer.usage) {
       this.account(modelId, prepared, answer.usage);
@@ -221,7 +227,7 @@ export class ChatEngine {
 
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
     const result = accountUsage(this, modelId, prepared, usage);
-    if (result.calibrated) void this.deps.store.update(STORE_KEYS.calibrations, this.calibrations.toJSON());
-    void this.deps.store.update(STORE_KEYS.states, this.states.toJSON());
+    if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
+    void this.store.save(STORE_KEYS.states, this.states.toJSON());
   }
 }

@@ -6,6 +6,7 @@ import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
 import { previewOf } from '../stream/streamFrame';
 import { formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { errorDetail } from './userFacingError';
+import { redact } from '../util/redact';
 
 /** Content was already shown, so the answer is kept as it is and the user is not told to try again. */
 export function truncationLine(error: unknown, model: string): string {
@@ -13,7 +14,7 @@ export function truncationLine(error: unknown, model: string): string {
     return `[stream] ${model} sent nothing for ${formatDuration(error.ms)} in the middle of its answer; stopped waiting. The answer is incomplete: kept what arrived.`;
   }
   if (error instanceof StreamInterruptedError) {
-    return `[stream] The connection broke in the middle of ${model}'s answer (${error.causeText}). The answer is incomplete: kept what arrived.`;
+    return `[stream] The connection broke in the middle of ${model}'s answer (${redact(error.causeText)}). The answer is incomplete: kept what arrived.`;
   }
   if (error instanceof ToolCallArgumentsError) {
     return `[stream] ${model} called the tool "${error.toolName}" with arguments that are not valid JSON (${previewOf(error.rawArguments)}); the call was dropped, the text before it was kept.`;

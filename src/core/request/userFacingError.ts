@@ -1,12 +1,14 @@
 /**
  * Errors as the user should read them: what happened and what to do, in one or two sentences. The
  * technical detail goes to the log only. Messages never include the API key: they are built from the
- * error's status, body text and our own wording, never from request headers.
+ * error's status, body text and our own wording, and both the sentence and the detail pass through
+ * redact() (util/redact.ts), because a transport message can quote a header or a URL.
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { redact, redactUrl } from '../util/redact';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
 
@@ -25,12 +27,14 @@ export class UserFacingError extends Error {
 export interface ErrorContext {
   baseUrl: string;
   model: string;
+  /** The key in use, so that it is masked wherever a message quotes it. */
+  apiKey?: string;
 }
 
 export const SET_KEY_HINT = 'Run the command "OpenCode: Set API Key" (or set the OPENCODE_API_KEY environment variable).';
 
 export function missingKeyError(baseUrl: string): UserFacingError {
-  return new UserFacingError('key', `No OpenCode API key is set for ${baseUrl}. ${SET_KEY_HINT}`, 'no key in SecretStorage or OPENCODE_API_KEY');
+  return new UserFacingError('key', `No OpenCode API key is set for ${redactUrl(baseUrl)}. ${SET_KEY_HINT}`, 'no key in SecretStorage or OPENCODE_API_KEY');
 }
 
 export function cancelledError(error: unknown): UserFacingError {
@@ -38,7 +42,12 @@ export function cancelledError(error: unknown): UserFacingError {
 }
 
 export function toUserFacingError(error: unknown, context: ErrorContext): UserFacingError {
-  if (error instanceof UserFacingError) return error;
+  const plain = error instanceof UserFacingError ? error : describe(error, { ...context, baseUrl: redactUrl(context.baseUrl) });
+  const secrets = [context.apiKey];
+  return new UserFacingError(plain.kind, redact(plain.message, secrets), redact(plain.detail, secrets), plain.status);
+}
+
+function describe(error: unknown, context: ErrorContext): UserFacingError {
   const detail = errorDetail(error);
   if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) return cancelledError(error);
   const answerError = fromAnswerError(error, context, detail);
@@ -118,6 +127,10 @@ export function isContextLengthMessage(text: string): boolean {
 
 /** What the log gets: the status and the server's own words (and codes), or the error chain. */
 export function errorDetail(error: unknown): string {
+  return redact(rawDetail(error));
+}
+
+function rawDetail(error: unknown): string {
   if (error instanceof APIError) {
     const codes = [error.type && `type=${error.type}`, error.code && `code=${error.code}`].filter(Boolean);
     return `${error.message}${codes.length ? ` [${codes.join(', ')}]` : ''}${causeOf(error)}`;

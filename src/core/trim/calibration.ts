@@ -41,7 +41,7 @@ export class Calibrations {
     const calibrations = new Calibrations();
     if (value && typeof value === 'object') {
       for (const [model, factor] of Object.entries(value as Record<string, unknown>)) {
-        if (typeof factor === 'number' && factor >= MIN_CALIBRATION && factor <= MAX_CALIBRATION) calibrations.factors.set(model, factor);
+        if (model && typeof factor === 'number' && factor >= MIN_CALIBRATION && factor <= MAX_CALIBRATION) calibrations.factors.set(model, factor);
       }
     }
     return calibrations;

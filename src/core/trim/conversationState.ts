@@ -68,8 +68,11 @@ export class ConversationStates {
     const states = new ConversationStates(capacity);
     if (value && typeof value === 'object') {
       for (const [id, raw] of Object.entries(value as Record<string, Partial<ConversationTrimState>>)) {
+        if (!raw || typeof raw !== 'object' || Array.isArray(raw)) continue;
         const state = { ...EMPTY, ...raw };
-        if (Object.values(state).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) states.put(id, state);
+        const valid = Object.values(state).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
+        // The engine loads through core/state/records.ts first; this keeps fromJSON safe on its own too.
+        if (valid) states.put(id, { ...state, extraSteps: Math.min(MAX_EXTRA_STEPS, state.extraSteps) });
       }
     }
     return states;

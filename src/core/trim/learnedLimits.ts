@@ -10,13 +10,16 @@ const LIMIT_PATTERNS = [
   /exceeds? (?:the )?(?:model'?s? )?(?:maximum )?context (?:length|window)(?: of)?\s*([\d,_]+)/i,
 ];
 
+/** No real model has a smaller window; a smaller number in an error or in saved state is not a limit. */
+export const MIN_LEARNED_LIMIT = 1_000;
+
 /** The limit an error message names, if it names one. */
 export function parseContextLimit(message: string): number | undefined {
   for (const pattern of LIMIT_PATTERNS) {
     const match = pattern.exec(message);
     if (match) {
       const limit = Number(match[1].replace(/[,_]/g, ''));
-      if (Number.isFinite(limit) && limit >= 1_000) return limit;
+      if (Number.isFinite(limit) && limit >= MIN_LEARNED_LIMIT) return limit;
     }
   }
   return undefined;
@@ -44,7 +47,8 @@ export class LearnedLimits {
     const learned = new LearnedLimits();
     if (value && typeof value === 'object') {
       for (const [model, limit] of Object.entries(value as Record<string, unknown>)) {
-        if (typeof limit === 'number' && Number.isFinite(limit) && limit > 0) learned.limits.set(model, limit);
+        // A limit below any real model's window (e.g. 1) would drop all history: refused, like parseContextLimit.
+        if (typeof limit === 'number' && Number.isInteger(limit) && limit >= MIN_LEARNED_LIMIT && limit <= 100_000_000) learned.limits.set(model, limit);
       }
     }
     return learned;

@@ -1,0 +1,85 @@
+/**
+ * The one way state is kept in VS Code's globalState: every store is loaded through a validator, so a
+ * record from an older version, a hand edit or a corrupt file can never break a request. Invalid records are
+ * dropped (never repaired silently), with one WARN line per store; saving goes through here too.
+ */
+import type { Logger } from '../log';
+import { isRecord } from '../util/isRecord';
+import { BoundedMap } from '../util/boundedMap';
+
+export interface KeyValueStore {
+  get(key: string): unknown;
+  update(key: string, value: unknown): PromiseLike<void> | void;
+}
+
+/** A record's valid form, or undefined when it must be dropped. Never throws. */
+export type Validate<V> = (value: unknown) => V | undefined;
+
+export interface Loaded<V> {
+  entries: [string, V][];
+  dropped: number;
+}
+
+/**
+ * The valid entries of a persisted map (newest last, at most `capacity`, the newest kept). Anything that is
+ * not an object counts as one dropped record.
+ */
+export function validEntries<V>(raw: unknown, validate: Validate<V>, capacity = Infinity): Loaded<V> {
+  if (raw === undefined || raw === null) return { entries: [], dropped: 0 };
+  if (!isRecord(raw)) return { entries: [], dropped: 1 };
+  const entries: [string, V][] = [];
+  let dropped = 0;
+  for (const [key, value] of Object.entries(raw)) {
+    const valid = key ? validate(value) : undefined;
+    if (valid === undefined) dropped++;
+    else entries.push([key, valid]);
+  }
+  const over = Math.max(0, entries.length - capacity);
+  return { entries: entries.slice(over), dropped: dropped + over };
+}
+
+export class PersistedStore {
+  /** Stores already warned about, so a store read on every request warns once. */
+  private readonly warned = new BoundedMap<string, true>(64);
+
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly log?: Logger,
+  ) {}
+
+  /** A persisted map, each entry validated. */
+  loadMap<V>(key: string, validate: Validate<V>, capacity?: number): [string, V][] {
+    const loaded = validEntries(this.read(key), validate, capacity);
+    this.warnDropped(key, loaded.dropped);
+    return loaded.entries;
+  }
+
+  /** A single persisted value; `dropped` lets a validator report parts it left out (e.g. bad list items). */
+  loadValue<V>(key: string, validate: (value: unknown) => { value?: V; dropped: number }): V | undefined {
+    const raw = this.read(key);
+    if (raw === undefined || raw === null) return undefined;
+    const result = validate(raw);
+    this.warnDropped(key, result.value === undefined ? Math.max(1, result.dropped) : result.dropped);
+    return result.value;
+  }
+
+  /** Saves; a failure is logged, never thrown (the value is still in memory). */
+  save(key: string, value: unknown): Promise<void> {
+    this.warned.delete(key);
+    return Promise.resolve(this.store.update(key, value)).then(undefined, (error: unknown) => this.log?.warn(`[state] Could not save ${key}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private read(key: string): unknown {
+    try {
+      return this.store.get(key);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private warnDropped(key: string, dropped: number): void {
+    if (dropped === 0 || this.warned.has(key)) return;
+    this.warned.set(key, true);
+    this.log?.warn(`[state] Dropped ${dropped} invalid record(s) from ${key} (saved by another version or edited by hand); they will be learned again.`);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The validators of everything the extension persists: type and range of each record. Used when loading
+ * (persisted.ts drops what fails) and by the classes' own fromJSON, so one rule holds in both places.
+ */
+import { MAX_CALIBRATION, MIN_CALIBRATION } from '../trim/calibration';
+import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';
+import { MAX_EXTRA_STEPS, type ConversationTrimState } from '../trim/conversationState';
+import { DROPPABLE_PARAMS, type DroppableParam } from '../request/unsupportedParams';
+import type { ModelEntry } from '../types';
+import { isRecord } from '../util/isRecord';
+
+/** A context window below this is not a real model's (the same floor as parseContextLimit). */
+export const MIN_CONTEXT_WINDOW = MIN_LEARNED_LIMIT;
+export const MAX_CONTEXT_WINDOW = 100_000_000;
+/** A model refusing more parameters than this is not worth more silent retries. */
+export const MAX_DROPPED_PARAMS = 3;
+export const MAX_REASONING_CHARS = 64_000;
+
+const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
+
+export function validCalibration(value: unknown): number | undefined {
+  return typeof value === 'number' && value >= MIN_CALIBRATION && value <= MAX_CALIBRATION ? value : undefined;
+}
+
+export function validContextWindow(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= MIN_CONTEXT_WINDOW && value <= MAX_CONTEXT_WINDOW ? value : undefined;
+}
+
+export function validReasoning(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_REASONING_CHARS ? value : undefined;
+}
+
+/** A list of distinct parameters we send, at most MAX_DROPPED_PARAMS. */
+export function validDroppedParams(value: unknown): DroppableParam[] | undefined {
+  if (!Array.isArray(value) || value.length > MAX_DROPPED_PARAMS) return undefined;
+  if (!value.every((p) => (DROPPABLE_PARAMS as readonly unknown[]).includes(p)) || new Set(value).size !== value.length) return undefined;
+  return value as DroppableParam[];
+}
+
+export function validTrimState(value: unknown): ConversationTrimState | undefined {
+  if (!isRecord(value)) return undefined;
+  const { lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps } = value;
+  if (!isCount(lastRemoved) || !isCount(lastSteps) || !isCount(lastInputLength) || !isCount(extraSteps, MAX_EXTRA_STEPS)) return undefined;
+  if (typeof lastGrid !== 'number' || !Number.isFinite(lastGrid) || lastGrid < 0 || lastRemoved > lastInputLength) return undefined;
+  return { lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps };
+}
+
+const LIMIT_SOURCES: readonly ModelEntry['limitSource'][] = ['endpoint', 'bundled', 'learned', 'fallback', 'unknown'];
+
+export function validModelEntry(value: unknown): ModelEntry | undefined {
+  if (!isRecord(value)) return undefined;
+  const { id, name, toolCalling, imageInput, limitSource, contextWindow, maxOutputTokens } = value;
+  if (typeof id !== 'string' || !id || typeof name !== 'string' || typeof toolCalling !== 'boolean' || typeof imageInput !== 'boolean') return undefined;
+  if (!LIMIT_SOURCES.includes(limitSource as ModelEntry['limitSource'])) return undefined;
+  const positive = (v: unknown): v is number | undefined => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_CONTEXT_WINDOW);
+  if (!positive(contextWindow) || !positive(maxOutputTokens)) return undefined;
+  const entry: ModelEntry = { id, name, toolCalling, imageInput, limitSource: limitSource as ModelEntry['limitSource'] };
+  if (contextWindow !== undefined) entry.contextWindow = contextWindow;
+  if (maxOutputTokens !== undefined) entry.maxOutputTokens = maxOutputTokens;
+  return entry;
+}
+
+export interface CachedModelList {
+  fetchedAt: number;
+  models: ModelEntry[];
+}
+
+/** A cached list needs a real fetch time (else it would never be refreshed); bad or duplicate entries are left out. */
+export function validModelList(value: unknown): { value?: CachedModelList; dropped: number } {
+  if (!isRecord(value) || !Array.isArray(value.models)) return { dropped: 1 };
+  const { fetchedAt } = value;
+  // A time in the future would keep the list from ever going stale.
+  if (typeof fetchedAt !== 'number' || !Number.isFinite(fetchedAt) || fetchedAt < 0 || fetchedAt > Date.now() + 60_000) return { dropped: 1 };
+  const seen = new Set<string>();
+  const models: ModelEntry[] = [];
+  for (const raw of value.models) {
+    const entry = validModelEntry(raw);
+    if (entry && !seen.has(entry.id)) {
+      seen.add(entry.id);
+      models.push(entry);
+    }
+  }
+  return { value: { fetchedAt, models }, dropped: value.models.length - models.length };
+}
