@@ -14,7 +14,7 @@ import { useFakeServer } from './support/suiteHooks';
 import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
 
-const KEYS = ['opencode.calibrations', 'opencode.learnedLimits', 'opencode.trimStates', 'opencode.reasoning', 'opencode.unsupportedParams'];
+const KEYS = ['opencode.calibrations', 'opencode.learnedLimits', 'opencode.trimStates', 'opencode.reasoning', 'opencode.unsupportedParams', 'opencode.sessionClaims'];
 const MAP_VALIDATORS: [string, (v: unknown) => unknown][] = [
   ['calibrations', validCalibration],
   ['learnedLimits', validContextWindow],

@@ -8,7 +8,8 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../log';
 import { PersistedStore, type KeyValueStore } from '../state/persisted';
-import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validReasoning, validTrimState } from '../state/records';
+import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
@@ -66,6 +67,7 @@ const STORE_KEYS = {
   states: 'opencode.trimStates',
   reasoning: 'opencode.reasoning',
   unsupported: 'opencode.unsupportedParams',
+  sessions: 'opencode.sessionClaims',
 };
 /** The capacities of the persisted maps (the in-memory classes hold as many). */
 const MAX_TRIM_STATES = 200;
@@ -78,6 +80,8 @@ export class ChatEngine {
   readonly learned: LearnedLimits;
   readonly states: ConversationStates;
   readonly reasoning: ReasoningMemory;
+  /** Which conversation owns each opening (the session id and trim-state key). */
+  readonly sessions: SessionIds;
   /** Parameters each model refused (unsupportedParams.ts). */
   readonly unsupported: Record<string, string[]>;
   readonly log: Logger;
@@ -94,6 +98,8 @@ export class ChatEngine {
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, MAX_TRIM_STATES));
     this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, MAX_REASONING_ENTRIES));
     this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
+    const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
+    this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
   }
 
   /** Listed limits first; a limit the endpoint itself enforced (learned from its error) wins when smaller. */
@@ -115,6 +121,7 @@ export class ChatEngine {
       states: this.states,
       log: this.deps.log,
       reasoning: this.reasoning,
+      sessions: this.sessions,
     });
   }
 

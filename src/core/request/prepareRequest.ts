@@ -8,7 +8,7 @@ import { repairToolPairs } from '../convert/repairToolPairs';
 import { toWireMessages } from '../convert/toWireMessages';
 import { toWireToolChoice, toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
-import { conversationSessionId } from '../session/sessionId';
+import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
 import { computeBudget, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
@@ -39,6 +39,8 @@ export interface PrepareContext {
   log: Logger;
   /** Reasoning of earlier tool-call answers, put back where the history lost it. */
   reasoning?: ReasoningMemory;
+  /** Tells conversations with the same opening apart (sessionId.ts); without it, the opening alone is the id. */
+  sessions?: SessionIds;
 }
 
 export interface PreparedRequest extends TrimPlan {
@@ -77,7 +79,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     ctx.log.warn(`[request] Repaired tool pairs: dropped ${repaired.droppedOrphanResults} orphaned tool result(s), closed ${repaired.addedMissingResults} call(s) that had no result.`);
   }
   const input = repaired.messages;
-  const sessionId = conversationSessionId(input);
+  const sessionId = ctx.sessions ? ctx.sessions.idFor(input) : conversationSessionId(input);
   const budget = trimBudget(ctx);
   const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim);
   const tokensBudgeted = Number.isFinite(budget.tokens);

@@ -18,6 +18,11 @@ export const MAX_REASONING_CHARS = 64_000;
 
 const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 
+/** A session claim: the fingerprint of a conversation's first answer (sessionId.ts). */
+export function validSessionClaim(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[0-9a-f]{24}$/.test(value) ? value : undefined;
+}
+
 export function validCalibration(value: unknown): number | undefined {
   return typeof value === 'number' && value >= MIN_CALIBRATION && value <= MAX_CALIBRATION ? value : undefined;
 }
