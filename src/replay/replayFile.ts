@@ -1,9 +1,11 @@
 /**
  * Reads replay JSONL: line 1 is `{"messages":[…],"tools":[…]}`; every later line is a whole request of
  * that form or `{"append":[…]}` (the previous request's messages plus these). Blank lines are skipped;
- * a malformed line is an error naming its line number.
+ * a malformed line is an error naming its line number and the field (replayValidate.ts).
  */
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
+import { isRecord } from '../core/util/isRecord';
+import { checkedMessages, checkedTools } from './replayValidate';
 
 export interface ReplayRequest {
   messages: WireMessage[];
@@ -16,21 +18,31 @@ export function parseReplayLines(lines: Iterable<string>): ReplayRequest[] {
   for (const line of lines) {
     lineNumber++;
     if (!line.trim()) continue;
-    let entry: { messages?: unknown; tools?: unknown; append?: unknown };
     try {
-      entry = JSON.parse(line);
+      requests.push(requestOf(line, requests[requests.length - 1]));
     } catch (error) {
-      throw new Error(`line ${lineNumber}: not JSON (${(error as Error).message})`);
-    }
-    const previous = requests[requests.length - 1];
-    if (Array.isArray(entry.append)) {
-      if (!previous) throw new Error(`line ${lineNumber}: "append" before any whole request`);
-      requests.push({ messages: [...previous.messages, ...(entry.append as WireMessage[])], tools: previous.tools });
-    } else if (Array.isArray(entry.messages)) {
-      requests.push({ messages: entry.messages as WireMessage[], tools: Array.isArray(entry.tools) ? (entry.tools as WireTool[]) : [] });
-    } else {
-      throw new Error(`line ${lineNumber}: expected "messages" or "append"`);
+      throw new Error(`line ${lineNumber}: ${(error as Error).message}`);
     }
   }
   return requests;
+}
+
+/** One line: a whole request, or an append to the previous one. Throws a message naming the field. */
+function requestOf(line: string, previous: ReplayRequest | undefined): ReplayRequest {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch (error) {
+    throw new Error(`not JSON (${(error as Error).message})`);
+  }
+  if (!isRecord(entry)) throw new Error('expected an object with "messages" or "append"');
+  if (entry.append !== undefined) {
+    if (!Array.isArray(entry.append)) throw new Error('append: expected an array of messages');
+    if (!previous) throw new Error('"append" before any whole request');
+    return { messages: [...previous.messages, ...checkedMessages(entry.append, 'append')], tools: previous.tools };
+  }
+  if (!Array.isArray(entry.messages)) throw new Error(entry.messages === undefined ? 'expected "messages" or "append"' : 'messages: expected an array');
+  if (entry.tools !== undefined && !Array.isArray(entry.tools)) throw new Error('tools: expected an array');
+  if (entry.messages.length === 0) throw new Error('messages: expected at least one message');
+  return { messages: checkedMessages(entry.messages, 'messages'), tools: checkedTools(Array.isArray(entry.tools) ? entry.tools : []) };
 }

@@ -63,9 +63,9 @@ describe('replay tool', () => {
   it('prints the lines the extension would log, and warns about invalid settings on stderr', () => {
     const file = path.join(dir, 'lines.jsonl');
     writeSession(file, 60);
-    const run = spawnSync(process.execPath, [REPLAY, file, '--context-window', '20000', '--cut-step=-5'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [REPLAY, file, '--context-window', '20000', '--cut-step', '0', '--headroom-ratio=0.9'], { encoding: 'utf8' });
     assert.strictEqual(run.status, 0);
-    assert.match(run.stderr, /warning: opencode\.historyTrim\.cutStepTokens -5 is outside 0…1000000; using 0\./);
+    assert.match(run.stderr, /warning: opencode\.historyTrim\.headroomRatio 0\.9 is outside 0…0\.5; using 0\.5\./);
     const result = run.stdout;
     assert.match(result, /^\[history-trim\] Dropped \d+ old message\(s\) to fit context window \(budget=10000, maxBytes=524288\); estimated payload now ~\d+ tokens \/ \d+ bytes\. headroom=1000 step=0 cut=(moved|held)$/m);
     assert.match(result, /^\[usage\] prompt=\d+ completion=0 total=\d+ cached=\d+ cacheHit=\d+\.\d%$/m);

@@ -103,7 +103,8 @@ function readNumber(read: ReadSetting, warn: Warn, key: string, fallback: number
   const raw = read(key);
   if (raw === undefined || raw === null) return fallback;
   if (typeof raw !== 'number' || !Number.isFinite(raw)) {
-    warn(`opencode.${key} ${JSON.stringify(raw)} is not a number; using ${fallback}.`);
+    // String(), not JSON.stringify: NaN and Infinity must read as themselves, not as "null".
+    warn(`opencode.${key} ${typeof raw === 'number' ? String(raw) : JSON.stringify(raw)} is not a number; using ${fallback}.`);
     return fallback;
   }
   let value = integer ? Math.round(raw) : raw;
