@@ -54,6 +54,8 @@ describe('redaction: keys and URL secrets never reach chat or the log (issue 9 i
     for (const secret of ['abc.def', '1234567', 'hunter2', 'K1', 'K2', 'K3']) assert.ok(!out.includes(secret), `${secret} in ${out}`);
     assert.ok(out.includes('model=m'), 'a harmless parameter stays');
     assert.strictEqual(redactUrl('https://opencode.ai/zen/v1'), 'https://opencode.ai/zen/v1');
+    const plain = 'This model\'s maximum context length is 8192 tokens. Token limit reached; basic request failed at https://opencode.ai/zen/v1/chat/completions?model=x';
+    assert.strictEqual(redact(plain), plain, 'ordinary error text is left alone');
   });
 
   it('key-fuzz-every-error-path: a random key quoted by any error never appears in a sentence, detail or log line', () => {

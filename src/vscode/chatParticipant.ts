@@ -4,6 +4,7 @@
  * the conversation to an OpenCode model and streams the answer back as markdown.
  */
 import * as vscode from 'vscode';
+import { redact } from '../core/util/redact';
 
 export const PARTICIPANT_ID = 'opencode.chat';
 const VENDOR = 'opencode';
@@ -33,10 +34,10 @@ async function chooseModel(picked: vscode.LanguageModelChat | undefined): Promis
   return first;
 }
 
+/** Redacted: the error may come from any provider and quote a header or a URL. */
 function describeError(err: unknown): string {
-  if (err instanceof vscode.LanguageModelError) return err.code ? `${err.message} (${err.code})` : err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
+  if (err instanceof vscode.LanguageModelError) return redact(err.code ? `${err.message} (${err.code})` : err.message);
+  return redact(err instanceof Error ? err.message : String(err));
 }
 
 function failure(stream: vscode.ChatResponseStream, title: string, detail: string): void {

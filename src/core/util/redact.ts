@@ -14,7 +14,8 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
   let out = text;
   for (const secret of secrets) if (secret && secret.length >= 4) out = replaceAllVariants(out, secret);
   return out
-    .replace(/\b(Bearer|Basic|Token)\s+[^\s"',;)\]}]+/gi, `$1 ${MASK}`)
+    .replace(/\b(Bearer)\s+[^\s"',;)\]}]+/gi, `$1 ${MASK}`)
+    .replace(/\bBasic\s+[A-Za-z0-9+/=]{8,}/g, `Basic ${MASK}`)
     .replace(/\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{6,}/g, `$1-${MASK}`)
     .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"']+)@/gi, `$1${MASK}@`)
     .replace(/([?&])([^=&#\s"']+)=([^&#\s"']*)/g, (whole, sep: string, name: string) => (SECRET_PARAM.test(name) ? `${sep}${name}=${MASK}` : whole))
