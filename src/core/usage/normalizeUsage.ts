@@ -31,6 +31,8 @@ interface UsageParts {
   completionTokens: number;
   /** The provider's own total, 0 when it sent none. */
   reportedTotal: number;
+  /** The record contradicted its shape's usual reading (see readUsage). */
+  anomaly?: string;
 }
 
 /** A token count from an untrusted value: a number or a numeric string; anything else, NaN, infinities and negatives count as 0. */
@@ -72,9 +74,11 @@ function fromOpenAi(raw: RawUsage): UsageParts {
     field(raw, 'cache_read_input_tokens');
   const prompt = field(raw, 'prompt_tokens');
   const write = field(raw, 'cache_creation_input_tokens');
+  const { excluded, anomaly } = promptExclusion(raw, prompt, cached, write);
   return {
     shape: 'openai',
-    contextTokens: promptExcludesCache(raw, prompt, cached, write) ? prompt + cached + write : prompt,
+    contextTokens: excluded ? prompt + cached + write : prompt,
+    anomaly,
     cachedTokens: cached,
     cacheWriteTokens: write,
     completionTokens: field(raw, 'completion_tokens'),
@@ -84,13 +88,22 @@ function fromOpenAi(raw: RawUsage): UsageParts {
 
 /**
  * A gateway that passes Anthropic's fields through may put Anthropic's input_tokens (cache excluded) into
- * prompt_tokens. Provably so when the reported total adds the cache on top of prompt and completion; the
- * reads exceeding the prompt are caught as an anomaly in readUsage either way.
+ * prompt_tokens. Provably so when the reported total adds the cache on top of prompt and completion, or when
+ * the cache reads and writes alone exceed the prompt (they are a part of an inclusive prompt). Returns the
+ * anomaly to report in the second case: the record contradicts the usual (inclusive) reading.
  */
-function promptExcludesCache(raw: RawUsage, prompt: number, cached: number, write: number): boolean {
-  if (!has(raw, 'cache_read_input_tokens', 'cache_creation_input_tokens') || cached + write === 0) return false;
+function promptExclusion(raw: RawUsage, prompt: number, cached: number, write: number): { excluded: boolean; anomaly?: string } {
+  if (cached + write === 0) return { excluded: false };
   const total = field(raw, 'total_tokens');
-  return total > 0 && total === prompt + cached + write + field(raw, 'completion_tokens');
+  if (has(raw, 'cache_read_input_tokens', 'cache_creation_input_tokens') && total > 0 && total === prompt + cached + write + field(raw, 'completion_tokens')) {
+    return { excluded: true };
+  }
+  if (cached + write <= prompt) return { excluded: false };
+  return {
+    excluded: true,
+    anomaly: `openai-shaped usage reports more cache reads and writes (${cached + write}) than prompt tokens (${prompt}); ` +
+      `reading the prompt as excluding them: context = ${prompt + cached + write}`,
+  };
 }
 
 function fromAnthropic(raw: RawUsage): UsageParts {
@@ -157,13 +170,12 @@ export function readUsage(raw: unknown): UsageReading | undefined {
   if (!parts) return undefined;
   const { shape, cachedTokens, completionTokens } = parts;
   let contextTokens = parts.contextTokens;
-  let anomaly: string | undefined;
+  let anomaly = parts.anomaly;
   if (cachedTokens > contextTokens) {
     // Cache reads are part of the prompt; more reads than prompt means the prompt count left them out.
-    const real = contextTokens + cachedTokens + (shape === 'openai' ? parts.cacheWriteTokens : 0);
     anomaly = `${shape}-shaped usage reports more cache reads (${cachedTokens}) than prompt tokens (${contextTokens}); ` +
-      `reading the prompt as excluding them: context = ${real}`;
-    contextTokens = real;
+      `reading the prompt as excluding them: context = ${contextTokens + cachedTokens}`;
+    contextTokens += cachedTokens;
   }
   const computedTotal = contextTokens + completionTokens;
   const usage: NormalizedUsage = {
