@@ -4,7 +4,7 @@
  * chunk-level usageMetadata, trailing usage frames that merge, and prompt_tokens that exclude the cache reads.
  */
 import * as assert from 'assert';
-import { checkChunk } from '../core/stream/chunkShape';
+import { frameOf } from '../core/stream/streamFrame';
 import { StreamMapper } from '../core/stream/streamMapper';
 import type { NormalizedUsage, StreamEvent } from '../core/types';
 import { mergeUsage } from '../core/usage/mergeUsage';
@@ -17,11 +17,14 @@ function usage(raw: unknown): NormalizedUsage {
   return normalized;
 }
 
-/** The last usage event of a stream of raw chunks, as the transport would check and map them. */
+/** The last usage event of a stream of payloads, read as the transport reads them (frameOf, then the mapper). */
 function streamedUsage(...chunks: Record<string, unknown>[]): NormalizedUsage | undefined {
   const mapper = new StreamMapper();
   const events: StreamEvent[] = [];
-  for (const chunk of chunks) events.push(...mapper.push(checkChunk(chunk).chunk));
+  for (const chunk of chunks) {
+    const frame = frameOf(JSON.stringify(chunk));
+    if (frame.kind === 'chunk') events.push(...mapper.push(frame.chunk));
+  }
   const last = events.filter((e) => e.kind === 'usage').at(-1);
   return last?.kind === 'usage' ? last.usage : undefined;
 }
