@@ -82,6 +82,30 @@ describe('what a stream carries (engine, real HTTP)', () => {
   });
 });
 
+describe('a 200 that is a web page (real HTTP)', () => {
+  it('says the endpoint answered with an HTML page and to check the base URL, not "empty answer", and does not retry', async () => {
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(`<!DOCTYPE html><html><head><title>Sign in</title></head><body>${'<p>Welcome to the portal.</p>'.repeat(100)}</body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { engine } = engineFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, { maxRetries: 2 });
+      await assert.rejects(runOnce(engine, 'any-model', chat('hello')), (error: Error) => {
+        assert.match(error.message, /^The request to any-model failed: the endpoint answered with an HTML page instead of a model's answer; check the opencode\.baseUrl setting \("Sign in Welcome to the portal\./);
+        assert.ok(error.message.length < 300, error.message);
+        return true;
+      });
+      assert.strictEqual(requests, 1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('prompt_tokens that exclude the cache reads (anthropic-via-chat usage, real HTTP)', () => {
   it('counts the real context (as the Anthropic shape does), cacheHit under 100%, one WARN per model', async () => {
     const contexts: Record<string, number[]> = {};

@@ -10,7 +10,8 @@ import { SseDecoder } from '../stream/sseDecoder';
 import { framesOfJsonBody } from '../stream/completionBody';
 import { redact } from '../stream/redactPlaceholder';
 import { frameOf, type StreamFrame } from '../stream/streamFrame';
-import { StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { NotAnAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { excerptOf } from './streamLog';
 
 export interface ChatRequestBody {
   model: string;
@@ -119,7 +120,7 @@ export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, opt
     // Finish reason in hand: silence or a reset now costs nothing (no [DONE], maybe no usage) and is no error.
     if (progress.finished && !userCancelled && !(error instanceof APIError)) return;
     if (idle.fired) throw new StreamIdleTimeoutError(options.idleTimeoutMs);
-    if (userCancelled || error instanceof APIError || !progress.answering) throw error;
+    if (userCancelled || error instanceof APIError || error instanceof NotAnAnswerError || !progress.answering) throw error;
     throw StreamInterruptedError.from(error);
   } finally {
     idle.stop();
@@ -146,12 +147,17 @@ function redactedError(error: Record<string, unknown>): Record<string, unknown> 
   return typeof error.message === 'string' ? { ...error, message: redact(error.message) } : error;
 }
 
-/** The frames of a 200 answer, read by content type: a JSON body is one answer or one error, anything else SSE. */
+/**
+ * The frames of a 200 answer, read by content type: a JSON body is one answer or one error, an HTML page is no
+ * answer at all, anything else is SSE (some servers send SSE without the right type).
+ */
 async function* framesOf(response: Response): AsyncGenerator<StreamFrame> {
-  if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
+  const type = response.headers.get('content-type') ?? '';
+  if (/\bjson\b/i.test(type)) {
     yield* framesOfJsonBody(await response.text());
     return;
   }
+  if (/\bhtml\b/i.test(type)) throw new NotAnAnswerError('an HTML page', excerptOf(await response.text(), 120));
   for await (const data of ssePayloads(response.body)) yield frameOf(data);
 }
 

@@ -9,9 +9,6 @@ import type { Chunk, ChunkDelta } from './chunkShape';
 import { ThinkTagSplitter } from './thinkTagSplitter';
 import { ToolCallAccumulator } from './toolCallAccumulator';
 
-/** Kept for the fixtures' loader and older tests: the chunk the mapper reads. */
-export type ChunkLike = Chunk;
-
 export interface StreamSummary {
   textChars: number;
   thinkingChars: number;
