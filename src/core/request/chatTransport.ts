@@ -162,7 +162,7 @@ async function* framesOf(response: Response): AsyncGenerator<StreamFrame> {
 }
 
 /** The `data` payloads of an SSE body, decoded as UTF-8 across chunk boundaries. */
-export async function* ssePayloads(body: ReadableStream<Uint8Array> | null): AsyncGenerator<string> {
+async function* ssePayloads(body: ReadableStream<Uint8Array> | null): AsyncGenerator<string> {
   if (!body) return;
   const reader = body.getReader();
   const utf8 = new TextDecoder();
