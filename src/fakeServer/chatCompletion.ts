@@ -89,6 +89,6 @@ async function answer(
     shape: plan.shape ?? {},
     onDeliberateDestroy: () => state.recorder.markClosedByServer(index),
   };
-  if (body.stream === true) await streamReply(delivery);
+  if (body.stream === true && !delivery.shape.asJson) await streamReply(delivery);
   else await sendCompletion(delivery);
 }

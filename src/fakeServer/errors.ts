@@ -4,6 +4,8 @@ export interface ErrorReply {
   status: number;
   body: object;
   headers?: Record<string, string>;
+  /** Sent instead of the JSON body, as text/html (a proxy's error page). */
+  html?: string;
 }
 
 function openAiError(status: number, message: string, type: string, code?: string): ErrorReply {
@@ -46,6 +48,18 @@ export function rateLimited(retryAfterSeconds: number): ErrorReply {
 export function serverError(status: number): ErrorReply {
   const messages: Record<number, string> = { 500: 'Internal server error', 502: 'Bad gateway', 503: 'Service unavailable' };
   return openAiError(status, messages[status] ?? `Upstream error ${status}`, 'server_error');
+}
+
+/** A 200 whose JSON body is an error (some gateways answer a streaming request so); the message names a key. */
+export function errorInOkBody(): ErrorReply {
+  return { status: 200, body: { error: { message: 'Upstream provider rejected the request made with key sk-upstream-0123456789abcdef', type: 'upstream_error' } } };
+}
+
+/** A proxy's HTML error page of about 3 KB, as a 502 in front of the gateway. */
+export function htmlBadGateway(): ErrorReply {
+  const filler = '<p>The upstream server did not answer in time. Please retry your request later.</p>\n'.repeat(36);
+  const html = `<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title><style>body{font-family:sans-serif}</style></head>\n<body><h1>502 Bad Gateway</h1>\n${filler}</body></html>\n`;
+  return { status: 502, body: {}, html };
 }
 
 export function badRequest(message: string, code?: string): ErrorReply {

@@ -17,9 +17,21 @@ export interface FaultInput {
 /** Stop after `afterDeltas` delta frames, then either drop the connection or go quiet for `ms` and resume. */
 export type StreamInterruption = { afterDeltas: number; then: 'destroy' } | { afterDeltas: number; then: 'stall'; ms: number };
 
+/** After the last frame: keep the connection open for `ms` (then end it), or destroy it. */
+export type StreamEnding = { then: 'hold'; ms: number } | { then: 'destroy' };
+
 export interface StreamShape {
   malformedAfterDeltas?: number;
   omitFinishAndDone?: boolean;
+  /** Send the finish reason and usage, but no `[DONE]`. */
+  omitDone?: boolean;
+  /** Send the usage chunk right after the first delta (gateways that report usage early). */
+  usageFirst?: boolean;
+  /** Usage in two frames: all but the output count, then a frame with only the output count. */
+  splitUsage?: boolean;
+  /** Answer a streaming request with one JSON completion (200, application/json). */
+  asJson?: boolean;
+  ending?: StreamEnding;
   /** Send `[DONE]` and nothing else. */
   onlyDone?: boolean;
   interruption?: StreamInterruption;
@@ -80,6 +92,20 @@ const FAULTS: Record<FaultName, FaultFunction> = {
   'context-length-400': (spec, input) =>
     httpError(errors.contextLengthExceeded(numberParam(spec, 'limit', input.contextWindow), input.promptTokens)),
   'missing-session-400': () => httpError(errors.missingSession()),
+  'hold-after-done': (spec) => ({ kind: 'reply', shape: { ending: { then: 'hold', ms: numberParam(spec, 'ms', 60_000) } } }),
+  'reset-after-done': () => ({ kind: 'reply', shape: { ending: { then: 'destroy' } } }),
+  'hold-after-usage': (spec) => ({ kind: 'reply', shape: { omitDone: true, ending: { then: 'hold', ms: numberParam(spec, 'ms', 60_000) } } }),
+  'reset-after-usage': () => ({ kind: 'reply', shape: { omitDone: true, ending: { then: 'destroy' } } }),
+  // Usage after the first delta, then `afterChunks` more frames and a dropped connection.
+  'usage-then-cut': (spec, input) => ({
+    kind: 'reply',
+    reply: { text: input.defaultText },
+    shape: { usageFirst: true, interruption: { afterDeltas: numberParam(spec, 'afterChunks', 3) + 1, then: 'destroy' } },
+  }),
+  'split-usage': () => ({ kind: 'reply', shape: { splitUsage: true } }),
+  'json-completion': () => ({ kind: 'reply', shape: { asJson: true } }),
+  'json-error-200': () => httpError(errors.errorInOkBody()),
+  'html-502': () => httpError(errors.htmlBadGateway()),
   'unsupported-param-400': (spec) => httpError(errors.unsupportedParameter(typeof spec.param === 'string' ? spec.param : 'temperature')),
 };
 

@@ -39,6 +39,9 @@ export async function streamReply(delivery: ReplyDelivery): Promise<void> {
     usage: delivery.includeUsageInStream ? delivery.usage : undefined,
     malformedAfterDeltas: shape.malformedAfterDeltas,
     omitFinishAndDone: shape.omitFinishAndDone,
+    omitDone: shape.omitDone,
+    usageFirst: shape.usageFirst,
+    splitUsage: shape.splitUsage,
   });
   const delayMs = reply.delayMsBetweenChunks ?? 0;
   const cut = shape.interruption;
@@ -49,7 +52,9 @@ export async function streamReply(delivery: ReplyDelivery): Promise<void> {
     await sleepUnlessClosed(res, cut.ms);
     if (!(await writeFramesPaced(res, frames.slice(cut.afterDeltas), delayMs))) return;
   }
-  res.end();
+  if (shape.ending?.then === 'destroy') return destroyDeliberately(delivery);
+  if (shape.ending?.then === 'hold') await sleepUnlessClosed(res, shape.ending.ms);
+  if (!isGone(res)) res.end();
 }
 
 /** Non-streamed replies honour the shapes that make sense for one JSON body: cut, stall and malformed. */

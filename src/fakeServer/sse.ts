@@ -48,6 +48,19 @@ export interface StreamFramesInput {
   malformedAfterDeltas?: number;
   /** End after the deltas: no finish_reason, no usage, no [DONE]. */
   omitFinishAndDone?: boolean;
+  /** Everything but the [DONE] frame. */
+  omitDone?: boolean;
+  /** The usage chunk right after the first delta instead of after the finish reason. */
+  usageFirst?: boolean;
+  /** Usage in two frames, the second with only the output count. */
+  splitUsage?: boolean;
+}
+
+/** The usage as two frames: all but the output count, then only the output count (under the shape's own name). */
+function splitUsageFrames(usage: Record<string, unknown>): object[] {
+  const outputKey = 'completion_tokens' in usage ? 'completion_tokens' : 'output_tokens';
+  const { [outputKey]: output, ...rest } = usage;
+  return [rest, { [outputKey]: output }];
 }
 
 /**
@@ -60,8 +73,11 @@ export function buildStreamFrames(input: StreamFramesInput): string[] {
     frames.splice(Math.min(input.malformedAfterDeltas, frames.length), 0, MALFORMED_FRAME);
   }
   if (input.omitFinishAndDone) return frames;
+  const usageFrames = !input.usage ? [] : (input.splitUsage ? splitUsageFrames(input.usage as Record<string, unknown>) : [input.usage])
+    .map((usage) => sseFrame(usageChunkObject(input.identity, usage)));
+  if (input.usageFirst) frames.splice(Math.min(1, frames.length), 0, ...usageFrames);
   frames.push(sseFrame(chunkObject(input.identity, {}, input.finishReason)));
-  if (input.usage) frames.push(sseFrame(usageChunkObject(input.identity, input.usage)));
-  frames.push(DONE_FRAME);
+  if (!input.usageFirst) frames.push(...usageFrames);
+  if (!input.omitDone) frames.push(DONE_FRAME);
   return frames;
 }

@@ -14,7 +14,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function sendError(res: ServerResponse, error: ErrorReply): void {
-  sendJson(res, error.status, error.body, error.headers);
+  if (error.html === undefined) return sendJson(res, error.status, error.body, error.headers);
+  if (isGone(res)) return;
+  res.writeHead(error.status, { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(error.html), ...error.headers });
+  res.end(error.html);
 }
 
 export function startEventStream(res: ServerResponse): void {

@@ -3,7 +3,7 @@
  * usage shapes, replies, faults) can share them without importing any HTTP code.
  */
 
-export type UsageShapeName = 'openai' | 'deepseek' | 'anthropic';
+export type UsageShapeName = 'openai' | 'deepseek' | 'anthropic' | 'anthropic-via-chat';
 
 export interface FakeModel {
   id: string;
@@ -51,6 +51,15 @@ export const FAULT_NAMES = [
   'context-length-400',
   'missing-session-400',
   'unsupported-param-400',
+  'hold-after-done',
+  'reset-after-done',
+  'hold-after-usage',
+  'reset-after-usage',
+  'usage-then-cut',
+  'split-usage',
+  'json-completion',
+  'json-error-200',
+  'html-502',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];

@@ -4,7 +4,7 @@
  */
 import type { UsageShapeName } from './types';
 
-export const USAGE_SHAPE_NAMES: readonly UsageShapeName[] = ['openai', 'deepseek', 'anthropic'];
+export const USAGE_SHAPE_NAMES: readonly UsageShapeName[] = ['openai', 'deepseek', 'anthropic', 'anthropic-via-chat'];
 
 export interface UsageCounts {
   promptTokens: number;
@@ -54,12 +54,30 @@ export function anthropicUsage(counts: UsageCounts): object {
   };
 }
 
+/**
+ * An OpenAI-compatible gateway in front of Anthropic that passes Anthropic's input_tokens through as
+ * prompt_tokens: the prompt EXCLUDES the cache reads and writes it reports beside it (cacheHit above 100%
+ * when read naively).
+ */
+export function anthropicViaChatUsage(counts: UsageCounts): object {
+  const anthropic = anthropicUsage(counts) as { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+  return {
+    prompt_tokens: anthropic.input_tokens,
+    completion_tokens: counts.completionTokens,
+    total_tokens: anthropic.input_tokens + counts.completionTokens,
+    cache_read_input_tokens: anthropic.cache_read_input_tokens,
+    cache_creation_input_tokens: anthropic.cache_creation_input_tokens,
+  };
+}
+
 export function buildUsage(shape: UsageShapeName, counts: UsageCounts): object {
   switch (shape) {
     case 'deepseek':
       return deepSeekUsage(counts);
     case 'anthropic':
       return anthropicUsage(counts);
+    case 'anthropic-via-chat':
+      return anthropicViaChatUsage(counts);
     case 'openai':
       return openAiUsage(counts);
   }

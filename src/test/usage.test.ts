@@ -76,15 +76,17 @@ describe('normalizeUsage', () => {
 
   it('treats missing, negative, NaN, infinite and non-numeric values as 0', () => {
     assert.deepStrictEqual(
-      usage({ prompt_tokens: -5, completion_tokens: NaN, total_tokens: Infinity, prompt_tokens_details: { cached_tokens: '12' } }),
+      usage({ prompt_tokens: -5, completion_tokens: NaN, total_tokens: Infinity, prompt_tokens_details: { cached_tokens: 'twelve' } }),
       { shape: 'openai', contextTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, totalTokens: 0 },
     );
     assert.deepStrictEqual(usage({ completion_tokens: 7 }).totalTokens, 7);
   });
 
-  it('never lets cached exceed the context', () => {
-    assert.strictEqual(usage({ prompt_tokens: 100, prompt_tokens_details: { cached_tokens: 500 } }).cachedTokens, 100);
-    assert.strictEqual(usage({ prompt_tokens: 100, prompt_cache_hit_tokens: 400, prompt_cache_miss_tokens: 0 }).cachedTokens, 100);
+  it('never lets cached exceed the context, and never by clamping the reads: the prompt is read as excluding them', () => {
+    const openai = usage({ prompt_tokens: 100, prompt_tokens_details: { cached_tokens: 500 } });
+    assert.deepStrictEqual([openai.contextTokens, openai.cachedTokens], [600, 500]);
+    const deepseek = usage({ prompt_tokens: 100, prompt_cache_hit_tokens: 400, prompt_cache_miss_tokens: 0 });
+    assert.deepStrictEqual([deepseek.contextTokens, deepseek.cachedTokens], [500, 400]);
   });
 
   it('computes the total when none is given', () => {

@@ -7,8 +7,11 @@
 import OpenAI, { APIError } from 'openai';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { SseDecoder } from '../stream/sseDecoder';
+import { framesOfJsonBody } from '../stream/completionBody';
+import { redact } from '../util/redact';
 import { frameOf, type StreamFrame } from '../stream/streamFrame';
-import { StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { NotAnAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { excerptOf } from './streamLog';
 import { BoundedMap } from '../util/boundedMap';
 import { openAIClientOptions } from './clientOptions';
 
@@ -57,11 +60,29 @@ export function clientFor(endpoint: Endpoint): OpenAI {
 
 export type StreamItem = Exclude<StreamFrame, { kind: 'error' }>;
 
+/** After a finish reason only usage and `[DONE]` can follow: wait this long for them, not the idle timeout. */
+export const AFTER_FINISH_MS = 2_000;
+/** After a finish reason and usage only `[DONE]` (or a trailing usage frame) can follow. */
+export const AFTER_USAGE_MS = 300;
+
+interface Progress {
+  /** The response started. */
+  answering: boolean;
+  /** A finish reason arrived: the answer itself is complete. */
+  finished: boolean;
+  usage: boolean;
+}
+
 /**
  * Streams the frames of one answer: chunks, `[DONE]`, and payloads that were not JSON (the caller skips
  * and logs those). The SSE body is read here rather than by the SDK, whose iterator throws away the rest
  * of the answer on one bad payload and ends silently when the request is aborted, which made an idle
- * timeout look like a complete answer (docs/issues/002-stall-after-text-looked-complete.md).
+ * timeout look like a complete answer (docs/issues/002-stall-after-text-looked-complete.md). A 200 JSON
+ * body instead of a stream is read as one (docs/issues/011).
+ *
+ * The answer is over at `[DONE]`: reading stops and the request is closed. After a finish reason the wait
+ * for the rest is short (AFTER_FINISH_MS, AFTER_USAGE_MS), and a stall or a broken connection then ends the
+ * stream normally: the answer was complete (docs/issues/009).
  *
  * Throws StreamIdleTimeoutError when nothing arrives for idleTimeoutMs (before the response too),
  * StreamInterruptedError when the connection breaks mid-answer, the SDK's APIError for HTTP errors and
@@ -72,10 +93,10 @@ export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, opt
   const abort = (): void => controller.abort();
   if (options.signal.aborted) abort();
   options.signal.addEventListener('abort', abort, { once: true });
-  const idle = idleWatch(options.idleTimeoutMs, abort);
-  let answering = false;
+  const idle = idleWatch(abort);
+  const progress: Progress = { answering: false, finished: false, usage: false };
   try {
-    idle.arm();
+    idle.arm(options.idleTimeoutMs);
     const response = await clientFor(endpoint)
       .chat.completions.create(
         {
@@ -86,23 +107,58 @@ export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, opt
         { signal: controller.signal, headers: { 'x-opencode-session': options.sessionId, 'x-opencode-request': options.requestId } },
       )
       .asResponse();
-    answering = true;
-    for await (const data of ssePayloads(response.body)) {
-      idle.arm();
-      const frame = frameOf(data);
-      if (frame.kind === 'error') throw new APIError(undefined, frame.error, undefined, response.headers);
+    progress.answering = true;
+    for await (const frame of framesOf(response)) {
+      if (frame.kind === 'error') throw new APIError(undefined, redactedError(frame.error), undefined, response.headers);
+      if (frame.kind === 'done') return yield frame;
+      noteProgress(frame, progress);
+      idle.arm(nextWaitMs(progress, options));
       yield frame;
     }
   } catch (error) {
+    const userCancelled = options.signal.aborted;
+    // Finish reason in hand: silence or a reset now costs nothing (no [DONE], maybe no usage) and is no error.
+    if (progress.finished && !userCancelled && !(error instanceof APIError)) return;
     if (idle.fired) throw new StreamIdleTimeoutError(options.idleTimeoutMs);
-    if (options.signal.aborted || error instanceof APIError || !answering) throw error;
+    if (userCancelled || error instanceof APIError || error instanceof NotAnAnswerError || !progress.answering) throw error;
     throw StreamInterruptedError.from(error);
   } finally {
     idle.stop();
     options.signal.removeEventListener('abort', abort);
-    // Leaving the loop early (cancellation, a thrown consumer) must close the HTTP request at once.
+    // Leaving the loop early (cancellation, [DONE], a thrown consumer) must close the HTTP request at once.
     controller.abort();
   }
+}
+
+function noteProgress(frame: StreamItem, progress: Progress): void {
+  if (frame.kind !== 'chunk') return;
+  if (frame.chunk.choices.some((choice) => choice.finish_reason)) progress.finished = true;
+  if (frame.chunk.usage) progress.usage = true;
+}
+
+function nextWaitMs(progress: Progress, options: SendOptions): number {
+  if (!progress.finished) return options.idleTimeoutMs;
+  const tail = progress.usage || options.includeUsage === false ? AFTER_USAGE_MS : AFTER_FINISH_MS;
+  return Math.min(tail, options.idleTimeoutMs);
+}
+
+/** The gateway's error object, its message redacted: it is shown to the user and logged. */
+function redactedError(error: Record<string, unknown>): Record<string, unknown> {
+  return typeof error.message === 'string' ? { ...error, message: redact(error.message) } : error;
+}
+
+/**
+ * The frames of a 200 answer, read by content type: a JSON body is one answer or one error, an HTML page is no
+ * answer at all, anything else is SSE (some servers send SSE without the right type).
+ */
+async function* framesOf(response: Response): AsyncGenerator<StreamFrame> {
+  const type = response.headers.get('content-type') ?? '';
+  if (/\bjson\b/i.test(type)) {
+    yield* framesOfJsonBody(await response.text());
+    return;
+  }
+  if (/\bhtml\b/i.test(type)) throw new NotAnAnswerError('an HTML page', excerptOf(await response.text(), 120));
+  for await (const data of ssePayloads(response.body)) yield frameOf(data);
 }
 
 /** The `data` payloads of an SSE body, decoded as UTF-8 across chunk boundaries. */
@@ -126,11 +182,11 @@ async function* ssePayloads(body: ReadableStream<Uint8Array> | null): AsyncGener
   }
 }
 
-function idleWatch(ms: number, onIdle: () => void) {
+function idleWatch(onIdle: () => void) {
   let timer: NodeJS.Timeout | undefined;
   let fired = false;
   return {
-    arm(): void {
+    arm(ms: number): void {
       clearTimeout(timer);
       timer = setTimeout(() => {
         fired = true;

@@ -25,6 +25,17 @@ export class StreamInterruptedError extends Error {
   }
 }
 
+/** A 200 answer that is a web page, not a model's answer (a base URL pointing at a website or a login portal). */
+export class NotAnAnswerError extends Error {
+  constructor(
+    readonly contentType: string,
+    readonly excerpt: string,
+  ) {
+    super(`the endpoint answered with ${contentType} instead of a model's answer; check the opencode.baseUrl setting ("${excerpt}")`);
+    this.name = 'NotAnAnswerError';
+  }
+}
+
 /** The stream ended normally but held no text and no tool call. */
 export class EmptyAnswerError extends Error {
   constructor(

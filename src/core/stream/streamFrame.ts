@@ -1,12 +1,15 @@
 /**
- * One SSE `data` payload of a chat-completion stream → what it means: a chunk, the `[DONE]` marker, an
- * error the gateway sent inside the stream, or a payload that is not JSON at all. Pure; the transport
- * decides what to do with each (docs/reliability.md: malformed payloads are skipped and logged).
+ * One SSE `data` payload of a chat-completion stream → what it means: a chunk (checked by chunkShape.ts), the
+ * `[DONE]` marker, an error the gateway sent inside the stream, or a payload that is not a JSON object at all.
+ * Pure; the transport decides what to do with each (docs/reliability.md: malformed payloads are skipped and
+ * logged; a chunk with a field of the wrong type keeps its good fields and is logged the same way).
  */
-import type { ChunkLike } from './streamMapper';
+import { isRecord } from '../util/isRecord';
+import { checkChunk, type Chunk } from './chunkShape';
 
 export type StreamFrame =
-  | { kind: 'chunk'; chunk: ChunkLike }
+  /** `raw` is set when fields of the wrong type were dropped (`problems` of them). */
+  | { kind: 'chunk'; chunk: Chunk; problems: number; raw?: string }
   | { kind: 'done' }
   | { kind: 'malformed'; raw: string }
   | { kind: 'error'; error: Record<string, unknown> };
@@ -19,10 +22,16 @@ export function frameOf(data: string): StreamFrame {
   } catch {
     return { kind: 'malformed', raw: data };
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { kind: 'malformed', raw: data };
-  const error = (parsed as { error?: unknown }).error;
-  if (error) return { kind: 'error', error: typeof error === 'object' ? (error as Record<string, unknown>) : { message: String(error) } };
-  return { kind: 'chunk', chunk: parsed as ChunkLike };
+  return frameOfJson(parsed, data);
+}
+
+/** A parsed payload (or a whole JSON body, see completionBody.ts) → its frame. */
+export function frameOfJson(parsed: unknown, raw: string): StreamFrame {
+  if (!isRecord(parsed)) return { kind: 'malformed', raw };
+  const error = parsed.error;
+  if (error) return { kind: 'error', error: isRecord(error) ? error : { message: String(error) } };
+  const { chunk, problems } = checkChunk(parsed);
+  return problems > 0 ? { kind: 'chunk', chunk, problems, raw } : { kind: 'chunk', chunk, problems };
 }
 
 /** A short, single-line preview of a bad payload for the log (never the whole thing). */

@@ -1,25 +1,13 @@
 /**
- * OpenAI chat-completion chunks → StreamEvents, in arrival order. Pure: fed chunk by chunk, so recorded
- * streams replay in tests exactly as they arrived over the wire.
+ * Checked chat-completion chunks (chunkShape.ts) → StreamEvents, in arrival order. Pure: fed chunk by chunk,
+ * so recorded streams replay in tests exactly as they arrived over the wire.
  */
 import type { StreamEvent } from '../types';
-import { normalizeUsage } from '../usage/normalizeUsage';
+import { mergeUsage } from '../usage/mergeUsage';
+import { readUsage } from '../usage/normalizeUsage';
+import type { Chunk, ChunkDelta } from './chunkShape';
 import { ThinkTagSplitter } from './thinkTagSplitter';
-import { ToolCallAccumulator, type ToolCallDelta } from './toolCallAccumulator';
-
-/** The fields of a chunk we read; everything else is ignored. */
-export interface ChunkLike {
-  choices?: {
-    delta?: {
-      content?: string | null;
-      reasoning_content?: string | null;
-      reasoning?: string | null;
-      tool_calls?: ToolCallDelta[] | null;
-    } | null;
-    finish_reason?: string | null;
-  }[];
-  usage?: unknown;
-}
+import { ToolCallAccumulator } from './toolCallAccumulator';
 
 export interface StreamSummary {
   textChars: number;
@@ -27,29 +15,27 @@ export interface StreamSummary {
   toolCalls: number;
   finishReason?: string;
   sawUsage: boolean;
+  /** What was odd about the usage record, when it contradicted itself (normalizeUsage.ts). */
+  usageAnomaly?: string;
 }
 
 export class StreamMapper {
   private readonly toolCalls = new ToolCallAccumulator();
   private readonly thinkTags = new ThinkTagSplitter();
   private reasoningText = '';
+  private rawUsage: Record<string, unknown> | undefined;
   readonly summary: StreamSummary = { textChars: 0, thinkingChars: 0, toolCalls: 0, sawUsage: false };
 
-  push(chunk: ChunkLike): StreamEvent[] {
+  push(chunk: Chunk): StreamEvent[] {
     const events: StreamEvent[] = [];
-    for (const choice of chunk.choices ?? []) {
-      const delta = choice.delta;
-      if (delta) this.readDelta(delta, events);
+    for (const choice of chunk.choices) {
+      if (choice.delta) this.readDelta(choice.delta, events);
       if (choice.finish_reason) {
         this.summary.finishReason = choice.finish_reason;
         this.drainToolCalls(events);
       }
     }
-    const usage = chunk.usage ? normalizeUsage(chunk.usage) : undefined;
-    if (usage) {
-      this.summary.sawUsage = true;
-      events.push({ kind: 'usage', usage });
-    }
+    if (chunk.usage) this.readUsage(chunk.usage, events);
     return events;
   }
 
@@ -58,8 +44,7 @@ export class StreamMapper {
    * came only as reasoning is shown as text, so the user never gets an empty answer.
    */
   finish(): StreamEvent[] {
-    const events: StreamEvent[] = [];
-    for (const piece of this.thinkTags.flush()) this.emitPiece(piece.kind, piece.text, events);
+    const events = this.abandon();
     this.drainToolCalls(events);
     if (this.summary.textChars === 0 && this.summary.toolCalls === 0 && this.reasoningText.trim()) {
       this.emitPiece('text', this.reasoningText, events);
@@ -67,15 +52,30 @@ export class StreamMapper {
     return events;
   }
 
-  private readDelta(delta: NonNullable<NonNullable<ChunkLike['choices']>[number]['delta']>, events: StreamEvent[]): void {
-    const reasoning = delta.reasoning_content ?? delta.reasoning;
-    if (typeof reasoning === 'string' && reasoning) {
-      this.emitPiece('thinking', reasoning, events);
-    }
-    if (typeof delta.content === 'string' && delta.content) {
+  /** The stream broke: the text held back for a possible tag is still text; unfinished tool calls are dropped. */
+  abandon(): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    for (const piece of this.thinkTags.flush()) this.emitPiece(piece.kind, piece.text, events);
+    return events;
+  }
+
+  private readDelta(delta: ChunkDelta, events: StreamEvent[]): void {
+    if (delta.reasoning) this.emitPiece('thinking', delta.reasoning, events);
+    if (delta.content) {
       for (const piece of this.thinkTags.push(delta.content)) this.emitPiece(piece.kind, piece.text, events);
     }
     for (const call of delta.tool_calls ?? []) this.toolCalls.add(call);
+  }
+
+  /** Usage frames merge (a trailing frame with only output tokens keeps the prompt side); the event carries the merged reading. */
+  private readUsage(raw: Record<string, unknown>, events: StreamEvent[]): void {
+    const merged = mergeUsage(this.rawUsage, raw);
+    const reading = readUsage(merged);
+    if (!reading) return;
+    this.rawUsage = merged;
+    this.summary.sawUsage = true;
+    if (reading.anomaly) this.summary.usageAnomaly = reading.anomaly;
+    events.push({ kind: 'usage', usage: reading.usage });
   }
 
   private emitPiece(kind: 'text' | 'thinking', text: string, events: StreamEvent[]): void {

@@ -1,7 +1,9 @@
 /**
  * Tool-call deltas arrive in pieces keyed by `index`: the id and name usually first, the JSON arguments
  * split anywhere (even mid-string). Calls are reported only once the stream says they are complete, so a
- * call is never flushed with half its arguments.
+ * call is never flushed with half its arguments. Some gateways send `index` only on a call's first fragment:
+ * a fragment without it belongs to the call that was last added to, unless it brings a new id
+ * (docs/issues/013).
  */
 
 export interface ToolCallDelta {
@@ -38,9 +40,12 @@ interface PartialCall {
 
 export class ToolCallAccumulator {
   private readonly calls = new Map<number, PartialCall>();
+  /** The index of the call the previous fragment went to. */
+  private current: number | undefined;
 
   add(delta: ToolCallDelta): void {
-    const index = delta.index ?? this.calls.size;
+    const index = delta.index ?? this.indexWithout(delta.id);
+    this.current = index;
     let call = this.calls.get(index);
     if (!call) {
       call = { id: '', name: '', args: '' };
@@ -51,6 +56,16 @@ export class ToolCallAccumulator {
     if (delta.function?.arguments) call.args += delta.function.arguments;
   }
 
+  /** Where a fragment without `index` goes: the call with its id, else a new call for a new id, else the current call. */
+  private indexWithout(id: string | undefined): number {
+    if (id) {
+      for (const [index, call] of this.calls) if (call.id === id) return index;
+    }
+    const current = this.current === undefined ? undefined : this.calls.get(this.current);
+    if (current && !(id && current.id)) return this.current as number;
+    return this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1;
+  }
+
   get hasCalls(): boolean {
     return this.calls.size > 0;
   }
@@ -59,6 +74,7 @@ export class ToolCallAccumulator {
   drain(): CompletedToolCall[] {
     const ordered = [...this.calls.entries()].sort((a, b) => a[0] - b[0]);
     this.calls.clear();
+    this.current = undefined;
     return ordered.map(([index, call]) => ({
       callId: call.id || `call_${index}`,
       name: call.name,

@@ -1,7 +1,7 @@
 /** A ChatEngine wired to a fake server with in-memory storage: the core request path with no VS Code. */
 import { resolveSettings, type Settings } from '../../core/config/settings';
 import { MemoryLogger } from '../../core/log';
-import { ChatEngine, type KeyValueStore } from '../../core/request/chatEngine';
+import { ChatEngine, type EngineTiming, type KeyValueStore } from '../../core/request/chatEngine';
 import type { ChatMessage, StreamEvent } from '../../core/types';
 
 export class MemoryStore implements KeyValueStore {
@@ -14,11 +14,11 @@ export class MemoryStore implements KeyValueStore {
   }
 }
 
-export function engineFor(baseUrl: string, overrides: Record<string, unknown> = {}, store = new MemoryStore()) {
+export function engineFor(baseUrl: string, overrides: Record<string, unknown> = {}, store = new MemoryStore(), timing?: Partial<EngineTiming>) {
   const log = new MemoryLogger();
   const values: Record<string, unknown> = { baseUrl, ...overrides };
   const settings: Settings = resolveSettings((key) => values[key], (m) => log.warn(`[settings] ${m}`));
-  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined });
+  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing });
   return { engine, log, store };
 }
 

@@ -1,15 +1,16 @@
 /** Recorded provider streams (one chunk per line) kept as fixtures, replayed through the StreamMapper. */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ChunkLike } from '../../core/stream/streamMapper';
+import { checkChunk, type Chunk } from '../../core/stream/chunkShape';
 import { StreamMapper } from '../../core/stream/streamMapper';
 import type { StreamEvent } from '../../core/types';
 
 export const FIXTURE_DIR = path.join(__dirname, '..', '..', '..', 'src', 'test', 'fixtures', 'streams');
 
-export function loadChunks(name: string): ChunkLike[] {
+/** The recorded chunks, checked as the transport checks them (chunkShape.ts). */
+export function loadChunks(name: string): Chunk[] {
   const text = fs.readFileSync(path.join(FIXTURE_DIR, `${name}.chunks.jsonl`), 'utf8');
-  return text.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as ChunkLike);
+  return text.split('\n').filter((line) => line.trim()).map((line) => checkChunk(JSON.parse(line) as Record<string, unknown>).chunk);
 }
 
 export function replayStream(name: string): StreamEvent[] {
