@@ -127,6 +127,11 @@ describe('client isolation: environment variables never reach the endpoint (issu
       assert.strictEqual(headers.authorization, undefined);
       assert.strictEqual(decoy.requests.length, 0, 'nothing went to ANTHROPIC_BASE_URL');
       assert.deepStrictEqual(consoleLines, [], 'ANTHROPIC_LOG=debug printed nothing');
+      const bearer = new Anthropic(anthropicClientOptions(server.url, 'sk-ant-ours-123456', { bearer: true }));
+      await bearer.get('/v1/models');
+      assert.deepStrictEqual(leaksIn(server.requests[1].headers), []);
+      assert.strictEqual(server.requests[1].headers.authorization, 'Bearer sk-ant-ours-123456');
+      assert.strictEqual(server.requests[1].headers['x-api-key'], undefined);
     } finally {
       await server.close();
     }

@@ -56,6 +56,8 @@ describe('redaction: keys and URL secrets never reach chat or the log (issue 9 i
     assert.strictEqual(redactUrl('https://opencode.ai/zen/v1'), 'https://opencode.ai/zen/v1');
     const plain = 'This model\'s maximum context length is 8192 tokens. Token limit reached; basic request failed at https://opencode.ai/zen/v1/chat/completions?model=x';
     assert.strictEqual(redact(plain), plain, 'ordinary error text is left alone');
+    const unreachable = toUserFacingError(new APIConnectionError({ message: 'Connection error.' }), { baseUrl: 'https://bob:hunter2@gw.example/v1?key=hunter3', model: 'm' });
+    assert.match(unreachable.message, /^Could not reach https:\/\/\[redacted\]@gw\.example\/v1\?key=\[redacted\]\./);
   });
 
   it('key-fuzz-every-error-path: a random key quoted by any error never appears in a sentence, detail or log line', () => {

@@ -69,12 +69,21 @@ export function openAIClientOptions(baseURL: string, apiKey: string): OpenAIOpti
   };
 }
 
-/** `@anthropic-ai/sdk` client options: the `x-api-key` header, no env credentials, no tracing. */
-export function anthropicClientOptions(baseURL: string, apiKey: string, allow: readonly string[] = ['anthropic-version', 'anthropic-beta']): AnthropicOptions {
+export interface AnthropicAuth {
+  /** Send the key as `Authorization: Bearer` (gateways) instead of `x-api-key` (Anthropic's own). */
+  bearer?: boolean;
+  /** Header names the route sends besides the SDK's; default anthropic-version and anthropic-beta. */
+  allow?: readonly string[];
+}
+
+/** `@anthropic-ai/sdk` client options: one auth header, no env credentials, no tracing. */
+export function anthropicClientOptions(baseURL: string, apiKey: string, auth: AnthropicAuth = {}): AnthropicOptions {
+  const allow = auth.allow ?? ['anthropic-version', 'anthropic-beta'];
+  const header: Record<string, string> = auth.bearer ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey };
   return {
-    ...commonOptions(baseURL, { 'x-api-key': apiKey }, allow),
-    apiKey,
-    authToken: null,
+    ...commonOptions(baseURL, header, allow),
+    apiKey: auth.bearer ? null : apiKey,
+    authToken: auth.bearer ? apiKey : null,
     webhookKey: null,
     openTelemetry: false,
   };

@@ -42,12 +42,17 @@ export function validDroppedParams(value: unknown): DroppableParam[] | undefined
   return value as DroppableParam[];
 }
 
+/**
+ * The known fields by their own rules; any other field must be a finite non-negative number (the rule
+ * ConversationStates.fromJSON applies), so a field added to the trim state later survives a restart.
+ */
 export function validTrimState(value: unknown): ConversationTrimState | undefined {
   if (!isRecord(value)) return undefined;
-  const { lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps } = value;
+  const { lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps, ...rest } = value;
   if (!isCount(lastRemoved) || !isCount(lastSteps) || !isCount(lastInputLength) || !isCount(extraSteps, MAX_EXTRA_STEPS)) return undefined;
   if (typeof lastGrid !== 'number' || !Number.isFinite(lastGrid) || lastGrid < 0 || lastRemoved > lastInputLength) return undefined;
-  return { lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps };
+  if (!Object.values(rest).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) return undefined;
+  return { ...(rest as Record<string, number>), lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps };
 }
 
 const LIMIT_SOURCES: readonly ModelEntry['limitSource'][] = ['endpoint', 'bundled', 'learned', 'fallback', 'unknown'];

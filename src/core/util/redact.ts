@@ -18,7 +18,8 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
     .replace(/\bBasic\s+[A-Za-z0-9+/=]{8,}/g, `Basic ${MASK}`)
     .replace(/\b(sk|pk|rk|ak)-[A-Za-z0-9_-]{6,}/g, `$1-${MASK}`)
     .replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"']+)@/gi, `$1${MASK}@`)
-    .replace(/([?&])([^=&#\s"']+)=([^&#\s"']*)/g, (whole, sep: string, name: string) => (SECRET_PARAM.test(name) ? `${sep}${name}=${MASK}` : whole))
+    // The value ends before a sentence's closing punctuation, so "…?key=abc." keeps its full stop.
+    .replace(/([?&])([^=&#\s"']+)=([^&#\s"']*?)(?=[.,;:)]?(?:[\s"'&#]|$))/g, (whole, sep: string, name: string) => (SECRET_PARAM.test(name) ? `${sep}${name}=${MASK}` : whole))
     .replace(/((?:api[-_]?key|x-api-key|authorization)["']?\s*[:=]\s*["']?)[^\s"',;]+/gi, `$1${MASK}`);
 }
 
