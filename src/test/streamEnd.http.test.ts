@@ -5,7 +5,7 @@
  * answer or an error; a [retry] line never carries a whole HTML page.
  */
 import * as assert from 'assert';
-import { AFTER_USAGE_MS } from '../core/request/chatTransport';
+import { AFTER_USAGE_MS } from '../core/stream/answerEnd';
 import { RETRY_DETAIL_MAX } from '../core/request/streamLog';
 import { startFakeServer, type FaultSpec } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';

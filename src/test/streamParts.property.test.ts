@@ -7,6 +7,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
+import { checkChunk } from '../core/stream/chunkShape';
 import { ThinkTagSplitter, type SplitPiece } from '../core/stream/thinkTagSplitter';
 import { ToolCallAccumulator, type ToolCallDelta } from '../core/stream/toolCallAccumulator';
 import { mergeUsage } from '../core/usage/mergeUsage';
@@ -129,6 +130,25 @@ describe('usage objects: fuzz', () => {
         const after = readUsage(mergeUsage(first, { output_tokens: output }));
         assert.strictEqual(after?.usage.contextTokens, before.usage.contextTokens);
         assert.strictEqual(after?.usage.completionTokens, output);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('chunk check: idempotent', () => {
+  it('a checked chunk checks to itself with no problem, so the mapper may check what frameOf already checked', () => {
+    const field = fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null), fc.constant({}), fc.constant([]));
+    const rawChunk = fc.record({
+      choices: fc.oneof(field, fc.array(fc.oneof(field, fc.record({ delta: fc.oneof(field, fc.record({ content: field, reasoning_content: field, reasoning: field, tool_calls: fc.oneof(field, fc.array(fc.oneof(field, fc.record({ index: field, id: field, function: fc.oneof(field, fc.record({ name: field, arguments: field })) })))) })), finish_reason: field })))),
+      usage: field,
+      usageMetadata: field,
+    });
+    fc.assert(
+      fc.property(rawChunk, (raw) => {
+        const once = checkChunk(raw as Record<string, unknown>).chunk;
+        const twice = checkChunk(once as unknown as Record<string, unknown>);
+        assert.deepStrictEqual(twice, { chunk: once, problems: 0 });
       }),
       { numRuns: 1000 },
     );

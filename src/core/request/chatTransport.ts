@@ -7,6 +7,7 @@
 import OpenAI, { APIError } from 'openai';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { SseDecoder } from '../stream/sseDecoder';
+import { AnswerEnd } from '../stream/answerEnd';
 import { framesOfJsonBody } from '../stream/completionBody';
 import { redact } from '../util/redact';
 import { frameOf, type StreamFrame } from '../stream/streamFrame';
@@ -60,19 +61,6 @@ export function clientFor(endpoint: Endpoint): OpenAI {
 
 export type StreamItem = Exclude<StreamFrame, { kind: 'error' }>;
 
-/** After a finish reason only usage and `[DONE]` can follow: wait this long for them, not the idle timeout. */
-export const AFTER_FINISH_MS = 2_000;
-/** After a finish reason and usage only `[DONE]` (or a trailing usage frame) can follow. */
-export const AFTER_USAGE_MS = 300;
-
-interface Progress {
-  /** The response started. */
-  answering: boolean;
-  /** A finish reason arrived: the answer itself is complete. */
-  finished: boolean;
-  usage: boolean;
-}
-
 /**
  * Streams the frames of one answer: chunks, `[DONE]`, and payloads that were not JSON (the caller skips
  * and logs those). The SSE body is read here rather than by the SDK, whose iterator throws away the rest
@@ -81,7 +69,7 @@ interface Progress {
  * body instead of a stream is read as one (docs/issues/011).
  *
  * The answer is over at `[DONE]`: reading stops and the request is closed. After a finish reason the wait
- * for the rest is short (AFTER_FINISH_MS, AFTER_USAGE_MS), and a stall or a broken connection then ends the
+ * for the rest is short (core/stream/answerEnd.ts), and a stall or a broken connection then ends the
  * stream normally: the answer was complete (docs/issues/009).
  *
  * Throws StreamIdleTimeoutError when nothing arrives for idleTimeoutMs (before the response too),
@@ -94,7 +82,8 @@ export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, opt
   if (options.signal.aborted) abort();
   options.signal.addEventListener('abort', abort, { once: true });
   const idle = idleWatch(abort);
-  const progress: Progress = { answering: false, finished: false, usage: false };
+  const end = new AnswerEnd(options.idleTimeoutMs, options.includeUsage !== false);
+  let answering = false;
   try {
     idle.arm(options.idleTimeoutMs);
     const response = await clientFor(endpoint)
@@ -107,20 +96,20 @@ export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, opt
         { signal: controller.signal, headers: { 'x-opencode-session': options.sessionId, 'x-opencode-request': options.requestId } },
       )
       .asResponse();
-    progress.answering = true;
+    answering = true;
     for await (const frame of framesOf(response)) {
       if (frame.kind === 'error') throw new APIError(undefined, redactedError(frame.error), undefined, response.headers);
       if (frame.kind === 'done') return yield frame;
-      noteProgress(frame, progress);
-      idle.arm(nextWaitMs(progress, options));
+      if (frame.kind === 'chunk') end.note({ finishReason: frame.chunk.choices.some((c) => c.finish_reason), usage: !!frame.chunk.usage });
+      idle.arm(end.nextWaitMs());
       yield frame;
     }
   } catch (error) {
     const userCancelled = options.signal.aborted;
     // Finish reason in hand: silence or a reset now costs nothing (no [DONE], maybe no usage) and is no error.
-    if (progress.finished && !userCancelled && !(error instanceof APIError)) return;
+    if (end.finished && !userCancelled && !(error instanceof APIError)) return;
     if (idle.fired) throw new StreamIdleTimeoutError(options.idleTimeoutMs);
-    if (userCancelled || error instanceof APIError || error instanceof NotAnAnswerError || !progress.answering) throw error;
+    if (userCancelled || error instanceof APIError || error instanceof NotAnAnswerError || !answering) throw error;
     throw StreamInterruptedError.from(error);
   } finally {
     idle.stop();
@@ -128,18 +117,6 @@ export async function* streamChat(endpoint: Endpoint, body: ChatRequestBody, opt
     // Leaving the loop early (cancellation, [DONE], a thrown consumer) must close the HTTP request at once.
     controller.abort();
   }
-}
-
-function noteProgress(frame: StreamItem, progress: Progress): void {
-  if (frame.kind !== 'chunk') return;
-  if (frame.chunk.choices.some((choice) => choice.finish_reason)) progress.finished = true;
-  if (frame.chunk.usage) progress.usage = true;
-}
-
-function nextWaitMs(progress: Progress, options: SendOptions): number {
-  if (!progress.finished) return options.idleTimeoutMs;
-  const tail = progress.usage || options.includeUsage === false ? AFTER_USAGE_MS : AFTER_FINISH_MS;
-  return Math.min(tail, options.idleTimeoutMs);
 }
 
 /** The gateway's error object, its message redacted: it is shown to the user and logged. */

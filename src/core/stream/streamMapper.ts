@@ -5,9 +5,15 @@
 import type { StreamEvent } from '../types';
 import { mergeUsage } from '../usage/mergeUsage';
 import { readUsage } from '../usage/normalizeUsage';
-import type { Chunk, ChunkDelta } from './chunkShape';
+import { checkChunk, type Chunk, type ChunkDelta } from './chunkShape';
 import { ThinkTagSplitter } from './thinkTagSplitter';
 import { ToolCallAccumulator } from './toolCallAccumulator';
+
+/**
+ * What push takes: a chunk checked by frameOf, or a parsed chunk not yet checked (a caller that parsed JSON
+ * itself). Both are checked again here (cheap, idempotent), so no caller can hand the mapper a wrong shape.
+ */
+export type ChunkLike = Chunk | Record<string, unknown>;
 
 export interface StreamSummary {
   textChars: number;
@@ -26,7 +32,8 @@ export class StreamMapper {
   private rawUsage: Record<string, unknown> | undefined;
   readonly summary: StreamSummary = { textChars: 0, thinkingChars: 0, toolCalls: 0, sawUsage: false };
 
-  push(chunk: Chunk): StreamEvent[] {
+  push(input: ChunkLike): StreamEvent[] {
+    const chunk = checkChunk(input as Record<string, unknown>).chunk;
     const events: StreamEvent[] = [];
     for (const choice of chunk.choices) {
       if (choice.delta) this.readDelta(choice.delta, events);
