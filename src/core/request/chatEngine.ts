@@ -155,6 +155,8 @@ export class ChatEngine {
       try {
         return await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
       } catch (error) {
+        // Usage that arrived before the throw (a break after only thinking, an empty answer) is still accounted.
+        this.accountOnce(request.modelId, prepared, shown);
         if (signal.aborted) throw cancelledError(error);
         if (shown.answer) {
           this.deps.log.warn(redact(truncationLine(error, request.modelId), [endpoint.apiKey]));
@@ -225,11 +227,17 @@ export class ChatEngine {
       this.reasoning.remember(answer.callIds, answer.thinking);
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
-    if (answer.usage) {
-      this.account(modelId, prepared, answer.usage);
-      onEvent({ kind: 'usage', usage: answer.usage });
-    }
+    const usage = this.accountOnce(modelId, prepared, shown);
+    if (usage) onEvent({ kind: 'usage', usage });
     return { usage: answer.usage, prepared, truncated: !answer.complete };
+  }
+
+  /** Accounts the usage `shown` carries, once (it is cleared), and returns it. */
+  private accountOnce(modelId: string, prepared: PreparedRequest, shown: Shown): NormalizedUsage | undefined {
+    const usage = shown.usage;
+    shown.usage = undefined;
+    if (usage) this.account(modelId, prepared, usage);
+    return usage;
   }
 
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {

@@ -18,6 +18,11 @@ export interface Shown {
   answer: boolean;
   /** Only thinking: no answer yet, but a retry would repeat the thinking. */
   thinking: boolean;
+  /**
+   * The usage received so far and not yet accounted: set while streaming, so that usage which arrived before a
+   * throw (a break after only thinking, an empty answer) still reaches the accounting. The engine clears it.
+   */
+  usage?: NormalizedUsage;
 }
 
 export interface AttemptOptions {
@@ -51,8 +56,8 @@ interface Skipped {
 const anomaliesReported = new WeakMap<Logger, BoundedMap<string, true>>();
 
 /**
- * Streams one answer into onEvent (usage excluded: it is returned). Throws EmptyAnswerError for no text and no
- * tool call. A stream that breaks after text or a tool call was shown is not an error here: the answer is kept,
+ * Streams one answer into onEvent (usage excluded: it is returned, and kept on `shown`). Throws EmptyAnswerError
+ * for no text and no tool call. A stream that breaks after text or a tool call was shown is not an error here: the answer is kept,
  * with the usage that already arrived, marked incomplete, and a [stream] warning says so.
  */
 export async function streamAnswer(options: AttemptOptions, onEvent: (event: StreamEvent) => void, shown: Shown): Promise<StreamedAnswer> {
@@ -62,6 +67,7 @@ export async function streamAnswer(options: AttemptOptions, onEvent: (event: Str
     for (const event of events) {
       if (event.kind === 'usage') {
         answer.usage = event.usage;
+        shown.usage = event.usage;
         continue;
       }
       if (event.kind === 'thinking') {
