@@ -4,7 +4,7 @@
  * the conversation to an OpenCode model and streams the answer back as markdown.
  */
 import * as vscode from 'vscode';
-import { redact } from '../core/util/redact';
+import { ERROR_DETAIL_MAX, excerptOf } from '../core/util/excerpt';
 
 export const PARTICIPANT_ID = 'opencode.chat';
 const VENDOR = 'opencode';
@@ -34,10 +34,10 @@ async function chooseModel(picked: vscode.LanguageModelChat | undefined): Promis
   return first;
 }
 
-/** Redacted: the error may come from any provider and quote a header or a URL. */
+/** A short redacted excerpt: the error may come from any provider, quote a header or a URL, or carry an HTML page. */
 function describeError(err: unknown): string {
-  if (err instanceof vscode.LanguageModelError) return redact(err.code ? `${err.message} (${err.code})` : err.message);
-  return redact(err instanceof Error ? err.message : String(err));
+  if (err instanceof vscode.LanguageModelError) return excerptOf(err.code ? `${err.message} (${err.code})` : err.message, ERROR_DETAIL_MAX);
+  return excerptOf(err instanceof Error ? err.message : String(err), ERROR_DETAIL_MAX);
 }
 
 function failure(stream: vscode.ChatResponseStream, title: string, detail: string): void {

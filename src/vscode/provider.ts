@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChatEngine } from '../core/request/chatEngine';
-import { UserFacingError } from '../core/request/userFacingError';
+import { errorLogLine, unexpectedErrorMessage, UserFacingError } from '../core/request/userFacingError';
 import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
 import type { ModelEntry } from '../core/types';
 import { describeModel } from './modelInfo';
@@ -13,7 +13,6 @@ import type { SettingsReader } from './settingsReader';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
-import { redact } from '../core/util/redact';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -64,14 +63,9 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
         controller.signal,
       );
     } catch (error) {
-      if (error instanceof UserFacingError) {
-        if (error.kind === 'cancelled') return;
-        this.log.error(`[error] ${entry.id}: ${error.message} (${error.detail})`);
-        throw new Error(error.message);
-      }
-      const text = redact(error instanceof Error ? error.stack ?? error.message : String(error));
-      this.log.error(`[error] ${entry.id}: ${text}`);
-      throw new Error(redact(error instanceof Error ? error.message : String(error)));
+      if (error instanceof UserFacingError && error.kind === 'cancelled') return;
+      this.log.error(errorLogLine(entry.id, error));
+      throw new Error(error instanceof UserFacingError ? error.message : unexpectedErrorMessage(error));
     } finally {
       subscription.dispose();
     }
