@@ -1,6 +1,6 @@
 /**
- * Replays a session through exactly the extension's trim path (planTrim) and accounting
- * (accountUsage), with the fake server's prefix-cache model standing in for the provider's usage.
+ * Replays a session through exactly the extension's trim path (planTrim, with the engine's conversation
+ * identity) and accounting (accountUsage), with the fake server's prefix-cache model standing in for the provider's usage.
  * Used by `npm run replay` and by the benchmark.
  */
 import { performance } from 'perf_hooks';
@@ -8,6 +8,7 @@ import type { Settings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { planTrim } from '../core/request/prepareRequest';
+import { SessionIds } from '../core/session/sessionId';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -58,6 +59,8 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   const logger = { info: forward('info'), warn: forward('warn'), error: forward('error'), debug: forward('debug') };
   const state = { log: logger, calibrations: new Calibrations(), states: new ConversationStates() };
   const memo = new SizeMemo();
+  // The engine's conversation identity: a file may hold several conversations with the same opening.
+  const sessions = new SessionIds();
   const cache = new PrefixCacheModel();
   const steps: ReplayStep[] = [];
   let i = 0;
@@ -70,6 +73,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       memo,
       states: state.states,
       log: logger,
+      sessions,
     });
     const trimMs = performance.now() - started;
     const observed = cache.observe(plan.sessionId, { messages: plan.trim.messages, tools: request.tools });
