@@ -13,7 +13,7 @@ import { checkAcceptance } from './report/acceptance';
 import { stdoutReport } from './report/stdoutReport';
 import { writeReports } from './report/writeReports';
 import type { BenchResults } from './results';
-import { countTextTokens } from '../fakeServer/tokenCount';
+import { countTextTokens } from '../cacheModel/valueTokens';
 import { runRegimes } from './run/regimePool';
 import { regimeById, REGIMES } from './sessions/regimes';
 import { generateSession } from './sessions/sessionGenerator';

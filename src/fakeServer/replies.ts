@@ -3,7 +3,7 @@
  * into the ordered deltas a streaming provider would send.
  */
 import type { ScriptedReply } from './types';
-import { countTextTokens } from './tokenCount';
+import { countTextTokens } from '../cacheModel/valueTokens';
 
 export const DEFAULT_CHUNK_SIZE = 8;
 export const DEFAULT_REPLY_TOKENS = 40;

@@ -1,7 +1,7 @@
 /** Reading and validating what clients send: bodies, headers, scripted replies. */
 import type { IncomingMessage } from 'node:http';
 import type { ScriptedReply } from './types';
-import type { PromptBody } from './prefixCache';
+import type { PromptBody } from '../cacheModel/prefixCache';
 
 export function readRawBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@ import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ModelLimits } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
-import { PrefixCacheModel } from '../fakeServer/prefixCache';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import type { ReplayRequest } from './replayFile';
 
 export interface ReplayOptions {

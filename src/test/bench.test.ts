@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import { PrefixCacheModel } from '../fakeServer/prefixCache';
-import { countTextTokens } from '../fakeServer/tokenCount';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
+import { countTextTokens } from '../cacheModel/valueTokens';
 import { PromptBlocks } from '../bench/cache/promptBlocks';
 import { leadingPolicy, minimalFitPolicy } from '../bench/policies/baselines';
 import { OURS_DEFAULT } from '../bench/policies/catalog';

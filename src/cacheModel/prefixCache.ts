@@ -1,5 +1,5 @@
 /**
- * A model of a provider's exact-prefix prompt cache. Pure (no HTTP): the fake server, the benchmark and the
+ * A model of a provider's exact-prefix prompt cache. Pure (no HTTP, no test code): the fake server, the benchmark and the
  * replay tool all drive it in-process.
  *
  * The prompt is a chain of blocks: the tools (one block, always first, empty when there are none) and then
@@ -8,7 +8,7 @@
  * Real providers match token by token; matching whole blocks is the simplification (see docs/fake-server.md).
  */
 import { createHash } from 'node:crypto';
-import { countValueTokens } from './tokenCount';
+import { countValueTokens } from './valueTokens';
 
 /** Role markers and separators a chat template adds around every message. */
 export const PER_MESSAGE_OVERHEAD_TOKENS = 4;
