@@ -13,7 +13,7 @@ import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import type { PreparedRequest } from '../core/request/prepareRequest';
 import { UserFacingError } from '../core/request/userFacingError';
-import { measureMessage } from '../core/trim/messageSize';
+import { measureMessage, measureTools } from '../core/trim/messageSize';
 import type { ChatMessage, ChatTool } from '../core/types';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { replaySession } from '../replay/replaySession';
@@ -119,7 +119,7 @@ interface Attempt {
 /** The payload as sent, measured on its own: calibrated tokens and bytes against the budget in force. */
 function overBudget(sent: WireMessage[], attempt: Attempt): boolean {
   if (!Number.isFinite(attempt.prepared.budget.tokens)) return false; // historyTrim.enabled = false: no budget
-  const tools = attempt.prepared.tools.length ? measureMessage({ role: 'system', content: JSON.stringify(attempt.prepared.tools) }) : { tokens: 0, bytes: 0 };
+  const tools = measureTools(attempt.prepared.tools);
   const sizes = sent.map(measureMessage);
   const raw = sizes.reduce((t, s) => t + s.tokens, tools.tokens);
   const bytes = sizes.reduce((t, s) => t + s.bytes, tools.bytes);
