@@ -4,21 +4,20 @@ import fc from 'fast-check';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- same spelling as src/core/tokens/o200k.ts
 import o200kReference = require('gpt-tokenizer/cjs/encoding/o200k_base');
 import type { ChatMessage } from '../core/types';
-import { countMessageTokens, countTokens, countToolsTokens } from '../core/tokens/tokenCounter';
+import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
 import { estimateTextTokens } from '../core/tokens/estimate';
 import {
   IMAGE_TOKEN_COST,
   MESSAGE_OVERHEAD_TOKENS,
   TOOL_OVERHEAD_TOKENS,
   chatMessagePieces,
-  chatToolPieces,
   messageTokens,
   toolsTokens,
   wireMessagePieces,
   wireToolPieces,
 } from '../core/tokens/messageTokens';
 import { toWireMessages } from '../core/convert/toWireMessages';
-import { EMPTY_SCHEMA, toWireTools } from '../core/convert/toWireTools';
+import { toWireTools } from '../core/convert/toWireTools';
 import { measureMessage, measureTools } from '../core/trim/messageSize';
 import { SAMPLE_KINDS, SampleKind, generateSample } from './fixtures/textSamples';
 
@@ -154,12 +153,12 @@ describe('one per-message rule and one tool-size rule for the exact count and th
     );
   });
 
-  it('tools cost the same as ChatTools and as WireTools; the trim measures them with that rule', () => {
+  it('the trim measures the tools block with the tool-size rule', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 12 }), description: text, inputSchema: fc.option(fc.constant({ type: 'object', properties: { a: { type: 'string' } } }), { nil: undefined }) }), { maxLength: 4 }), (tools) => {
         const wire = toWireTools(tools);
-        assert.strictEqual(toolsTokens(wire.map(wireToolPieces), byLength), toolsTokens(tools.map(chatToolPieces), byLength));
         assert.strictEqual(measureTools(wire).tokens, toolsTokens(wire.map(wireToolPieces), estimateTextTokens));
+        assert.strictEqual(measureTools(wire).bytes, wire.length ? Buffer.byteLength(JSON.stringify(wire)) : 0);
       }),
     );
   });
@@ -172,19 +171,19 @@ describe('one per-message rule and one tool-size rule for the exact count and th
   });
 });
 
-describe('countToolsTokens', () => {
+describe('toolsTokens', () => {
   it('counts name, description and schema of each tool plus a fixed scaffold', () => {
     const schema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
     const tools = [
-      { name: 'read_file', description: 'Read a file from the workspace.', inputSchema: schema },
-      { name: 'list_dir', description: 'List a directory.' },
+      { name: 'read_file', description: 'Read a file from the workspace.', schema },
+      { name: 'list_dir', description: 'List a directory.', schema: {} },
     ];
     const expected =
       2 * TOOL_OVERHEAD_TOKENS +
       referenceCount('read_file') + referenceCount('Read a file from the workspace.') + referenceCount(JSON.stringify(schema)) +
-      referenceCount('list_dir') + referenceCount('List a directory.') + referenceCount(JSON.stringify(EMPTY_SCHEMA));
-    assert.strictEqual(countToolsTokens(tools), expected);
-    assert.strictEqual(countToolsTokens([]), 0);
+      referenceCount('list_dir') + referenceCount('List a directory.') + referenceCount('{}');
+    assert.strictEqual(toolsTokens(tools, countTokens), expected);
+    assert.strictEqual(toolsTokens([], countTokens), 0);
   });
 });
 

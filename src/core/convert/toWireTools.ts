@@ -6,8 +6,7 @@
 import type { ChatTool, ToolMode } from '../types';
 import type { WireTool } from '../wire/wireTypes';
 
-/** The schema sent for a tool without one (some endpoints reject a tool with no parameters). */
-export const EMPTY_SCHEMA = { type: 'object', properties: {} };
+const EMPTY_SCHEMA = { type: 'object', properties: {} };
 
 export function toWireTools(tools: readonly ChatTool[]): WireTool[] {
   return [...tools]

@@ -3,8 +3,7 @@
  * the trim's estimate (with the single-pass estimator) both apply these to their own text counter, so the
  * two can differ only by how they count text, never by what they count.
  */
-import { EMPTY_SCHEMA } from '../convert/toWireTools';
-import type { ChatMessage, ChatTool } from '../types';
+import type { ChatMessage } from '../types';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 
 /**
@@ -86,6 +85,4 @@ export function toolsTokens(tools: readonly ToolPieces[], countText: CountText):
   return total;
 }
 
-/** A tool without a schema is sent with EMPTY_SCHEMA, so that is what it costs. */
-export const chatToolPieces = (tool: ChatTool): ToolPieces => ({ name: tool.name, description: tool.description, schema: tool.inputSchema ?? EMPTY_SCHEMA });
 export const wireToolPieces = (tool: WireTool): ToolPieces => ({ name: tool.function.name, description: tool.function.description, schema: tool.function.parameters });

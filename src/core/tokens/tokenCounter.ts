@@ -4,9 +4,9 @@
  * because VS Code asks again and again for the same messages while it lays out a prompt.
  */
 import { createHash } from 'crypto';
-import type { ChatMessage, ChatTool } from '../types';
+import type { ChatMessage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
-import { chatMessagePieces, chatToolPieces, messageTokens, toolsTokens } from './messageTokens';
+import { chatMessagePieces, messageTokens } from './messageTokens';
 
 declare const __OPENCODE_BUNDLE__: boolean | undefined;
 function loadTokenizer(): { countTextTokens(t: string): number } {
@@ -58,16 +58,6 @@ export function countTokens(text: string): number {
   return count;
 }
 
-/** For tests and for a settings change that should not reuse old numbers. */
-export function clearTokenCountMemo(): void {
-  countsByText.clear();
-  countsByDigest.clear();
-}
-
 export function countMessageTokens(message: ChatMessage): number {
   return messageTokens(chatMessagePieces(message), countTokens);
-}
-
-export function countToolsTokens(tools: readonly ChatTool[]): number {
-  return toolsTokens(tools.map(chatToolPieces), countTokens);
 }
