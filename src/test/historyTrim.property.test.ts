@@ -8,6 +8,7 @@ import { SizeMemo } from '../core/trim/messageSize';
 import { layoutHistory } from '../core/trim/units';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler } from './support/trimHarness';
+import { assertToolPairs } from './support/toolPairs';
 
 const CJK = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质';
 
@@ -81,23 +82,6 @@ function trim(messages: WireMessage[], budgetTokens: number, extraSteps: number,
   return trimHistory(messages, { budget, geometry: cutGeometry(budgetTokens, defaultSettings.historyTrim), calibration: 1, extraSteps, memo, tools: { tokens: 0, bytes: 0 } });
 }
 
-function assertNoOrphans(sent: WireMessage[]): void {
-  for (let i = 0; i < sent.length; i++) {
-    const m = sent[i];
-    if (m.role === 'assistant' && m.tool_calls?.length) {
-      const results = [];
-      for (let j = i + 1; j < sent.length && sent[j].role === 'tool'; j++) results.push((sent[j] as { tool_call_id: string }).tool_call_id);
-      assert.deepStrictEqual(results.sort(), m.tool_calls.map((c) => c.id).sort(), 'a call travels with exactly its results');
-    }
-    if (m.role === 'tool') {
-      let j = i - 1;
-      while (j >= 0 && sent[j].role === 'tool') j--;
-      const owner = sent[j];
-      assert.ok(owner && owner.role === 'assistant' && owner.tool_calls?.some((c) => c.id === m.tool_call_id), 'a result travels with its call');
-    }
-  }
-}
-
 describe('historyTrim properties (random histories)', function () {
   this.timeout(60_000);
 
@@ -111,7 +95,7 @@ describe('historyTrim properties (random histories)', function () {
         for (let i = layout.tailStart; i < messages.length; i++) assert.ok(result.sentIndices.includes(i), 'current turn kept');
         assert.ok(result.sentIndices.every((v, k) => k === 0 || v > result.sentIndices[k - 1]), 'order kept');
         assert.ok(result.messages.every((m, k) => m === messages[result.sentIndices[k]]), 'the same objects, never rewritten');
-        assertNoOrphans(result.messages);
+        assertToolPairs(result.messages);
         const afterHead = result.messages[layout.headEnd];
         if (afterHead && result.removed > 0) assert.notStrictEqual(afterHead.role, 'tool', 'kept history never starts with a tool result');
         const geometry = cutGeometry(input.budget, defaultSettings.historyTrim);

@@ -19,6 +19,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { replaySession } from '../replay/replaySession';
 import { MemoryStore } from './support/engineHarness';
 import { filler } from './support/trimHarness';
+import { assertToolPairs } from './support/toolPairs';
 
 const TOOLS: ChatTool[] = [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
 /** ~2,500 tokens of tool schemas: the trim can neither drop nor truncate them, so small budgets go over. */
@@ -86,23 +87,6 @@ function conversation(session: Session, upTo: number, turn: number): ChatMessage
   return [...head, text('user', anchor), ...units, text('user', current)];
 }
 
-function assertPaired(sent: WireMessage[]): void {
-  for (let i = 0; i < sent.length; i++) {
-    const m = sent[i];
-    if (m.role === 'assistant' && m.tool_calls?.length) {
-      const results: string[] = [];
-      for (let j = i + 1; j < sent.length && sent[j].role === 'tool'; j++) results.push((sent[j] as { tool_call_id: string }).tool_call_id);
-      assert.deepStrictEqual(results.sort(), m.tool_calls.map((c) => c.id).sort(), 'every call is followed by exactly its results');
-    }
-    if (m.role === 'tool') {
-      let j = i - 1;
-      while (j >= 0 && sent[j].role === 'tool') j--;
-      const owner = sent[j];
-      assert.ok(owner?.role === 'assistant' && owner.tool_calls?.some((c) => c.id === m.tool_call_id), `result ${m.tool_call_id} travels with its call`);
-    }
-  }
-}
-
 /** A message's text starts as written, or was shortened by the oversized-message truncation (with its marker). */
 function sentText(message: WireMessage | undefined, opening: string): boolean {
   const content = String(message?.content ?? '');
@@ -168,7 +152,7 @@ async function runSession(server: FakeServer, session: Session): Promise<void> {
     const sent = body.messages as WireMessage[];
     const attempt = attempts[i];
     assert.deepStrictEqual(sent, attempt.prepared.body.messages, 'the server received what was prepared');
-    assertPaired(sent);
+    assertToolPairs(sent);
     const { input, trim } = attempt.prepared;
     const anchorAt = input.findIndex((m) => m.role !== 'system');
     assert.ok(trim.sentIndices.includes(anchorAt) && trim.sentIndices.at(-1) === input.length - 1, 'the anchor and the current turn are sent');
