@@ -22,6 +22,8 @@ export interface ReplayOptions {
   modelId?: string;
   /** Called with every log line as it is written (the CLI prints them). */
   onLog?: (level: string, message: string) => void;
+  /** A size memo that has already measured other requests (tests: a warm memo must give the same cuts). */
+  memo?: SizeMemo;
 }
 
 export interface ReplayStep {
@@ -57,7 +59,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   };
   const logger = { info: forward('info'), warn: forward('warn'), error: forward('error'), debug: forward('debug') };
   const state = { log: logger, calibrations: new Calibrations(), states: new ConversationStates() };
-  const memo = new SizeMemo();
+  const memo = options.memo ?? new SizeMemo();
   const cache = new PrefixCacheModel();
   const steps: ReplayStep[] = [];
   let i = 0;
