@@ -27,16 +27,12 @@ function nonNegativeInteger(flag: string, value: string | undefined): number | u
   return parsed;
 }
 
+const STRING = { type: 'string' } as const;
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  'usage-shape': { type: 'string' },
-  'reply-tokens': { type: 'string' },
-  'reply-delay-ms': { type: 'string' },
-  'require-key': { type: 'string' },
   'require-session': { type: 'boolean' },
   model: { type: 'string', multiple: true },
+  port: STRING, host: STRING, 'usage-shape': STRING, 'reply-tokens': STRING, 'reply-delay-ms': STRING, 'require-key': STRING,
 } as const;
 
 /** util.parseArgs with its errors reworded for CLI_USAGE, and several model specs allowed after one --model. */
