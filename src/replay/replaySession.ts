@@ -1,6 +1,6 @@
 /**
  * Replays a session through exactly the extension's trim path (planTrim) and accounting
- * (accountUsage), with the fake server's prefix-cache model standing in for the provider's usage.
+ * (accountUsage), with the prefix-cache model (src/cacheModel, shared with the fake server) standing in for the provider's usage.
  * Used by `npm run replay` and by the benchmark.
  */
 import { performance } from 'perf_hooks';
