@@ -1,7 +1,7 @@
 /** Everything one fake server instance keeps between requests. */
 import type { FakeModel, FakeServerOptions, FaultSpec, ScriptedReply, UsageShapeName } from './types';
 import { DEFAULT_MODELS } from './models';
-import { PrefixCacheModel } from './prefixCache';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import { RequestRecorder } from './recording';
 import { DEFAULT_REPLY_TOKENS } from './replies';
 

@@ -1,6 +1,6 @@
 /**
  * Replays a session through exactly the extension's trim path (planTrim) and accounting
- * (accountUsage), with the fake server's prefix-cache model standing in for the provider's usage.
+ * (accountUsage), with the prefix-cache model (src/cacheModel, shared with the fake server) standing in for the provider's usage.
  * Used by `npm run replay` and by the benchmark.
  */
 import { performance } from 'perf_hooks';
@@ -13,7 +13,7 @@ import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ModelLimits } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
-import { PrefixCacheModel } from '../fakeServer/prefixCache';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import type { ReplayRequest } from './replayFile';
 
 export interface ReplayOptions {
@@ -22,6 +22,8 @@ export interface ReplayOptions {
   modelId?: string;
   /** Called with every log line as it is written (the CLI prints them). */
   onLog?: (level: string, message: string) => void;
+  /** A size memo that has already measured other requests (tests: a warm memo must give the same cuts). */
+  memo?: SizeMemo;
 }
 
 export interface ReplayStep {
@@ -57,7 +59,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   };
   const logger = { info: forward('info'), warn: forward('warn'), error: forward('error'), debug: forward('debug') };
   const state = { log: logger, calibrations: new Calibrations(), states: new ConversationStates() };
-  const memo = new SizeMemo();
+  const memo = options.memo ?? new SizeMemo();
   const cache = new PrefixCacheModel();
   const steps: ReplayStep[] = [];
   let i = 0;

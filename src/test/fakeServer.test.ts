@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { startFakeServer } from '../fakeServer/server';
-import { PrefixCacheModel } from '../fakeServer/prefixCache';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import { dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
 import { useFakeServer } from './support/suiteHooks';
 

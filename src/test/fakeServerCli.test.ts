@@ -55,6 +55,9 @@ describe('fake server: CLI flags', () => {
     assert.throws(() => parseCliArgs(['--port', 'abc']), /non-negative integer/);
     assert.throws(() => parseCliArgs(['--usage-shape', 'gemini']), /openai, deepseek, anthropic/);
     assert.throws(() => parseCliArgs(['--model', 'missing-window']), /id:window:maxOutput/);
+    assert.throws(() => parseCliArgs(['--host']), /--host expects a value/);
+    assert.throws(() => parseCliArgs(['--host', '--port', '1']), /--host expects a value/);
+    assert.throws(() => parseCliArgs(['stray']), /Unexpected argument stray/);
   });
 });
 
