@@ -85,6 +85,8 @@ function userTexts(items: readonly unknown[]): { role: 'user'; content: string }
   for (const item of items as Record<string, unknown>[]) {
     if (item?.role !== 'user') continue;
     const parts = typeof item.content === 'string' ? [{ type: 'text', text: item.content }] : Array.isArray(item.content) ? item.content : [];
+    // An Anthropic user turn made only of tool results is a tool message in chat terms, not a user turn.
+    if (parts.length > 0 && parts.every((p) => p?.type === 'tool_result')) continue;
     const text = parts.filter((p) => p?.type === 'text' || p?.type === 'input_text').map((p) => String(p.text)).join(' ');
     out.push({ role: 'user', content: text });
   }
