@@ -31,9 +31,11 @@ export function modelListBody(models: readonly FakeModel[]): object {
   };
 }
 
-/** Parses the CLI form `id:window:maxOutput` (tools on, images off). Throws on anything else. */
+/** Parses the CLI form `id:window:maxOutput[:chat|responses|messages]` (tools on, images off). Throws on anything else. */
 export function parseModelSpec(spec: string): FakeModel {
-  const match = /^([^:\s]+):(\d+):(\d+)$/.exec(spec);
-  if (!match) throw new Error(`--model expects id:window:maxOutput, got "${spec}"`);
-  return { id: match[1], contextWindow: Number(match[2]), maxOutputTokens: Number(match[3]), toolCalling: true };
+  const match = /^([^:\s]+):(\d+):(\d+)(?::(chat|responses|messages))?$/.exec(spec);
+  if (!match) throw new Error(`--model expects id:window:maxOutput[:chat|responses|messages], got "${spec}"`);
+  const model: FakeModel = { id: match[1], contextWindow: Number(match[2]), maxOutputTokens: Number(match[3]), toolCalling: true };
+  if (match[4]) model.api = match[4] as FakeModel['api'];
+  return model;
 }

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { buildResponsesBody } from '../core/routes/responses/responsesBody';
+import { buildChatBody } from '../core/routes/chat/chatRoute';
 import { buildMessagesBody, FALLBACK_MAX_TOKENS } from '../core/routes/messages/messagesBody';
 import { previousRequestEnd } from '../core/routes/messages/cacheBreakpoints';
 import { anthropicToolId, responsesItemId } from '../core/routes/callIds';
@@ -82,6 +83,13 @@ describe('routes: native request bodies', () => {
     assert.strictEqual(buildMessagesBody(input([{ role: 'user', content: 'hi' }], { tools: [] })).max_tokens, FALLBACK_MAX_TOKENS);
   });
 
+  it('Chat: the same fields the chat request has always had, plus streaming with usage', () => {
+    const messages: WireMessage[] = [{ role: 'user', content: 'hi' }];
+    const body = buildChatBody(input(messages, { toolChoice: 'required', options: { temperature: 0.3, top_p: 0.9, max_tokens: 50.7, stop: ['x'] } }));
+    assert.deepStrictEqual(body, { model: 'm', tools: TOOLS, tool_choice: 'required', temperature: 0.3, top_p: 0.9, max_tokens: 50, stop: ['x'], stream: true, stream_options: { include_usage: true }, messages });
+    assert.deepStrictEqual(Object.keys(buildChatBody(input(messages, { tools: [], toolChoice: 'required', includeUsage: false }))), ['model', 'stream', 'messages']);
+  });
+
   it('Messages: tool ids outside [a-zA-Z0-9_-] get a stable derived id on both the call and its result', () => {
     assert.strictEqual(anthropicToolId('call_ok-1'), 'call_ok-1');
     assert.match(anthropicToolId('functions.read:0'), /^toolu_[0-9a-f]{32}$/);
@@ -101,10 +109,10 @@ describe('routes: native request bodies', () => {
 });
 
 describe('routes: byte-stable prefix over random growing conversations (property)', () => {
-  it('Responses: the body of turn N, minus its closing "]}", is a byte prefix of turn N+1\'s', () => {
+  it('Chat and Responses: the body of turn N, minus its closing "]}", is a byte prefix of turn N+1\'s', () => {
     fc.assert(
-      fc.property(conversationArb, fc.boolean(), ({ turns }, reasoning) => {
-        const bodies = turns.map((messages) => JSON.stringify(buildResponsesBody(input(messages, { reasoning }))));
+      fc.property(conversationArb, fc.boolean(), fc.constantFrom(buildResponsesBody, buildChatBody), ({ turns }, reasoning, build) => {
+        const bodies = turns.map((messages) => JSON.stringify(build(input(messages, { reasoning }))));
         for (let i = 1; i < bodies.length; i++) assert.ok(bodies[i].startsWith(open(bodies[i - 1])), `turn ${i} changed bytes of turn ${i - 1}`);
       }),
       { numRuns: 200 },

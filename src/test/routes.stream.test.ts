@@ -121,6 +121,21 @@ describe('routes: stream reading split at random byte positions', () => {
     assert.strictEqual(reader.summary.complete, true);
   });
 
+  it('Responses fixture: calls whose items never finished come from response.completed\'s output, once each', () => {
+    const reader = responsesRoute.newReader();
+    const out = readSplit(reader, fixture('responses-calls-only-in-completed.sse'));
+    assert.deepStrictEqual(callsOf(out.events), [{ callId: 'call_a', name: 'grep', input: { q: 'x y' } }, { callId: 'call_b', name: 'ls', input: {} }]);
+    assert.strictEqual(reader.summary.droppedToolCalls, 0);
+    assert.strictEqual(reader.summary.finishReason, 'tool_calls');
+  });
+
+  it('Messages fixture: a tool_use whose input came whole on its start block (no deltas) keeps that input', () => {
+    const reader = messagesRoute.newReader();
+    const out = readSplit(reader, fixture('messages-input-on-start.sse'));
+    assert.deepStrictEqual(callsOf(out.events), [{ callId: 'toolu_1', name: 'read', input: { path: 'a.ts' } }, { callId: 'toolu_2', name: 'ls', input: {} }]);
+    assert.strictEqual(reader.summary.finishReason, 'tool_calls');
+  });
+
   it('a tool call with invalid JSON arguments is an error on both native routes (never run)', () => {
     const reply: ScriptedReply = { toolCalls: [{ id: 'call_x', name: 'read_file', arguments: '{"path": ' }] };
     const r = responsesFrames({ id: 'x', model: 'm', reply, usage, cost: 0 }).join('');

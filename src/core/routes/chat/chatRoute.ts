@@ -20,14 +20,16 @@ export const chatRoute: Route = {
   newReader: () => new ChatReader(),
 };
 
+/** `messages` last, as on every route: a longer history only appends bytes. */
 export function buildChatBody(input: BodyInput): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: input.modelId, messages: input.messages };
+  const body: Record<string, unknown> = { model: input.modelId };
   if (input.tools.length > 0) body.tools = input.tools;
   const toolChoice = input.toolChoice && toWireToolChoice(input.toolChoice, input.tools.length);
   if (toolChoice) body.tool_choice = toolChoice;
   Object.assign(body, samplingFields(input.options, { maxTokens: 'max_tokens', stop: true }));
   body.stream = true;
   if (input.includeUsage !== false) body.stream_options = { include_usage: true };
+  body.messages = input.messages;
   return body;
 }
 

@@ -93,7 +93,10 @@ export class MessagesReader implements StreamReader {
     if (open.type === 'tool_use') {
       const callId = str(open.start.id);
       this.recorder.call(callId);
-      this.state.toolCall(callId, str(open.start.name), open.json, events);
+      // Some Anthropic-compatible servers put the whole input on the start block and send no deltas.
+      const input = open.start.input;
+      const raw = open.json || (isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : '');
+      this.state.toolCall(callId, str(open.start.name), raw, events);
     } else if (open.type === 'thinking') {
       this.recorder.native({ type: 'thinking', thinking: open.thinking, signature: open.signature });
     } else if (open.type === 'redacted_thinking') {

@@ -26,6 +26,7 @@ export class ResponsesReader implements StreamReader {
   private readonly state = new ReaderState();
   private readonly recorder = new LayoutRecorder('responses');
   private readonly calls = new Map<string, PendingCall>();
+  private readonly emitted = new Set<string>();
 
   get summary(): StreamSummary {
     return this.state.summary;
@@ -96,16 +97,36 @@ export class ResponsesReader implements StreamReader {
     else if (item.type === 'function_call') {
       const pending = this.calls.get(str(item.id));
       this.calls.delete(str(item.id));
-      const callId = pending?.callId || str(item.call_id);
+      const callId = pending?.callId || str(item.call_id) || str(item.id);
       const args = str(item.arguments) || pending?.args || '';
       const name = pending?.name || str(item.name);
-      this.recorder.call(callId);
-      this.state.toolCall(callId, name, args, events);
+      this.emitCall(callId, name, args, events);
+    }
+  }
+
+  private emitCall(callId: string, name: string, args: string, events: StreamEvent[]): void {
+    if (this.emitted.has(callId)) return;
+    this.emitted.add(callId);
+    this.recorder.call(callId);
+    this.state.toolCall(callId, name, args, events);
+  }
+
+  /**
+   * The final response lists every output item: a call whose item events never came (or never finished) is
+   * emitted from it, so a gateway that streams calls differently still loses none.
+   */
+  private callsOfResponse(output: unknown, events: StreamEvent[]): void {
+    if (!Array.isArray(output)) return;
+    for (const item of output) {
+      if (!isRecord(item) || item.type !== 'function_call' || !str(item.call_id)) continue;
+      this.calls.delete(str(item.id));
+      this.emitCall(str(item.call_id), str(item.name), str(item.arguments), events);
     }
   }
 
   private ended(p: Payload, events: StreamEvent[]): void {
     const response = isRecord(p.response) ? p.response : {};
+    this.callsOfResponse(response.output, events);
     this.state.usage(responsesUsage(response.usage), events);
     const details = isRecord(response.incomplete_details) ? str(response.incomplete_details.reason) : '';
     const summary = this.state.summary;
