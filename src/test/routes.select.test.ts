@@ -6,6 +6,7 @@ import { nextRoute, selectRoute } from '../core/routes/select/selectRoute';
 import { catalogOf, ROUTE_TABLE } from '../core/routes/select/routeTable';
 import { classifyOpenCodeError, formatDuration, parseWrongRoute } from '../core/routes/select/openCodeErrors';
 import { ROUTE_IDS, type RouteId } from '../core/routes/route';
+import { routeChoiceLine, routeSwitchLine } from '../core/routes/select/routeLog';
 
 describe('routes: selection', () => {
   it('setting, then learned, then the bundled table, else chat', () => {
@@ -42,6 +43,11 @@ describe('routes: selection', () => {
         assert.strictEqual(tried.length, ROUTE_IDS.length, 'every route is tried once, then it stops');
       }),
     );
+  });
+
+  it('writes the [route] lines', () => {
+    assert.strictEqual(routeSwitchLine('qwen3.8-max', 'chat', 'messages', 'oa-compat', true), '[route] model=qwen3.8-max from=chat to=messages refused=oa-compat remembered');
+    assert.strictEqual(routeChoiceLine('gpt-5.5', 'responses', 'table'), '[route] model=gpt-5.5 api=responses source=table');
   });
 
   it('the table routes only to routes that exist', () => {
