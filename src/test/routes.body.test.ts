@@ -9,6 +9,7 @@ import { NativeReplayMemory, type AssistantLayout } from '../core/routes/nativeR
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { conversationArb } from './support/conversationArb';
+import { BreakpointCache, type MessagesPrompt } from '../fakeServer/breakpointCache';
 
 const TOOLS: WireTool[] = [
   { type: 'function', function: { name: 'grep', description: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } },
@@ -139,4 +140,33 @@ describe('routes: byte-stable prefix over random growing conversations (property
       { numRuns: 200 },
     );
   });
+
+  it('Messages: on Anthropic\'s cache model every turn reads the whole previous request; marking the first 4 blocks reads only the head', () => {
+    fc.assert(
+      fc.property(conversationArb, ({ turns }) => {
+        const ours = new BreakpointCache();
+        const firstFour = new BreakpointCache();
+        let previous = 0;
+        turns.forEach((messages, i) => {
+          const body = buildMessagesBody(input(messages)) as unknown as MessagesPrompt;
+          const result = ours.observe('s', body);
+          assert.ok(result.ok);
+          if (i > 0) assert.strictEqual(result.usage.cache_read_input_tokens, previous, `turn ${i} missed what turn ${i - 1} wrote`);
+          previous = result.promptTokens;
+          const head = firstFour.observe('s', markFirstFour(JSON.parse(withoutMarkers(body as never)) as MessagesPrompt));
+          assert.ok(head.ok && head.usage.cache_read_input_tokens <= result.usage.cache_read_input_tokens);
+        });
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
+
+/** The leading extension's and OpenCode's converter's placement: the first 4 blocks of the messages. */
+function markFirstFour(body: MessagesPrompt): MessagesPrompt {
+  let left = 4;
+  for (const message of body.messages) {
+    for (const block of message.content as Json[]) if (left-- > 0) block.cache_control = { type: 'ephemeral' };
+  }
+  return body;
+}
