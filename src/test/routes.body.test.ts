@@ -106,6 +106,10 @@ describe('routes: native request bodies', () => {
     const restored = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify({ ...memory.toJSON(), bad: { route: 'x', slots: [] }, worse: 3 })));
     assert.deepStrictEqual(restored.layoutFor('c1', 'messages'), layout);
     assert.strictEqual(restored.size, 1);
+    // A restart changes no byte of what is sent.
+    const history: WireMessage[] = [{ role: 'user', content: 'q' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c1', content: 'r' }];
+    assert.strictEqual(JSON.stringify(buildMessagesBody(input(history, { replay: restored }))), JSON.stringify(buildMessagesBody(input(history, { replay: memory }))));
+    assert.match(JSON.stringify(buildMessagesBody(input(history, { replay: restored }))), /"signature":"s"/);
   });
 });
 
