@@ -9,7 +9,7 @@ export const CLI_USAGE = `Usage: node out/fakeServer/cli.js [options]
   --host HOST                 127.0.0.1 (default), ::1 or localhost; loopback only
   --usage-shape SHAPE         ${USAGE_SHAPE_NAMES.join(' | ')} (default openai)
   --reply-tokens N            length of the default reply in tokens (default 40)
-  --model id:window:maxOutput replaces the default models; repeatable, or several after one flag
+  --model id:window:maxOutput[:api] replaces the default models; repeatable, or several after one flag
   --reply-delay-ms N          pause before each chat reply starts
   --require-key KEY           answer 401 unless "Authorization: Bearer KEY"
   --require-session           answer 400 MissingSessionID without x-opencode-session

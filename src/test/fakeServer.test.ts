@@ -24,10 +24,11 @@ describe('fake server: HTTP basics', () => {
       context_length: 1_000_000,
       max_output_tokens: 32_000,
       capabilities: { tool_calling: true, image_input: false },
+      api: 'chat',
     });
     assert.deepEqual(
       body.data.map((m) => (m as { id: string }).id),
-      ['fake-large', 'fake-small', 'fake-vision'],
+      ['fake-large', 'fake-small', 'fake-vision', 'fake-responses', 'fake-messages'],
     );
   });
 
