@@ -7,13 +7,14 @@
 import * as os from 'os';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
+import { parseArgs } from 'util';
 import { measureTokenAccuracy } from './accuracy/tokenAccuracy';
 import { PromptBlocks } from './cache/promptBlocks';
 import { checkAcceptance } from './report/acceptance';
 import { stdoutReport } from './report/stdoutReport';
 import { writeReports } from './report/writeReports';
 import type { BenchResults } from './results';
-import { countTextTokens } from '../fakeServer/tokenCount';
+import { countTextTokens } from '../cacheModel/valueTokens';
 import { runRegimes } from './run/regimePool';
 import { regimeById, REGIMES } from './sessions/regimes';
 import { generateSession } from './sessions/sessionGenerator';
@@ -31,11 +32,16 @@ interface BenchOptions {
 }
 
 function parseOptions(argv: readonly string[]): BenchOptions {
-  const picked = argv.find((a) => a.startsWith('--regimes='))?.slice('--regimes='.length).split(',').filter(Boolean);
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { regimes: { type: 'string' }, 'no-sweep': { type: 'boolean' }, 'no-write': { type: 'boolean' } },
+    strict: true,
+  });
+  const picked = values.regimes?.split(',').filter(Boolean);
   return {
     regimes: picked ?? REGIMES.map((r) => r.id),
-    sweep: !argv.includes('--no-sweep'),
-    write: !argv.includes('--no-write') && !picked,
+    sweep: !values['no-sweep'],
+    write: !values['no-write'] && !picked,
   };
 }
 

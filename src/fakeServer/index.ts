@@ -1,7 +1,2 @@
-/** Public surface of the fake OpenCode server, for tests, benchmarks and the replay tool. */
+/** Public surface of the fake OpenCode server, for tests and the benchmark. (The prefix-cache model it uses is src/cacheModel/.) */
 export * from './server';
-export { PrefixCacheModel, CACHE_GRANULARITY_TOKENS, PER_MESSAGE_OVERHEAD_TOKENS } from './prefixCache';
-export type { CacheObservation, PromptBody, PromptMeasure } from './prefixCache';
-export { buildUsage, type UsageCounts } from './usageShapes';
-export { DEFAULT_MODELS } from './models';
-export { countTextTokens, TOKENS_PER_IMAGE } from './tokenCount';

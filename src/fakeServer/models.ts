@@ -5,6 +5,9 @@ export const DEFAULT_MODELS: readonly FakeModel[] = [
   { id: 'fake-large', contextWindow: 1_000_000, maxOutputTokens: 32_000, toolCalling: true, imageInput: false },
   { id: 'fake-small', contextWindow: 8_192, maxOutputTokens: 2_048, toolCalling: true, imageInput: false },
   { id: 'fake-vision', contextWindow: 128_000, maxOutputTokens: 16_000, toolCalling: true, imageInput: true },
+  // One model per native route, the way OpenCode serves GPT (/responses) and Claude (/messages).
+  { id: 'fake-responses', contextWindow: 400_000, maxOutputTokens: 128_000, toolCalling: true, imageInput: true, api: 'responses', reasoning: true },
+  { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api: 'messages', reasoning: true },
 ];
 
 export function findModel(models: readonly FakeModel[], id: unknown): FakeModel | undefined {
@@ -22,13 +25,17 @@ export function modelListBody(models: readonly FakeModel[]): object {
       context_length: model.contextWindow,
       max_output_tokens: model.maxOutputTokens,
       capabilities: { tool_calling: model.toolCalling === true, image_input: model.imageInput === true },
+      // The family's route (OpenCode's own /models lists only ids; the fake says it so tests and `npm start` show it).
+      api: model.api ?? 'chat',
     })),
   };
 }
 
-/** Parses the CLI form `id:window:maxOutput` (tools on, images off). Throws on anything else. */
+/** Parses the CLI form `id:window:maxOutput[:chat|responses|messages]` (tools on, images off). Throws on anything else. */
 export function parseModelSpec(spec: string): FakeModel {
-  const match = /^([^:\s]+):(\d+):(\d+)$/.exec(spec);
-  if (!match) throw new Error(`--model expects id:window:maxOutput, got "${spec}"`);
-  return { id: match[1], contextWindow: Number(match[2]), maxOutputTokens: Number(match[3]), toolCalling: true };
+  const match = /^([^:\s]+):(\d+):(\d+)(?::(chat|responses|messages))?$/.exec(spec);
+  if (!match) throw new Error(`--model expects id:window:maxOutput[:chat|responses|messages], got "${spec}"`);
+  const model: FakeModel = { id: match[1], contextWindow: Number(match[2]), maxOutputTokens: Number(match[3]), toolCalling: true };
+  if (match[4]) model.api = match[4] as FakeModel['api'];
+  return model;
 }

@@ -3,7 +3,8 @@
  * into the ordered deltas a streaming provider would send.
  */
 import type { ScriptedReply } from './types';
-import { countTextTokens } from './tokenCount';
+import { countTextTokens } from '../cacheModel/valueTokens';
+import { isRecord } from '../core/util/isRecord';
 
 export const DEFAULT_CHUNK_SIZE = 8;
 export const DEFAULT_REPLY_TOKENS = 40;
@@ -74,7 +75,7 @@ function textOfContent(content: unknown): string {
 }
 
 function isUserMessage(message: unknown): message is { role: 'user'; content?: unknown } {
-  return typeof message === 'object' && message !== null && (message as { role?: unknown }).role === 'user';
+  return isRecord(message) && message.role === 'user';
 }
 
 export function lastUserText(messages: readonly unknown[]): string {

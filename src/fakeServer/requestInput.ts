@@ -1,7 +1,8 @@
 /** Reading and validating what clients send: bodies, headers, scripted replies. */
 import type { IncomingMessage } from 'node:http';
 import type { ScriptedReply } from './types';
-import type { PromptBody } from './prefixCache';
+import type { PromptBody } from '../cacheModel/prefixCache';
+import { isRecord } from '../core/util/isRecord';
 
 export function readRawBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -39,7 +40,7 @@ export interface ChatBody extends PromptBody {
 }
 
 export function isChatBody(body: unknown): body is ChatBody {
-  return typeof body === 'object' && body !== null && Array.isArray((body as { messages?: unknown }).messages);
+  return isRecord(body) && Array.isArray(body.messages);
 }
 
 export function wantsUsageInStream(body: ChatBody): boolean {

@@ -9,9 +9,11 @@ import type { FakeServer, FakeServerOptions, FaultSpec } from './types';
 import { createState, resetState, type ServerState } from './state';
 import { handleChatCompletion } from './chatCompletion';
 import { handleControl } from './controlRoutes';
-import { modelListBody } from './models';
+import { findModel, modelListBody } from './models';
 import { parseFaultSpec } from './faults';
-import { hasBearer, parseBody, readRawBody } from './requestInput';
+import { hasBearer, headerValue, parseBody, readRawBody } from './requestInput';
+import { handleNativeRoute } from './nativeRoutes';
+import { anthropicAuth, wrongFormat } from './routeErrors';
 import * as errors from './errors';
 import { sendError, sendJson } from './transport';
 
@@ -42,10 +44,20 @@ async function route(state: ServerState, req: http.IncomingMessage, res: http.Se
     res.once('close', () => log(requestLogLine(index, method, path, res, Date.now() - startedAt, notes)));
   }
   const { requireKey, models } = state.settings;
+  const exchange = { state, req, res, body, index, notes };
+  if (method === 'POST' && path === '/v1/messages') {
+    // OpenCode reads the /messages key only from x-api-key (a Bearer header alone is "Missing API key").
+    const key = headerValue(req, 'x-api-key');
+    if (requireKey !== undefined && key !== requireKey) return sendError(res, anthropicAuth(key === undefined));
+    return handleNativeRoute('messages', exchange);
+  }
   if (requireKey !== undefined && !hasBearer(req, requireKey)) return sendError(res, errors.invalidApiKey());
   if (method === 'GET' && path === '/v1/models') return sendJson(res, 200, modelListBody(models));
+  if (method === 'POST' && path === '/v1/responses') return handleNativeRoute('responses', exchange);
   if (method === 'POST' && path === '/v1/chat/completions') {
-    return handleChatCompletion({ state, req, res, body, index, notes });
+    const model = findModel(models, (body as { model?: unknown } | undefined)?.model);
+    if (model && (model.api ?? 'chat') !== 'chat') return sendError(res, wrongFormat(model.id, 'chat'));
+    return handleChatCompletion(exchange);
   }
   sendError(res, errors.notFound(`${method} ${path}`));
 }

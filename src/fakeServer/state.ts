@@ -1,7 +1,8 @@
 /** Everything one fake server instance keeps between requests. */
 import type { FakeModel, FakeServerOptions, FaultSpec, ScriptedReply, UsageShapeName } from './types';
 import { DEFAULT_MODELS } from './models';
-import { PrefixCacheModel } from './prefixCache';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
+import { BreakpointCache } from '../cacheModel/breakpointCache';
 import { RequestRecorder } from './recording';
 import { DEFAULT_REPLY_TOKENS } from './replies';
 
@@ -17,6 +18,8 @@ export interface ServerSettings {
 export interface ServerState {
   readonly settings: ServerSettings;
   readonly cache: PrefixCacheModel;
+  /** /messages: Anthropic's cache, which only keeps what the request's breakpoints mark. */
+  readonly messagesCache: BreakpointCache;
   readonly recorder: RequestRecorder;
   readonly replyQueue: ScriptedReply[];
   readonly faultQueue: FaultSpec[];
@@ -37,6 +40,7 @@ export function createState(options: FakeServerOptions): ServerState {
   return {
     settings: settingsFrom(options),
     cache: new PrefixCacheModel(),
+    messagesCache: new BreakpointCache(),
     recorder: new RequestRecorder(),
     replyQueue: [],
     faultQueue: [],
@@ -49,4 +53,5 @@ export function resetState(state: ServerState): void {
   state.faultQueue.length = 0;
   state.recorder.reset();
   state.cache.reset();
+  state.messagesCache.reset();
 }

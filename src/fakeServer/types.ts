@@ -12,7 +12,13 @@ export interface FakeModel {
   toolCalling?: boolean;
   imageInput?: boolean;
   usageShape?: UsageShapeName;
+  /** The one wire format OpenCode serves this model on (default chat); any other route gets the 401 ModelError. */
+  api?: FakeRoute;
+  /** Responses / Messages: the model reasons (reasoning items with encrypted content, signed thinking). */
+  reasoning?: boolean;
 }
+
+export type FakeRoute = 'chat' | 'responses' | 'messages';
 
 export interface ScriptedToolCall {
   id?: string;

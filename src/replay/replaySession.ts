@@ -1,6 +1,7 @@
 /**
  * Replays a session through exactly the extension's trim path (planTrim, with the engine's conversation
- * identity) and accounting (accountUsage), with the fake server's prefix-cache model standing in for the provider's usage.
+ * identity) and accounting (accountUsage), with the prefix-cache model (src/cacheModel, shared with the fake
+ * server) standing in for the provider's usage.
  * Used by `npm run replay` and by the benchmark.
  */
 import { performance } from 'perf_hooks';
@@ -14,7 +15,7 @@ import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ModelLimits } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
-import { PrefixCacheModel } from '../fakeServer/prefixCache';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import type { ReplayRequest } from './replayFile';
 
 export interface ReplayOptions {
@@ -23,6 +24,8 @@ export interface ReplayOptions {
   modelId?: string;
   /** Called with every log line as it is written (the CLI prints them). */
   onLog?: (level: string, message: string) => void;
+  /** A size memo that has already measured other requests (tests: a warm memo must give the same cuts). */
+  memo?: SizeMemo;
 }
 
 export interface ReplayStep {
@@ -58,7 +61,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   };
   const logger = { info: forward('info'), warn: forward('warn'), error: forward('error'), debug: forward('debug') };
   const state = { log: logger, calibrations: new Calibrations(), states: new ConversationStates() };
-  const memo = new SizeMemo();
+  const memo = options.memo ?? new SizeMemo();
   // The engine's conversation identity: a file may hold several conversations with the same opening.
   const sessions = new SessionIds();
   const cache = new PrefixCacheModel();

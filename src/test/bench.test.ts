@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import { PrefixCacheModel } from '../fakeServer/prefixCache';
-import { countTextTokens } from '../fakeServer/tokenCount';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
+import { countTextTokens } from '../cacheModel/valueTokens';
 import { PromptBlocks } from '../bench/cache/promptBlocks';
 import { leadingPolicy, minimalFitPolicy } from '../bench/policies/baselines';
 import { OURS_DEFAULT } from '../bench/policies/catalog';
@@ -46,10 +46,13 @@ describe('bench: policy comparison on a short ceiling session', () => {
     session = generateSession(SHORT, blocks.sizer('json'), measureCharsPerToken(countTextTokens));
   });
 
-  it('generates the same session from the same seed, pre-filled to just under the budget', () => {
-    const again = generateSession(SHORT, new PromptBlocks().sizer('json'), measureCharsPerToken(countTextTokens));
+  it('generates the same session from the same seed (warm block memo or cold), another from another seed, pre-filled to just under the budget', () => {
+    // `blocks` is warm now (it sized `session`); a benchmark run must not depend on what was measured before.
+    const again = generateSession(SHORT, blocks.sizer('json'), measureCharsPerToken(countTextTokens));
     assert.deepStrictEqual(again.messages, session.messages);
     assert.deepStrictEqual(again.requestEnds, session.requestEnds);
+    const other = generateSession({ ...SHORT, seed: SHORT.seed + 1 }, blocks.sizer('json'), measureCharsPerToken(countTextTokens));
+    assert.notDeepStrictEqual(other.messages, session.messages);
     assert.ok(session.stats.prefillTokens <= SHORT.budgetTokens && session.stats.prefillTokens > SHORT.budgetTokens * 0.9, `pre-fill ${session.stats.prefillTokens}`);
   });
 

@@ -8,8 +8,9 @@ import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import OpenAI from 'openai';
-import Anthropic from '@anthropic-ai/sdk';
-import { anthropicClientOptions, openAIClientOptions } from '../core/request/clientOptions';
+import { openAIClientOptions } from '../core/request/clientOptions';
+import { routeById } from '../core/routes/registry';
+import { sendRoute } from '../core/routes/routeHttp';
 import { clientFor, streamChat } from '../core/request/chatTransport';
 
 const LEAK = 'LEAKED-FROM-ENV';
@@ -115,23 +116,40 @@ describe('client isolation: environment variables never reach the endpoint (issu
     }
   });
 
-  it('env-isolation-anthropic: a request sends only our x-api-key and the SDK headers', async () => {
+  it('env-isolation-routes: every route sends the key only where it reads it, and nothing the environment or the SDK adds', async () => {
+    const server = await recorder(sse);
+    try {
+      const client = clientFor({ baseUrl: `${server.url}/v1`, apiKey: 'sk-ours-123456' });
+      const headers = { sessionId: 'ses_ours', requestId: 'req_ours', client: 'test/1' };
+      for (const id of ['chat', 'responses', 'messages'] as const) {
+        const response = await sendRoute(client, { route: routeById(id), body: { model: 'm' }, headers });
+        await response.text();
+      }
+      assert.strictEqual(server.requests.length, 3);
+      for (const [i, request] of server.requests.entries()) {
+        assert.deepStrictEqual(leaksIn(request.headers), []);
+        const names = Object.keys(request.headers).sort();
+        const keyHeader = i === 2 ? 'x-api-key' : 'authorization';
+        const expected = ['accept', 'connection', 'content-length', 'content-type', 'host', keyHeader, 'user-agent', 'x-opencode-client', 'x-opencode-request', 'x-opencode-session'];
+        if (i === 2) expected.push('anthropic-version');
+        assert.deepStrictEqual(names.filter((n) => n !== 'accept-encoding' && n !== 'accept-language' && n !== 'sec-fetch-mode'), expected.sort(), `route #${i} sends exactly these headers`);
+        assert.strictEqual(request.headers[keyHeader], i === 2 ? 'sk-ours-123456' : 'Bearer sk-ours-123456');
+      }
+      assert.strictEqual(decoy.requests.length, 0, 'nothing went to OPENAI_BASE_URL');
+      assert.deepStrictEqual(consoleLines, [], 'OPENAI_LOG=debug printed nothing');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a loopback endpoint without a key gets no key header at all', async () => {
     const server = await recorder(json);
     try {
-      const client = new Anthropic(anthropicClientOptions(server.url, 'sk-ant-ours-123456'));
-      await client.get('/v1/models');
-      assert.strictEqual(server.requests.length, 1);
+      await clientFor({ baseUrl: `${server.url}/v1`, apiKey: undefined }).get('/models');
       const headers = server.requests[0].headers;
       assert.deepStrictEqual(leaksIn(headers), []);
-      assert.strictEqual(headers['x-api-key'], 'sk-ant-ours-123456');
       assert.strictEqual(headers.authorization, undefined);
-      assert.strictEqual(decoy.requests.length, 0, 'nothing went to ANTHROPIC_BASE_URL');
-      assert.deepStrictEqual(consoleLines, [], 'ANTHROPIC_LOG=debug printed nothing');
-      const bearer = new Anthropic(anthropicClientOptions(server.url, 'sk-ant-ours-123456', { bearer: true }));
-      await bearer.get('/v1/models');
-      assert.deepStrictEqual(leaksIn(server.requests[1].headers), []);
-      assert.strictEqual(server.requests[1].headers.authorization, 'Bearer sk-ant-ours-123456');
-      assert.strictEqual(server.requests[1].headers['x-api-key'], undefined);
+      assert.strictEqual(headers['x-api-key'], undefined);
     } finally {
       await server.close();
     }

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { startFakeServer } from '../fakeServer/server';
-import { PrefixCacheModel } from '../fakeServer/prefixCache';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import { dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
 import { useFakeServer } from './support/suiteHooks';
 
@@ -24,10 +24,11 @@ describe('fake server: HTTP basics', () => {
       context_length: 1_000_000,
       max_output_tokens: 32_000,
       capabilities: { tool_calling: true, image_input: false },
+      api: 'chat',
     });
     assert.deepEqual(
       body.data.map((m) => (m as { id: string }).id),
-      ['fake-large', 'fake-small', 'fake-vision'],
+      ['fake-large', 'fake-small', 'fake-vision', 'fake-responses', 'fake-messages'],
     );
   });
 

@@ -1,8 +1,8 @@
 /** The fake server's pure parts: prefix cache model, usage shapes, reply deltas. No HTTP here. */
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CACHE_GRANULARITY_TOKENS, PER_MESSAGE_OVERHEAD_TOKENS, PrefixCacheModel } from '../fakeServer/prefixCache';
-import { countTextTokens, TOKENS_PER_IMAGE } from '../fakeServer/tokenCount';
+import { CACHE_GRANULARITY_TOKENS, PER_MESSAGE_OVERHEAD_TOKENS, PrefixCacheModel } from '../cacheModel/prefixCache';
+import { countTextTokens, TOKENS_PER_IMAGE } from '../cacheModel/valueTokens';
 import { anthropicUsage, buildUsage, deepSeekUsage, openAiUsage } from '../fakeServer/usageShapes';
 import { defaultReplyText, replyDeltas, splitIntoChunks } from '../fakeServer/replies';
 

@@ -1,6 +1,6 @@
 /** Every fault of the fake server, observed the way a client sees it. */
 import * as assert from 'node:assert/strict';
-import { PrefixCacheModel } from '../fakeServer/prefixCache';
+import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import { defaultReplyText } from '../fakeServer/replies';
 import { dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
 import { useFakeServer } from './support/suiteHooks';

@@ -2,12 +2,12 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { cutGeometry } from '../core/trim/cutPolicy';
-import { computeBudget } from '../core/trim/budget';
-import { trimHistory, type TrimResult } from '../core/trim/historyTrim';
+import type { TrimResult } from '../core/trim/historyTrim';
 import { SizeMemo } from '../core/trim/messageSize';
 import { layoutHistory } from '../core/trim/units';
 import type { WireMessage } from '../core/wire/wireTypes';
-import { defaultSettings, filler } from './support/trimHarness';
+import { defaultSettings, filler, trimWith } from './support/trimHarness';
+import { assertToolPairs } from './support/toolPairs';
 
 const CJK = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质';
 
@@ -51,6 +51,24 @@ const historyArb = fc.record({
   extraSteps: fc.integer({ min: 0, max: 2 }),
 });
 
+/** Growth between two turns small against the grid (a fifth of the budget), so the cut usually holds. */
+const smallUnitArb = fc.oneof(
+  fc.record({ kind: fc.constant('user' as const), tokens: fc.integer({ min: 1, max: 300 }), cjk: fc.boolean() }),
+  fc.record({ kind: fc.constant('assistant' as const), tokens: fc.integer({ min: 1, max: 300 }) }),
+  fc.record({ kind: fc.constant('tools' as const), calls: fc.integer({ min: 1, max: 2 }), tokens: fc.integer({ min: 1, max: 400 }) }),
+);
+
+const heldCutArb = fc.record({
+  history: fc.record({ system: fc.boolean(), units: fc.array(unitArb, { minLength: 10, maxLength: 45 }) }),
+  /** The budget as a share of the history's estimated size. */
+  share: fc.double({ min: 0.3, max: 0.9, noNaN: true }),
+  growth: fc.array(smallUnitArb, { minLength: 1, maxLength: 3 }),
+});
+
+function rawTokens(messages: WireMessage[], memo: SizeMemo): number {
+  return messages.reduce((total, m) => total + memo.sizeOf(m).tokens, 0);
+}
+
 function materialize(input: { system: boolean; units: UnitSpec[] }): WireMessage[] {
   const messages: WireMessage[] = input.system ? [{ role: 'system', content: 'You are a coding agent.' }] : [];
   messages.push({ role: 'user', content: 'ANCHOR: the task' });
@@ -59,25 +77,7 @@ function materialize(input: { system: boolean; units: UnitSpec[] }): WireMessage
 }
 
 function trim(messages: WireMessage[], budgetTokens: number, extraSteps: number, memo = new SizeMemo()): TrimResult {
-  const budget = computeBudget({ contextWindow: budgetTokens + 20_000 }, { ...defaultSettings, maxInputTokens: budgetTokens });
-  return trimHistory(messages, { budget, geometry: cutGeometry(budgetTokens, defaultSettings.historyTrim), calibration: 1, extraSteps, memo, tools: { tokens: 0, bytes: 0 } });
-}
-
-function assertNoOrphans(sent: WireMessage[]): void {
-  for (let i = 0; i < sent.length; i++) {
-    const m = sent[i];
-    if (m.role === 'assistant' && m.tool_calls?.length) {
-      const results = [];
-      for (let j = i + 1; j < sent.length && sent[j].role === 'tool'; j++) results.push((sent[j] as { tool_call_id: string }).tool_call_id);
-      assert.deepStrictEqual(results.sort(), m.tool_calls.map((c) => c.id).sort(), 'a call travels with exactly its results');
-    }
-    if (m.role === 'tool') {
-      let j = i - 1;
-      while (j >= 0 && sent[j].role === 'tool') j--;
-      const owner = sent[j];
-      assert.ok(owner && owner.role === 'assistant' && owner.tool_calls?.some((c) => c.id === m.tool_call_id), 'a result travels with its call');
-    }
-  }
+  return trimWith(messages, budgetTokens, memo, extraSteps);
 }
 
 describe('historyTrim properties (random histories)', function () {
@@ -93,7 +93,7 @@ describe('historyTrim properties (random histories)', function () {
         for (let i = layout.tailStart; i < messages.length; i++) assert.ok(result.sentIndices.includes(i), 'current turn kept');
         assert.ok(result.sentIndices.every((v, k) => k === 0 || v > result.sentIndices[k - 1]), 'order kept');
         assert.ok(result.messages.every((m, k) => m === messages[result.sentIndices[k]]), 'the same objects, never rewritten');
-        assertNoOrphans(result.messages);
+        assertToolPairs(result.messages);
         const afterHead = result.messages[layout.headEnd];
         if (afterHead && result.removed > 0) assert.notStrictEqual(afterHead.role, 'tool', 'kept history never starts with a tool result');
         const geometry = cutGeometry(input.budget, defaultSettings.historyTrim);
@@ -104,29 +104,44 @@ describe('historyTrim properties (random histories)', function () {
     );
   });
 
-  it('is deterministic: a cold memo (a restart) gives the same cut', () => {
+  it('gives the same cut from a warm memo as from a cold one (a restart)', () => {
     fc.assert(
-      fc.property(historyArb, (input) => {
+      fc.property(historyArb, historyArb, (other, input) => {
+        const warm = new SizeMemo();
+        // A long-running host has measured other conversations and the earlier turns of this one.
+        trim(materialize(other), other.budget, 0, warm);
         const messages = materialize(input);
-        assert.deepStrictEqual(trim(messages, input.budget, input.extraSteps).sentIndices, trim(messages, input.budget, input.extraSteps).sentIndices);
+        trim(messages.slice(0, Math.ceil(messages.length / 2)), input.budget, 0, warm);
+        const fromWarm = trim(messages, input.budget, input.extraSteps, warm);
+        // After a restart VS Code hands over fresh objects and the memo is empty.
+        const fromCold = trim(structuredClone(messages), input.budget, input.extraSteps, new SizeMemo());
+        assert.deepStrictEqual([fromWarm.sentIndices, fromWarm.estTokens, fromWarm.bytes], [fromCold.sentIndices, fromCold.estTokens, fromCold.bytes]);
       }),
       { numRuns: 500 },
     );
   });
 
-  it('sends a nested prefix of the previous payload whenever the cut held between turns', () => {
+  // About 90% of runs hold a cut while trimming (the earlier generator: about 11%, returning early on the rest).
+  it('sends a nested prefix of the previous payload whenever the cut held while trimming (and checks that often)', () => {
+    let runs = 0;
+    let heldWhileTrimming = 0;
     fc.assert(
-      fc.property(historyArb, fc.array(unitArb, { minLength: 1, maxLength: 4 }), (input, growth) => {
-        const messages = materialize(input);
+      fc.property(heldCutArb, ({ history, share, growth }) => {
+        runs++;
+        const messages = materialize(history);
         const memo = new SizeMemo();
-        const before = trim(messages, input.budget, 0, memo);
+        // A budget below the history's size, so the first request already trims.
+        const budget = Math.max(2_000, Math.round(share * rawTokens(messages, memo)));
+        const before = trim(messages, budget, 0, memo);
         const grown = [...messages, ...growth.flatMap((unit, i) => build(unit, 1_000 + i))];
-        const after = trim(grown, input.budget, 0, memo);
-        if (after.removed !== before.removed) return;
+        const after = trim(grown, budget, 0, memo);
+        if (after.removed !== before.removed || before.removed === 0) return;
+        heldWhileTrimming++;
         // The cut held: everything sent before is sent again, first and unchanged.
         assert.ok(before.messages.every((m, k) => after.messages[k] === m), 'nested prefix');
       }),
       { numRuns: 1_000 },
     );
+    assert.ok(heldWhileTrimming >= 0.5 * runs, `only ${heldWhileTrimming} of ${runs} runs held a cut while trimming`);
   });
 });

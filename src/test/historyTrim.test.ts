@@ -83,9 +83,25 @@ describe('historyTrim', () => {
     assert.ok(peak <= geometry.ceiling);
   });
 
-  it('gives the same cut for the same history with a cold memo (a restart)', () => {
-    const messages = conversation(200, 800);
-    assert.deepStrictEqual(trimWith(messages, 50_000, new SizeMemo()).sentIndices, trimWith(messages, 50_000, new SizeMemo()).sentIndices);
+  it('gives the same cut after a restart (cold memo, persisted cut state) as the warm process does', () => {
+    const settings = { ...defaultSettings, maxInputTokens: 50_000 };
+    const warm = { memo: new SizeMemo(), states: new ConversationStates() };
+    const ctx = (parts: typeof warm) => ({ settings, limits: { contextWindow: 1_000_000 }, calibration: 1.07, ...parts, log: new MemoryLogger() });
+    const messages = conversation(120, 800);
+    // The warm process has measured another conversation and every earlier turn of this one.
+    planTrim(conversation(90, 700).slice(1), [], ctx(warm));
+    for (let turn = 0; turn < 30; turn++) {
+      messages.push({ role: 'assistant', content: `late reply ${turn} ${filler(300, turn)}` }, { role: 'user', content: `late turn ${turn} ${filler(300, turn + 3)}` });
+      planTrim(messages, [], ctx(warm));
+    }
+    const persisted = JSON.parse(JSON.stringify(warm.states.toJSON())) as unknown;
+    messages.push({ role: 'user', content: `final ${filler(500, 9)}` });
+    const warmCut = planTrim(messages, [], ctx(warm));
+    // VS Code hands over fresh objects after a restart: nothing of the warm memo can be reused by identity.
+    const restarted = planTrim(structuredClone(messages), [], ctx({ memo: new SizeMemo(), states: ConversationStates.fromJSON(persisted) }));
+    assert.ok(warm.memo.hits > 0 && warmCut.trim.removed > 0, 'the warm process trimmed from a memo it had filled');
+    assert.deepStrictEqual(restarted.trim.sentIndices, warmCut.trim.sentIndices);
+    assert.deepStrictEqual([restarted.trim.estTokens, restarted.trim.bytes, restarted.cutMoved], [warmCut.trim.estTokens, warmCut.trim.bytes, warmCut.cutMoved]);
   });
 
   it('cuts one grid step further when the overflow sensor asked for it', () => {

@@ -3,7 +3,7 @@
  * damaged tool pairs, optional system prompt), random trim settings and budgets, and random faults queued
  * before each request — through the ChatEngine over real HTTP. Checked on what the fake server RECEIVED:
  * no orphaned tool call or result, the anchor and the current turn always there, never over budget
- * without the ERROR line, and the recorded session replays to the same cuts twice.
+ * without the ERROR line, and the recorded session replays to the same cuts from a warm memo as from a cold one.
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
@@ -13,12 +13,13 @@ import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import type { PreparedRequest } from '../core/request/prepareRequest';
 import { UserFacingError } from '../core/request/userFacingError';
-import { measureMessage } from '../core/trim/messageSize';
+import { measureMessage, measureTools, SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage, ChatTool } from '../core/types';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { replaySession } from '../replay/replaySession';
 import { MemoryStore } from './support/engineHarness';
 import { filler } from './support/trimHarness';
+import { assertToolPairs } from './support/toolPairs';
 
 const TOOLS: ChatTool[] = [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
 /** ~2,500 tokens of tool schemas: the trim can neither drop nor truncate them, so small budgets go over. */
@@ -86,23 +87,6 @@ function conversation(session: Session, upTo: number, turn: number): ChatMessage
   return [...head, text('user', anchor), ...units, text('user', current)];
 }
 
-function assertPaired(sent: WireMessage[]): void {
-  for (let i = 0; i < sent.length; i++) {
-    const m = sent[i];
-    if (m.role === 'assistant' && m.tool_calls?.length) {
-      const results: string[] = [];
-      for (let j = i + 1; j < sent.length && sent[j].role === 'tool'; j++) results.push((sent[j] as { tool_call_id: string }).tool_call_id);
-      assert.deepStrictEqual(results.sort(), m.tool_calls.map((c) => c.id).sort(), 'every call is followed by exactly its results');
-    }
-    if (m.role === 'tool') {
-      let j = i - 1;
-      while (j >= 0 && sent[j].role === 'tool') j--;
-      const owner = sent[j];
-      assert.ok(owner?.role === 'assistant' && owner.tool_calls?.some((c) => c.id === m.tool_call_id), `result ${m.tool_call_id} travels with its call`);
-    }
-  }
-}
-
 /** A message's text starts as written, or was shortened by the oversized-message truncation (with its marker). */
 function sentText(message: WireMessage | undefined, opening: string): boolean {
   const content = String(message?.content ?? '');
@@ -119,7 +103,7 @@ interface Attempt {
 /** The payload as sent, measured on its own: calibrated tokens and bytes against the budget in force. */
 function overBudget(sent: WireMessage[], attempt: Attempt): boolean {
   if (!Number.isFinite(attempt.prepared.budget.tokens)) return false; // historyTrim.enabled = false: no budget
-  const tools = attempt.prepared.tools.length ? measureMessage({ role: 'system', content: JSON.stringify(attempt.prepared.tools) }) : { tokens: 0, bytes: 0 };
+  const tools = measureTools(attempt.prepared.tools);
   const sizes = sent.map(measureMessage);
   const raw = sizes.reduce((t, s) => t + s.tokens, tools.tokens);
   const bytes = sizes.reduce((t, s) => t + s.bytes, tools.bytes);
@@ -168,7 +152,7 @@ async function runSession(server: FakeServer, session: Session): Promise<void> {
     const sent = body.messages as WireMessage[];
     const attempt = attempts[i];
     assert.deepStrictEqual(sent, attempt.prepared.body.messages, 'the server received what was prepared');
-    assertPaired(sent);
+    assertToolPairs(sent);
     const { input, trim } = attempt.prepared;
     const anchorAt = input.findIndex((m) => m.role !== 'system');
     assert.ok(trim.sentIndices.includes(anchorAt) && trim.sentIndices.at(-1) === input.length - 1, 'the anchor and the current turn are sent');
@@ -179,8 +163,11 @@ async function runSession(server: FakeServer, session: Session): Promise<void> {
   });
 
   const recorded = attempts.map((a) => ({ messages: a.prepared.input, tools: a.prepared.tools }));
-  const replay = () => replaySession(recorded, { settings, limits, modelId: 'fake-large' }).steps.map((s) => [s.removed, s.sentIndices, s.cutMoved]);
-  assert.deepStrictEqual(replay(), replay(), 'a replayed session gives the same cuts twice');
+  const replay = (memo?: SizeMemo) => replaySession(recorded, { settings, limits, modelId: 'fake-large', memo }).steps.map((s) => [s.removed, s.sentIndices, s.cutMoved]);
+  // The warm memo has measured this session once already (fresh copies, as VS Code sends them after a restart).
+  const warm = new SizeMemo();
+  replaySession(structuredClone(recorded), { settings, limits, modelId: 'fake-large', memo: warm });
+  assert.deepStrictEqual(replay(warm), replay(), 'a replay from a warm memo gives the same cuts as from a cold one');
 }
 
 describe('invariants under random conversations, settings and faults (engine, real HTTP)', function () {

@@ -4,15 +4,21 @@ import fc from 'fast-check';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- same spelling as src/core/tokens/o200k.ts
 import o200kReference = require('gpt-tokenizer/cjs/encoding/o200k_base');
 import type { ChatMessage } from '../core/types';
+import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
+import { estimateTextTokens } from '../core/tokens/estimate';
 import {
   IMAGE_TOKEN_COST,
   MESSAGE_OVERHEAD_TOKENS,
   TOOL_OVERHEAD_TOKENS,
-  countMessageTokens,
-  countTokens,
-  countToolsTokens,
-} from '../core/tokens/tokenCounter';
-import { estimateMessageTokens, estimateTextTokens } from '../core/tokens/estimate';
+  chatMessagePieces,
+  messageTokens,
+  toolsTokens,
+  wireMessagePieces,
+  wireToolPieces,
+} from '../core/tokens/messageTokens';
+import { toWireMessages } from '../core/convert/toWireMessages';
+import { toWireTools } from '../core/convert/toWireTools';
+import { measureMessage, measureTools } from '../core/trim/messageSize';
 import { SAMPLE_KINDS, SampleKind, generateSample } from './fixtures/textSamples';
 
 const tokensDir = path.join(__dirname, '..', 'core', 'tokens');
@@ -100,9 +106,9 @@ describe('countMessageTokens', () => {
     assert.strictEqual(countMessageTokens(message({ kind: 'text', text: 'hello world' })), MESSAGE_OVERHEAD_TOKENS + 2);
   });
 
-  it('counts tool calls as name plus JSON input, and tool results and thinking as text', () => {
+  it('counts tool calls as scaffold, name and JSON input, and tool results and thinking as text', () => {
     const input = { path: 'src/extension.ts', line: 42 };
-    const expected = MESSAGE_OVERHEAD_TOKENS +
+    const expected = MESSAGE_OVERHEAD_TOKENS + TOOL_OVERHEAD_TOKENS +
       referenceCount('read_file') + referenceCount(JSON.stringify(input)) +
       referenceCount('file contents here') + referenceCount('Let me look at the file first.');
     const counted = countMessageTokens({
@@ -127,27 +133,57 @@ describe('countMessageTokens', () => {
     assert.strictEqual(countMessageTokens(named), MESSAGE_OVERHEAD_TOKENS + referenceCount('alice') + referenceCount('hi'));
   });
 
-  it('estimateMessageTokens follows the same per-part rules', () => {
-    const image = { kind: 'image' as const, mimeType: 'image/png', data: new Uint8Array(10) };
-    assert.strictEqual(estimateMessageTokens(message(image, { kind: 'ignored', reason: 'x' })), MESSAGE_OVERHEAD_TOKENS + IMAGE_TOKEN_COST);
-    const text = generateSample('english', 2_000, 3);
-    assert.strictEqual(estimateMessageTokens(message({ kind: 'text', text })), MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(text));
+});
+
+describe('one per-message rule and one tool-size rule for the exact count and the trim estimate', () => {
+  const text = fc.string({ maxLength: 40 });
+  const toolCall = fc.record({ kind: fc.constant('toolCall' as const), callId: fc.string({ minLength: 1, maxLength: 8 }), name: fc.string({ minLength: 1, maxLength: 12 }), input: fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 10 })) });
+  const thinking = fc.record({ kind: fc.constant('thinking' as const), text });
+  // With an additive text counter the rule must give the same total whether it reads the message as VS Code
+  // hands it (provideTokenCount) or as it goes on the wire (the trim's SizeMemo).
+  const byLength = (t: string): number => t.length;
+
+  it('an assistant message costs the same as a ChatMessage and as a WireMessage', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.array(fc.oneof(toolCall, thinking), { maxLength: 5 }), (answer, parts) => {
+        const chat: ChatMessage = { role: 'assistant', parts: [{ kind: 'text', text: answer }, ...parts] };
+        const [wire] = toWireMessages([chat]);
+        assert.strictEqual(messageTokens(wireMessagePieces(wire), byLength), messageTokens(chatMessagePieces(chat), byLength));
+      }),
+    );
+  });
+
+  it('the trim measures the tools block with the tool-size rule', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 12 }), description: text, inputSchema: fc.option(fc.constant({ type: 'object', properties: { a: { type: 'string' } } }), { nil: undefined }) }), { maxLength: 4 }), (tools) => {
+        const wire = toWireTools(tools);
+        assert.strictEqual(measureTools(wire).tokens, toolsTokens(wire.map(wireToolPieces), estimateTextTokens));
+        assert.strictEqual(measureTools(wire).bytes, wire.length ? Buffer.byteLength(JSON.stringify(wire)) : 0);
+      }),
+    );
+  });
+
+  it("the trim's estimate of a message is the rule applied with the estimator", () => {
+    const image = { type: 'image_url' as const, image_url: { url: `data:image/png;base64,${'A'.repeat(1000)}` } };
+    const sample = generateSample('english', 2_000, 3);
+    const size = measureMessage({ role: 'user', content: [{ type: 'text', text: sample }, image] });
+    assert.strictEqual(size.tokens, MESSAGE_OVERHEAD_TOKENS + IMAGE_TOKEN_COST + estimateTextTokens(sample));
   });
 });
 
-describe('countToolsTokens', () => {
+describe('toolsTokens', () => {
   it('counts name, description and schema of each tool plus a fixed scaffold', () => {
     const schema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
     const tools = [
-      { name: 'read_file', description: 'Read a file from the workspace.', inputSchema: schema },
-      { name: 'list_dir', description: 'List a directory.' },
+      { name: 'read_file', description: 'Read a file from the workspace.', schema },
+      { name: 'list_dir', description: 'List a directory.', schema: {} },
     ];
     const expected =
       2 * TOOL_OVERHEAD_TOKENS +
       referenceCount('read_file') + referenceCount('Read a file from the workspace.') + referenceCount(JSON.stringify(schema)) +
       referenceCount('list_dir') + referenceCount('List a directory.') + referenceCount('{}');
-    assert.strictEqual(countToolsTokens(tools), expected);
-    assert.strictEqual(countToolsTokens([]), 0);
+    assert.strictEqual(toolsTokens(tools, countTokens), expected);
+    assert.strictEqual(toolsTokens([], countTokens), 0);
   });
 });
 

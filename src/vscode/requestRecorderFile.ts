@@ -8,9 +8,13 @@ import * as path from 'path';
 import type * as vscode from 'vscode';
 import { RequestRecording } from '../core/replay/requestRecording';
 import type { PreparedRequest } from '../core/request/prepareRequest';
+import { BoundedMap } from '../core/util/boundedMap';
+
+/** Conversations remembered for `append` lines; one that comes back after eviction writes a whole request line (still valid replay). */
+const MAX_RECORDED_CONVERSATIONS = 64;
 
 export class RequestRecorderFile {
-  private readonly recordings = new Map<string, RequestRecording>();
+  private readonly recordings = new BoundedMap<string, RequestRecording>(MAX_RECORDED_CONVERSATIONS);
   private announced = false;
 
   constructor(

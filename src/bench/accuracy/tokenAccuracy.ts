@@ -6,7 +6,7 @@
 import { generateSample, type SampleKind } from '../../test/fixtures/textSamples';
 import { estimateTextTokens } from '../../core/tokens/estimate';
 import { countTokens } from '../../core/tokens/tokenCounter';
-import { countTextTokens as o200kCount } from '../../fakeServer/tokenCount';
+import { countTextTokens as o200kCount } from '../../cacheModel/valueTokens';
 import { charsToTokens } from '../policies/charsEstimate';
 import { timeMs } from '../speed/timing';
 

@@ -11,8 +11,8 @@
  */
 import { createHash } from 'crypto';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
-import { PER_MESSAGE_OVERHEAD_TOKENS, PrefixCacheModel, type PromptBlock, type PromptMeasure } from '../../fakeServer/prefixCache';
-import { countTextTokens } from '../../fakeServer/tokenCount';
+import { PER_MESSAGE_OVERHEAD_TOKENS, PrefixCacheModel, type PromptBlock, type PromptMeasure } from '../../cacheModel/prefixCache';
+import { countTextTokens } from '../../cacheModel/valueTokens';
 import type { SessionSizer } from '../sessions/sessionGenerator';
 
 export type TokenCount = 'json' | 'text';

@@ -3,7 +3,7 @@
  * extension's rule — with its own chars/4 + 10% estimate as it ships, and with our estimator so the
  * cut rule alone can be compared.
  */
-import { measureMessage, type MessageSize } from '../../core/trim/messageSize';
+import { measureMessage, measureTools, type MessageSize } from '../../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { Calibrations } from '../../core/trim/calibration';
 import type { ReplayRequest } from '../../replay/replayFile';
@@ -30,7 +30,7 @@ const ourToolSizes = new WeakMap<readonly WireTool[], MessageSize>();
 function ourEstimator(): Estimator {
   return {
     sizeOf: (message) => memoized(ourSizes, message, () => measureMessage(message)),
-    toolsSize: (tools) => memoized(ourToolSizes, tools, () => (tools.length ? measureMessage({ role: 'system', content: JSON.stringify(tools) }) : { tokens: 0, bytes: 0 })),
+    toolsSize: (tools) => memoized(ourToolSizes, tools, () => measureTools(tools)),
   };
 }
 

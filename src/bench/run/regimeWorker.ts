@@ -3,7 +3,7 @@
  * deterministic, so a worker rebuilding one gets exactly the session the main thread would.
  */
 import { parentPort } from 'worker_threads';
-import { countTextTokens } from '../../fakeServer/tokenCount';
+import { countTextTokens } from '../../cacheModel/valueTokens';
 import { PromptBlocks } from '../cache/promptBlocks';
 import { regimeById } from '../sessions/regimes';
 import { generateSession } from '../sessions/sessionGenerator';

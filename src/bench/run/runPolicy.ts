@@ -2,7 +2,7 @@
  * Runs one policy over one session: every request is decided by the policy, then observed by a fresh
  * PrefixCacheModel under one session id, and the provider's report goes back to the policy.
  */
-import { PrefixCacheModel } from '../../fakeServer/prefixCache';
+import { PrefixCacheModel } from '../../cacheModel/prefixCache';
 import type { ReplayRequest } from '../../replay/replayFile';
 import type { PromptBlocks, TokenCount } from '../cache/promptBlocks';
 import type { Policy, PolicyDecision } from '../policies/policy';

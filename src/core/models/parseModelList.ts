@@ -5,24 +5,23 @@
  * Duplicate ids are dropped and the list is sorted so the picker is stable.
  */
 import type { ModelEntry } from '../types';
+import { isRecord } from '../util/isRecord';
 import { lookupKnownModel } from './knownModels';
-
-type Json = Record<string, unknown>;
 
 const CONTEXT_FIELDS = ['context_length', 'context_window', 'max_context_length', 'max_model_len', 'max_input_tokens', 'limit.context', 'top_provider.context_length'];
 const OUTPUT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'limit.output', 'top_provider.max_completion_tokens'];
 
 export function parseModelList(body: unknown): ModelEntry[] {
-  const data = isObject(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [];
+  const data = isRecord(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [];
   const byId = new Map<string, ModelEntry>();
   for (const raw of data) {
-    if (!isObject(raw) || typeof raw.id !== 'string' || !raw.id || byId.has(raw.id)) continue;
-    byId.set(raw.id, toModelEntry(raw as Json & { id: string }));
+    if (!isRecord(raw) || typeof raw.id !== 'string' || !raw.id || byId.has(raw.id)) continue;
+    byId.set(raw.id, toModelEntry(raw as Record<string, unknown> & { id: string }));
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-function toModelEntry(raw: Json & { id: string }): ModelEntry {
+function toModelEntry(raw: Record<string, unknown> & { id: string }): ModelEntry {
   const known = lookupKnownModel(raw.id);
   const contextWindow = firstPositive(raw, CONTEXT_FIELDS);
   const maxOutputTokens = firstPositive(raw, OUTPUT_FIELDS);
@@ -38,8 +37,8 @@ function toModelEntry(raw: Json & { id: string }): ModelEntry {
   };
 }
 
-function readCapability(raw: Json, names: string[]): boolean | undefined {
-  const caps = isObject(raw.capabilities) ? raw.capabilities : undefined;
+function readCapability(raw: Record<string, unknown>, names: string[]): boolean | undefined {
+  const caps = isRecord(raw.capabilities) ? raw.capabilities : undefined;
   for (const name of names) {
     const value = caps?.[name] ?? raw[`supports_${name}`];
     if (typeof value === 'boolean') return value;
@@ -49,22 +48,18 @@ function readCapability(raw: Json, names: string[]): boolean | undefined {
   return undefined;
 }
 
-function hasImageModality(raw: Json): boolean | undefined {
-  const arch = isObject(raw.architecture) ? raw.architecture : undefined;
-  const modalities = arch?.input_modalities ?? (isObject(raw.modalities) ? raw.modalities.input : undefined);
+function hasImageModality(raw: Record<string, unknown>): boolean | undefined {
+  const arch = isRecord(raw.architecture) ? raw.architecture : undefined;
+  const modalities = arch?.input_modalities ?? (isRecord(raw.modalities) ? raw.modalities.input : undefined);
   return Array.isArray(modalities) ? modalities.includes('image') : undefined;
 }
 
-function firstPositive(raw: Json, paths: string[]): number | undefined {
+function firstPositive(raw: Record<string, unknown>, paths: string[]): number | undefined {
   for (const path of paths) {
     let value: unknown = raw;
-    for (const key of path.split('.')) value = isObject(value) ? value[key] : undefined;
+    for (const key of path.split('.')) value = isRecord(value) ? value[key] : undefined;
     const n = typeof value === 'string' ? Number(value) : value;
     if (typeof n === 'number' && Number.isFinite(n) && n > 0) return Math.floor(n);
   }
   return undefined;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -52,8 +52,8 @@ export function clientFor(endpoint: Endpoint): OpenAI {
   const key = `${endpoint.baseUrl}\u0000${endpoint.apiKey ?? ''}`;
   let client = clients.get(key);
   if (!client) {
-    // Loopback servers (Ollama, vLLM, the fake server) need no key; the SDK insists on a string.
-    client = new OpenAI(openAIClientOptions(endpoint.baseUrl, endpoint.apiKey || 'no-key'));
+    // Loopback servers (Ollama, vLLM, the fake server) need no key: then none is sent.
+    client = new OpenAI(openAIClientOptions(endpoint.baseUrl, endpoint.apiKey ?? ''));
     clients.set(key, client);
   }
   return client;

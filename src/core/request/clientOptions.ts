@@ -1,90 +1,82 @@
 /**
- * Client options for the `openai` and `@anthropic-ai/sdk` SDKs that ignore the environment. Both SDKs read
- * process variables when a client is built: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, OPENAI_ORG_ID,
- * OPENAI_PROJECT_ID, OPENAI_ADMIN_KEY, OPENAI_WEBHOOK_SECRET, ANTHROPIC_AUTH_TOKEN,
- * ANTHROPIC_WEBHOOK_SIGNING_KEY, the *_LOG level (debug logs request headers to the console), the
- * OPENAI_CUSTOM_HEADERS / ANTHROPIC_CUSTOM_HEADERS header lists (which can replace Authorization), and the
- * ANTHROPIC_OPEN_TELEMETRY* switches (trace-propagation headers). Every one of them is given an explicit
- * value here, and a fetch wrapper is the last word: it sends only allow-listed headers, sets the auth
- * header to ours, and refuses any URL outside the configured base URL.
+ * Options for the one `openai` SDK client every route sends through, built so that the environment cannot
+ * add anything. The SDK reads process variables when a client is built: OPENAI_BASE_URL, OPENAI_ORG_ID,
+ * OPENAI_PROJECT_ID, OPENAI_ADMIN_KEY, OPENAI_WEBHOOK_SECRET, OPENAI_LOG (debug logs request headers to the
+ * console) and OPENAI_CUSTOM_HEADERS (which can replace Authorization). Every one of them is given an explicit
+ * value here, and a fetch wrapper has the last word: it sends only allow-listed headers, puts the key in the
+ * one header the route names (and nowhere else), and refuses any URL outside the configured base URL.
+ * (The routes do not use `@anthropic-ai/sdk`, so its ANTHROPIC_* variables are never read: docs/routes.md.)
  */
 import type { ClientOptions as OpenAIOptions } from 'openai';
-import type { ClientOptions as AnthropicOptions } from '@anthropic-ai/sdk';
 import { redactUrl } from '../util/redact';
 
-/** Headers the SDKs themselves set that we let through (the `x-stainless-*` ones are fixed SDK metadata). */
-const SDK_HEADERS = ['accept', 'content-type', 'content-length', 'user-agent', 'idempotency-key'];
-const OUR_HEADERS = ['x-opencode-session', 'x-opencode-request'];
+/**
+ * Internal request header naming where the route wants the key: `authorization` (Bearer, the default),
+ * `x-api-key` (/messages) or `x-goog-api-key` (Gemini). The fetch wrapper consumes it; it is never sent.
+ */
+export const KEY_HEADER = 'x-opencode-key-header';
+export type KeyHeaderName = 'authorization' | 'x-api-key' | 'x-goog-api-key';
+const KEY_HEADERS: readonly KeyHeaderName[] = ['authorization', 'x-api-key', 'x-goog-api-key'];
+
+/** Headers that reach the endpoint besides the key: the body's framing and the ones our routes set. */
+const ALLOWED_HEADERS = new Set([
+  'accept',
+  'content-type',
+  'content-length',
+  'user-agent',
+  'x-opencode-session',
+  'x-opencode-request',
+  'x-opencode-client',
+  'anthropic-version',
+  'anthropic-beta',
+]);
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export interface IsolatedFetchInput {
   baseURL: string;
-  /** The auth headers this extension sends, exactly (lower-case names). */
-  auth: Record<string, string>;
-  /** Extra header names a route may send (e.g. anthropic-version). */
-  allow?: readonly string[];
+  /** The key; empty for loopback servers that need none (then no key header is sent). */
+  apiKey: string;
 }
 
 /** A fetch that sends only what the extension decided, whatever the SDK or the environment added. */
 export function isolatedFetch(input: IsolatedFetchInput, inner: typeof fetch = fetch): typeof fetch {
-  const allowed = new Set([...SDK_HEADERS, ...OUR_HEADERS, ...(input.allow ?? []).map((h) => h.toLowerCase())]);
   const base = input.baseURL.replace(/\/+$/, '');
   return (url, init) => {
     const target = typeof url === 'string' ? url : url instanceof URL ? url.href : url.url;
     if (target !== base && !target.startsWith(`${base}/`) && !target.startsWith(`${base}?`)) {
       return Promise.reject(new Error(`refused to send a request outside the configured endpoint (${redactUrl(target)})`));
     }
+    const given = new Headers(init?.headers);
     const headers = new Headers();
-    new Headers(init?.headers).forEach((value, name) => {
-      if (allowed.has(name) || name.startsWith('x-stainless-')) headers.set(name, value);
+    given.forEach((value, name) => {
+      if (ALLOWED_HEADERS.has(name)) headers.set(name, value);
     });
-    for (const [name, value] of Object.entries(input.auth)) headers.set(name, value);
+    const keyHeader = keyHeaderOf(given.get(KEY_HEADER));
+    if (input.apiKey) headers.set(keyHeader, keyHeader === 'authorization' ? `Bearer ${input.apiKey}` : input.apiKey);
     return inner(url, { ...init, headers });
   };
 }
 
-/** Options shared by both SDKs: no retries of their own, no logging, our fetch. */
-function commonOptions(baseURL: string, auth: Record<string, string>, allow?: readonly string[]) {
+function keyHeaderOf(value: string | null): KeyHeaderName {
+  return KEY_HEADERS.find((name) => name === value) ?? 'authorization';
+}
+
+/** `openai` client options: no retries of its own, no logging, no environment, our fetch. */
+export function openAIClientOptions(baseURL: string, apiKey: string): OpenAIOptions {
   return {
     baseURL,
     maxRetries: 0,
     timeout: 10 * 60 * 1000,
-    logLevel: 'off' as const,
+    logLevel: 'off',
     logger: silent,
-    fetch: isolatedFetch({ baseURL, auth, allow }),
-    // A null default removes a value an *_CUSTOM_HEADERS variable gave our own headers; a request sets its own.
-    defaultHeaders: Object.fromEntries(OUR_HEADERS.map((name) => [name, null])),
-  };
-}
-
-/** `openai` client options; the Authorization header carries `apiKey` and nothing else. */
-export function openAIClientOptions(baseURL: string, apiKey: string): OpenAIOptions {
-  return {
-    ...commonOptions(baseURL, { authorization: `Bearer ${apiKey}` }),
-    apiKey,
+    fetch: isolatedFetch({ baseURL, apiKey }),
+    // A null default removes a value OPENAI_CUSTOM_HEADERS gave our own headers; a request sets its own.
+    defaultHeaders: { 'x-opencode-session': null, 'x-opencode-request': null, 'x-opencode-client': null },
+    // The SDK insists on a string; the fetch wrapper decides what (if anything) is sent.
+    apiKey: apiKey || 'no-key',
     adminAPIKey: null,
     organization: null,
     project: null,
     webhookSecret: null,
-  };
-}
-
-export interface AnthropicAuth {
-  /** Send the key as `Authorization: Bearer` (gateways) instead of `x-api-key` (Anthropic's own). */
-  bearer?: boolean;
-  /** Header names the route sends besides the SDK's; default anthropic-version and anthropic-beta. */
-  allow?: readonly string[];
-}
-
-/** `@anthropic-ai/sdk` client options: one auth header, no env credentials, no tracing. */
-export function anthropicClientOptions(baseURL: string, apiKey: string, auth: AnthropicAuth = {}): AnthropicOptions {
-  const allow = auth.allow ?? ['anthropic-version', 'anthropic-beta'];
-  const header: Record<string, string> = auth.bearer ? { authorization: `Bearer ${apiKey}` } : { 'x-api-key': apiKey };
-  return {
-    ...commonOptions(baseURL, header, allow),
-    apiKey: auth.bearer ? null : apiKey,
-    authToken: auth.bearer ? apiKey : null,
-    webhookKey: null,
-    openTelemetry: false,
   };
 }

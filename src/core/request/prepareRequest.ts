@@ -16,7 +16,8 @@ import { cutGeometry, rawGridSize, type CutGeometry } from '../trim/cutPolicy';
 import { trimHistory, type TrimResult } from '../trim/historyTrim';
 import { truncateOversized } from '../trim/truncateOversized';
 import { layoutHistory } from '../trim/units';
-import { measureMessage, type MessageSize, type SizeMemo } from '../trim/messageSize';
+import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
+import { BoundedMap } from '../util/boundedMap';
 import { historyTrimLine, overBudgetLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import type { ChatRequestBody } from './chatTransport';
@@ -143,7 +144,7 @@ export function forwardedOptions(options: Record<string, unknown> | undefined): 
   return out;
 }
 
-const toolsSizes = new Map<string, MessageSize>();
+const toolsSizes = new BoundedMap<string, MessageSize>(32);
 
 /**
  * The tools block is the same on almost every request, and serializing 300 KB of schemas per request
@@ -155,8 +156,7 @@ function toolsSize(tools: WireTool[]): MessageSize {
   const key = tools.map((t) => `${t.function.name}:${t.function.description.length}:${Object.keys((t.function.parameters as { properties?: object }).properties ?? {}).join(',')}`).join('|');
   let size = toolsSizes.get(key);
   if (!size) {
-    size = measureMessage({ role: 'system', content: JSON.stringify(tools) });
-    if (toolsSizes.size >= 32) toolsSizes.clear();
+    size = measureTools(tools);
     toolsSizes.set(key, size);
   }
   return size;

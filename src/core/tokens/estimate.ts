@@ -14,8 +14,6 @@
  * The loop is deliberately one function with inline fast paths: it runs over megabytes per request, and
  * most of its time goes to the first calls, before V8 optimizes it, where every extra call and bytecode shows.
  */
-import type { ChatMessage } from '../types';
-import { sumMessageTokens } from './tokenCounter';
 
 // Character classes. Numbers, not an enum, so the hot loop compares small integers; the order matters:
 // word letters are 1–4, letters including CJK 1–5, whitespace 7–9.
@@ -249,11 +247,6 @@ export function estimateTextTokens(text: string): number {
     prevCode = c;
   }
   return Math.round(tokens);
-}
-
-/** Estimated tokens of one message, by the same per-part rules (and overhead) as countMessageTokens. */
-export function estimateMessageTokens(message: ChatMessage): number {
-  return sumMessageTokens(message, estimateTextTokens);
 }
 
 // Run the loop once at load over a line that reaches every branch. V8 then optimizes it with type feedback

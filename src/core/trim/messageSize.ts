@@ -5,10 +5,11 @@
  * fingerprint reads the role, ids, lengths and the first/last characters of every text field; two
  * different messages sharing all of those would only share a size estimate, never content.
  */
-import type { WireMessage } from '../wire/wireTypes';
+import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { estimateTextTokens } from '../tokens/estimate';
-// The same per-message and per-part constants as provideTokenCount, so the two counts agree.
-import { IMAGE_TOKEN_COST, MESSAGE_OVERHEAD_TOKENS, TOOL_OVERHEAD_TOKENS } from '../tokens/tokenCounter';
+// The same per-message and tool-size rules as provideTokenCount, so the two counts agree.
+import { messageTokens, toolsTokens, wireMessagePieces, wireToolPieces } from '../tokens/messageTokens';
+import { BoundedMap } from '../util/boundedMap';
 const SAMPLE = 48;
 
 export interface MessageSize {
@@ -17,11 +18,13 @@ export interface MessageSize {
 }
 
 export class SizeMemo {
-  private readonly sizes = new Map<string, MessageSize>();
+  private readonly sizes: BoundedMap<string, MessageSize>;
   hits = 0;
   misses = 0;
 
-  constructor(private readonly capacity = 50_000) {}
+  constructor(capacity = 50_000) {
+    this.sizes = new BoundedMap(capacity);
+  }
 
   sizeOf(message: WireMessage): MessageSize {
     const key = fingerprint(message);
@@ -32,7 +35,6 @@ export class SizeMemo {
     }
     this.misses++;
     const size = measureMessage(message);
-    if (this.sizes.size >= this.capacity) this.sizes.delete(this.sizes.keys().next().value as string);
     this.sizes.set(key, size);
     return size;
   }
@@ -43,28 +45,23 @@ export class SizeMemo {
 }
 
 export function measureMessage(message: WireMessage): MessageSize {
-  let tokens = MESSAGE_OVERHEAD_TOKENS;
-  let imageChars = 0;
-  const content = message.content;
-  if (typeof content === 'string') tokens += estimateTextTokens(content);
-  else if (Array.isArray(content)) {
-    for (const part of content) {
-      if (part.type === 'text') tokens += estimateTextTokens(part.text);
-      else {
-        tokens += IMAGE_TOKEN_COST;
-        imageChars += part.image_url.url.length;
-      }
-    }
-  }
-  if (message.role === 'assistant') {
-    for (const call of message.tool_calls ?? []) {
-      tokens += TOOL_OVERHEAD_TOKENS + estimateTextTokens(call.function.name) + estimateTextTokens(call.function.arguments);
-    }
-    if (message.reasoning_content) tokens += estimateTextTokens(message.reasoning_content);
-  }
+  const tokens = messageTokens(wireMessagePieces(message), estimateTextTokens);
   // Image data is not text: it is billed per image, and it would dwarf the byte ceiling.
-  const bytes = Buffer.byteLength(JSON.stringify(message)) - imageChars;
+  const bytes = Buffer.byteLength(JSON.stringify(message)) - imageUrlChars(message);
   return { tokens, bytes };
+}
+
+/** The tools block of a request: the tool-size rule for tokens, its JSON for bytes. */
+export function measureTools(tools: readonly WireTool[]): MessageSize {
+  if (tools.length === 0) return { tokens: 0, bytes: 0 };
+  return { tokens: toolsTokens(tools.map(wireToolPieces), estimateTextTokens), bytes: Buffer.byteLength(JSON.stringify(tools)) };
+}
+
+function imageUrlChars(message: WireMessage): number {
+  if (!Array.isArray(message.content)) return 0;
+  let chars = 0;
+  for (const part of message.content) if (part.type === 'image_url') chars += part.image_url.url.length;
+  return chars;
 }
 
 function fingerprint(message: WireMessage): string {

@@ -1,5 +1,5 @@
 /**
- * A model of a provider's exact-prefix prompt cache. Pure (no HTTP): the fake server, the benchmark and the
+ * A model of a provider's exact-prefix prompt cache. Pure (no HTTP, no test code): the fake server, the benchmark and the
  * replay tool all drive it in-process.
  *
  * The prompt is a chain of blocks: the tools (one block, always first, empty when there are none) and then
@@ -8,12 +8,16 @@
  * Real providers match token by token; matching whole blocks is the simplification (see docs/fake-server.md).
  */
 import { createHash } from 'node:crypto';
-import { countValueTokens } from './tokenCount';
+import { BoundedMap } from '../core/util/boundedMap';
+import { countValueTokens } from './valueTokens';
 
 /** Role markers and separators a chat template adds around every message. */
 export const PER_MESSAGE_OVERHEAD_TOKENS = 4;
 /** Cache hits are reported in whole units of this many tokens. */
 export const CACHE_GRANULARITY_TOKENS = 64;
+/** Bounds for a long-running fake server (`npm start`): far above any test, benchmark or replay session. */
+const MAX_MEMO_BLOCKS = 200_000;
+const MAX_SESSIONS = 1_000;
 
 export interface PromptBody {
   messages: readonly unknown[];
@@ -65,9 +69,9 @@ export function prefixChainHashes(blocks: readonly PromptBlock[]): string[] {
 
 export class PrefixCacheModel {
   /** Content tokens by block hash. Content-addressed, so it stays valid across sessions and resets. */
-  private readonly tokensByBlockHash = new Map<string, number>();
-  /** Per session: prefix-chain hash → cumulative tokens up to and including that block. */
-  private readonly prefixesBySession = new Map<string, Map<string, number>>();
+  private readonly tokensByBlockHash = new BoundedMap<string, number>(MAX_MEMO_BLOCKS);
+  /** Per session (the least recently used forgotten first): prefix-chain hash → cumulative tokens up to and including that block. */
+  private readonly prefixesBySession = new BoundedMap<string, Map<string, number>>(MAX_SESSIONS);
   readonly stats: TokenizeStats = { blocksTokenized: 0, blocksFromMemo: 0 };
 
   /** Prompt tokens of a request without touching any session. Only never-seen blocks are tokenized. */

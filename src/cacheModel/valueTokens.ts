@@ -1,27 +1,11 @@
 /**
- * o200k token counting for the fake server. The tokenizer's rank table is large, so it is loaded on first
- * use rather than at import time.
+ * Tokens of a JSON value as the cache model counts them: o200k of its JSON (through the one lazy tokenizer
+ * loader in core/tokens), with inline images at a fixed price.
  */
+import { countTokensUnmemoized } from '../core/tokens/tokenCounter';
 
-type CountTokens = (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
-
-let countTokensImpl: CountTokens | undefined;
-
-function tokenizer(): CountTokens {
-  if (!countTokensImpl) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- deliberate lazy load
-    countTokensImpl = (require('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens }).countTokens;
-  }
-  return countTokensImpl;
-}
-
-// Client text may contain strings like "<|endoftext|>"; real providers count them as plain text, and the
-// tokenizer would otherwise throw on them.
-const NO_SPECIAL_TOKENS = { disallowedSpecial: new Set<string>() };
-
-export function countTextTokens(text: string): number {
-  return text.length === 0 ? 0 : tokenizer()(text, NO_SPECIAL_TOKENS);
-}
+/** Exact o200k count of a text; special-token markers in it count as plain text, as real providers do. */
+export const countTextTokens = countTokensUnmemoized;
 
 /** What one inline image costs, whatever its size; real providers bill images by tiles, not base64 length. */
 export const TOKENS_PER_IMAGE = 800;

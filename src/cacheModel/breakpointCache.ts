@@ -1,0 +1,106 @@
+/**
+ * Anthropic's prompt cache, modelled: nothing is cached unless the request marks it. The prompt is a chain of
+ * blocks (each tool, each system block, each content block of each message, `cache_control` left out of the
+ * hash). A breakpoint writes the prefix up to its block; a request reads the longest written prefix that ends
+ * at one of its breakpoints or at most LOOKBACK_BLOCKS blocks before one. More than 4 breakpoints is a 400.
+ * Usage comes out the way Anthropic reports it: input (after the last breakpoint) + cache read + cache write.
+ */
+import { createHash } from 'node:crypto';
+import { countValueTokens } from './valueTokens';
+import { PER_MESSAGE_OVERHEAD_TOKENS } from './prefixCache';
+
+export const MAX_BREAKPOINTS = 4;
+export const LOOKBACK_BLOCKS = 20;
+
+export interface MessagesPrompt {
+  tools?: unknown[];
+  system?: unknown;
+  messages: { role?: unknown; content?: unknown }[];
+}
+
+interface Block {
+  chain: string;
+  /** Cumulative tokens up to and including this block. */
+  upTo: number;
+  breakpoint: boolean;
+}
+
+export interface BreakpointUsage {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export type BreakpointResult = { ok: true; usage: BreakpointUsage; promptTokens: number } | { ok: false; breakpoints: number };
+
+function withoutMarker(block: unknown): unknown {
+  if (typeof block !== 'object' || block === null || Array.isArray(block)) return block;
+  const copy = { ...(block as Record<string, unknown>) };
+  delete copy.cache_control;
+  return copy;
+}
+
+function hasMarker(block: unknown): boolean {
+  return typeof block === 'object' && block !== null && 'cache_control' in block;
+}
+
+/** The prompt's blocks in cache order: tools, system, messages (a message's role is part of its first block). */
+export function promptBlocks(prompt: MessagesPrompt): Block[] {
+  const raw: { block: unknown; role?: unknown }[] = [];
+  for (const tool of prompt.tools ?? []) raw.push({ block: tool });
+  for (const block of asBlocks(prompt.system)) raw.push({ block });
+  for (const message of prompt.messages) asBlocks(message.content).forEach((block, i) => raw.push({ block, role: i === 0 ? message.role : undefined }));
+  let chain = '';
+  let upTo = 0;
+  return raw.map(({ block, role }) => {
+    const content = withoutMarker(block);
+    chain = createHash('sha1').update(chain).update('|').update(JSON.stringify({ role, content })).digest('hex');
+    upTo += countValueTokens(content) + (role === undefined ? 0 : PER_MESSAGE_OVERHEAD_TOKENS);
+    return { chain, upTo, breakpoint: hasMarker(block) };
+  });
+}
+
+function asBlocks(content: unknown): unknown[] {
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
+  return Array.isArray(content) ? content : [];
+}
+
+export class BreakpointCache {
+  private readonly written = new Map<string, Map<string, number>>();
+
+  /** Reads what earlier requests of the session wrote, then writes this request's breakpoints. */
+  observe(session: string, prompt: MessagesPrompt): BreakpointResult {
+    const blocks = promptBlocks(prompt);
+    const marks = blocks.map((b, i) => (b.breakpoint ? i : -1)).filter((i) => i >= 0);
+    if (marks.length > MAX_BREAKPOINTS) return { ok: false, breakpoints: marks.length };
+    const known = this.sessionMap(session);
+    let read = 0;
+    for (const mark of marks) {
+      for (let i = mark; i >= Math.max(0, mark - LOOKBACK_BLOCKS); i--) {
+        if (known.has(blocks[i].chain)) {
+          read = Math.max(read, blocks[i].upTo);
+          break;
+        }
+      }
+    }
+    const total = blocks.length > 0 ? blocks[blocks.length - 1].upTo : 0;
+    const lastMark = marks.length > 0 ? blocks[marks[marks.length - 1]].upTo : 0;
+    for (const mark of marks) known.set(blocks[mark].chain, blocks[mark].upTo);
+    const written = Math.max(0, lastMark - read);
+    const usage = { input_tokens: total - Math.max(read, lastMark), cache_creation_input_tokens: written, cache_read_input_tokens: read };
+    return { ok: true, usage, promptTokens: total };
+  }
+
+  reset(): void {
+    this.written.clear();
+  }
+
+  private sessionMap(session: string): Map<string, number> {
+    let map = this.written.get(session);
+    if (!map) {
+      map = new Map();
+      this.written.set(session, map);
+    }
+    return map;
+  }
+}

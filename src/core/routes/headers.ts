@@ -1,0 +1,25 @@
+/**
+ * The headers every route sends: OpenCode's routing headers, plus the key where the route's endpoint reads
+ * it (Bearer for chat and Responses, only `x-api-key` for /messages — OpenCode ignores Bearer there).
+ */
+import { KEY_HEADER } from '../request/clientOptions';
+import type { HeaderInput } from './route';
+
+export function openCodeHeaders(input: HeaderInput): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-opencode-session': input.sessionId,
+    'x-opencode-request': input.requestId,
+  };
+  if (input.client) headers['x-opencode-client'] = input.client;
+  return headers;
+}
+
+/** Chat and Responses: the key as `Authorization: Bearer` (the client's fetch wrapper adds it). */
+export function bearerHeaders(input: HeaderInput): Record<string, string> {
+  return { ...openCodeHeaders(input), [KEY_HEADER]: 'authorization' };
+}
+
+/** /messages: the key only as `x-api-key` (OpenCode ignores Bearer there). */
+export function apiKeyHeaders(input: HeaderInput): Record<string, string> {
+  return { ...openCodeHeaders(input), [KEY_HEADER]: 'x-api-key' };
+}

@@ -1,0 +1,99 @@
+/**
+ * Native items an answer must get back verbatim on later turns — Responses `reasoning` items (with
+ * encrypted_content) and Anthropic `thinking` / `redacted_thinking` blocks (with signatures) — kept outside
+ * the neutral history, keyed by the answer's first tool-call id (the same key as ReasoningMemory).
+ *
+ * Why not on the wire message: the trim measures the neutral history; items that exist only on some routes
+ * would move its cut with the route. Keyed by call id because only a tool-call turn needs them back (both
+ * APIs drop the reasoning of turns that ended in plain text). A layout remembers the order the answer's
+ * output arrived in — native items, the text, each call — so they are passed back in place.
+ */
+import { BoundedMap } from '../util/boundedMap';
+import { isRecord } from '../util/isRecord';
+import { isRouteId, type RouteId } from './route';
+
+export type LayoutSlot = { kind: 'native'; item: Record<string, unknown> } | { kind: 'text' } | { kind: 'call'; callId: string };
+
+export interface AssistantLayout {
+  route: RouteId;
+  slots: LayoutSlot[];
+}
+
+export interface NativeReplay {
+  /** The layout of the answer whose first tool call is callId, when it was produced on this route. */
+  layoutFor(callId: string, route: RouteId): AssistantLayout | undefined;
+}
+
+const MAX_ENTRIES = 300;
+/** Encrypted reasoning can be large; an answer bigger than this is not remembered (it would bloat globalState). */
+const MAX_LAYOUT_CHARS = 256_000;
+
+export class NativeReplayMemory implements NativeReplay {
+  private readonly byCallId = new BoundedMap<string, AssistantLayout>(MAX_ENTRIES);
+
+  /** Remembers an answer's layout when it carries native items and at least one call. */
+  remember(layout: AssistantLayout | undefined): boolean {
+    const first = layout?.slots.find((slot) => slot.kind === 'call');
+    if (!layout || !first || first.kind !== 'call' || !layout.slots.some((slot) => slot.kind === 'native')) return false;
+    if (JSON.stringify(layout).length > MAX_LAYOUT_CHARS) return false;
+    this.byCallId.set(first.callId, layout);
+    return true;
+  }
+
+  layoutFor(callId: string, route: RouteId): AssistantLayout | undefined {
+    const layout = this.byCallId.get(callId);
+    return layout && layout.route === route ? layout : undefined;
+  }
+
+  get size(): number {
+    return this.byCallId.size;
+  }
+
+  toJSON(): Record<string, AssistantLayout> {
+    return Object.fromEntries(this.byCallId.entriesInOrder());
+  }
+
+  /** Restores a persisted memory; entries that are not well-formed layouts are dropped, never trusted. */
+  static fromJSON(value: unknown): NativeReplayMemory {
+    const memory = new NativeReplayMemory();
+    if (!isRecord(value)) return memory;
+    for (const [callId, layout] of Object.entries(value)) if (isLayout(layout)) memory.byCallId.set(callId, layout);
+    return memory;
+  }
+}
+
+function isSlot(value: unknown): value is LayoutSlot {
+  if (!isRecord(value)) return false;
+  if (value.kind === 'text') return true;
+  if (value.kind === 'call') return typeof value.callId === 'string';
+  return value.kind === 'native' && isRecord(value.item);
+}
+
+export function isLayout(value: unknown): value is AssistantLayout {
+  return isRecord(value) && isRouteId(value.route) && Array.isArray(value.slots) && value.slots.every(isSlot);
+}
+
+/** Builds a layout while a stream is read: slots in arrival order, the text slot once. */
+export class LayoutRecorder {
+  private readonly slots: LayoutSlot[] = [];
+  private sawNative = false;
+
+  constructor(private readonly route: RouteId) {}
+
+  native(item: Record<string, unknown>): void {
+    this.sawNative = true;
+    this.slots.push({ kind: 'native', item });
+  }
+
+  text(): void {
+    if (!this.slots.some((slot) => slot.kind === 'text')) this.slots.push({ kind: 'text' });
+  }
+
+  call(callId: string): void {
+    this.slots.push({ kind: 'call', callId });
+  }
+
+  layout(): AssistantLayout | undefined {
+    return this.sawNative ? { route: this.route, slots: [...this.slots] } : undefined;
+  }
+}

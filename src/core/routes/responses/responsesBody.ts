@@ -1,0 +1,83 @@
+/**
+ * The trimmed neutral history → a Responses API body (OpenAI `/responses`, OpenCode's "openai" format).
+ * Stateless (`store: false`): every turn sends the whole input, so each item must encode to the same bytes
+ * every time — items are built only from the history and the native-replay memory, and `input` is the last
+ * field so a longer history only appends bytes. See docs/routes.md.
+ */
+import type { WireMessage, WireTool } from '../../wire/wireTypes';
+import { responsesItemId } from '../callIds';
+import type { AssistantLayout } from '../nativeReplay';
+import type { BodyInput } from '../route';
+import { samplingFields } from '../sampling';
+
+type Item = Record<string, unknown>;
+type AssistantMessage = Extract<WireMessage, { role: 'assistant' }>;
+
+export function buildResponsesBody(input: BodyInput): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: input.modelId, stream: true, store: false, prompt_cache_key: input.sessionId };
+  if (input.reasoning) {
+    body.include = ['reasoning.encrypted_content'];
+    body.reasoning = { summary: 'auto' };
+  }
+  if (input.tools.length > 0) body.tools = input.tools.map(toResponsesTool);
+  if (input.toolChoice === 'required' && input.tools.length > 0) body.tool_choice = 'required';
+  // Responses has no `stop`; max_output_tokens counts reasoning too.
+  Object.assign(body, samplingFields(input.options, { maxTokens: 'max_output_tokens', stop: false }));
+  body.input = toResponsesInput(input);
+  return body;
+}
+
+export function toResponsesTool(tool: WireTool): Item {
+  const { name, description, parameters } = tool.function;
+  return { type: 'function', name, description, parameters, strict: false };
+}
+
+export function toResponsesInput(input: Pick<BodyInput, 'messages' | 'replay'>): Item[] {
+  const items: Item[] = [];
+  for (const message of input.messages) {
+    if (message.role === 'system') items.push({ type: 'message', role: 'system', content: [inputText(message.content)] });
+    else if (message.role === 'user') items.push({ type: 'message', role: 'user', content: userContent(message.content) });
+    else if (message.role === 'tool') items.push({ type: 'function_call_output', call_id: message.tool_call_id, output: message.content });
+    else items.push(...assistantItems(message, input.replay?.layoutFor(message.tool_calls?.[0]?.id ?? '', 'responses')));
+  }
+  return items;
+}
+
+function inputText(text: string): Item {
+  return { type: 'input_text', text };
+}
+
+function userContent(content: Extract<WireMessage, { role: 'user' }>['content']): Item[] {
+  if (typeof content === 'string') return [inputText(content)];
+  // image_url must be a plain string here (the nested {url} form is rejected).
+  return content.map((part) => (part.type === 'text' ? inputText(part.text) : { type: 'input_image', image_url: part.image_url.url, detail: 'auto' }));
+}
+
+/** In the answer's original order when a layout was remembered (reasoning before the call it led to). */
+function assistantItems(message: AssistantMessage, layout: AssistantLayout | undefined): Item[] {
+  const calls = new Map((message.tool_calls ?? []).map((call) => [call.id, call]));
+  const items: Item[] = [];
+  let textSent = !message.content;
+  for (const slot of layout?.slots ?? []) {
+    if (slot.kind === 'native') items.push(slot.item);
+    else if (slot.kind === 'text' && !textSent) {
+      items.push(assistantText(message.content ?? ''));
+      textSent = true;
+    } else if (slot.kind === 'call') {
+      const call = calls.get(slot.callId);
+      if (call) items.push(functionCall(call));
+      calls.delete(slot.callId);
+    }
+  }
+  if (!textSent) items.push(assistantText(message.content ?? ''));
+  for (const call of calls.values()) items.push(functionCall(call));
+  return items;
+}
+
+function assistantText(text: string): Item {
+  return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] };
+}
+
+function functionCall(call: NonNullable<AssistantMessage['tool_calls']>[number]): Item {
+  return { type: 'function_call', id: responsesItemId(call.id), call_id: call.id, name: call.function.name, arguments: call.function.arguments };
+}

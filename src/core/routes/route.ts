@@ -1,0 +1,92 @@
+/**
+ * One route = one wire format of the gateway (Chat Completions, Responses, Anthropic Messages; Gemini next).
+ * Everything before "build the body" (convert, repair, trim) and after "read the stream" (accounting, retry)
+ * is route-neutral; a route only knows its path, its headers, its body and its stream. Adding a route is one
+ * more folder under src/core/routes and one line in registry.ts. See docs/routes.md.
+ */
+import type { StreamEvent } from '../types';
+import type { WireMessage, WireTool } from '../wire/wireTypes';
+import type { AssistantLayout, NativeReplay } from './nativeReplay';
+
+export type RouteId = 'chat' | 'responses' | 'messages';
+export const ROUTE_IDS: readonly RouteId[] = ['chat', 'responses', 'messages'];
+
+export function isRouteId(value: unknown): value is RouteId {
+  return typeof value === 'string' && (ROUTE_IDS as readonly string[]).includes(value);
+}
+
+/** Sampling options VS Code may pass; each route maps the ones its format has. */
+export interface SamplingOptions {
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  stop?: string[];
+}
+
+export interface BodyInput {
+  modelId: string;
+  /** The trimmed, route-neutral history (what the trim cut; identical whatever the route). */
+  messages: readonly WireMessage[];
+  tools: readonly WireTool[];
+  toolChoice?: 'required';
+  options?: SamplingOptions;
+  /** The conversation's id (x-opencode-session); Responses also sends it as prompt_cache_key. */
+  sessionId: string;
+  /** The model's max output tokens, when known (Messages must always send max_tokens). */
+  maxOutputTokens?: number;
+  /** The model reasons (Responses asks for encrypted reasoning to pass back). */
+  reasoning?: boolean;
+  /** Native items of earlier answers (reasoning items, signed thinking blocks), looked up by tool-call id. */
+  replay?: NativeReplay;
+  /** Chat only: false when the model rejects `stream_options` (then no usage arrives). Default true. */
+  includeUsage?: boolean;
+}
+
+export interface HeaderInput {
+  apiKey?: string;
+  sessionId: string;
+  requestId: string;
+  /** x-opencode-client, e.g. "vscode-opencode-chat-provider/0.1.0". */
+  client?: string;
+}
+
+/** What one SSE event meant, beyond its StreamEvents. */
+export interface ReadResult {
+  events: StreamEvent[];
+  /** The stream carried an error (Responses `error`/`response.failed`, Messages `error`, chat `{error}`). */
+  error?: Record<string, unknown>;
+  /** The payload was not JSON (the caller skips and logs it, as on the chat route). */
+  malformed?: string;
+}
+
+export interface StreamSummary {
+  textChars: number;
+  thinkingChars: number;
+  toolCalls: number;
+  /** Normalized: stop | tool_calls | length | content_filter | (anything else the model said). */
+  finishReason?: string;
+  /** A terminal event arrived ([DONE], response.completed/incomplete, message_stop). */
+  complete: boolean;
+  sawUsage: boolean;
+  /** Tool calls that never completed (the stream ended inside them): dropped, never executed with `{}`. */
+  droppedToolCalls: number;
+}
+
+export interface StreamReader {
+  /** One SSE event: its data (raw text or already-parsed JSON) and its `event:` name when there was one. */
+  push(data: unknown, eventName?: string): ReadResult;
+  /** The stream ended: flush what is held back. */
+  finish(): StreamEvent[];
+  readonly summary: StreamSummary;
+  /** What must be kept to pass this answer back verbatim later (undefined when nothing native arrived). */
+  layout(): AssistantLayout | undefined;
+}
+
+export interface Route {
+  readonly id: RouteId;
+  /** Appended to the endpoint's base URL (which ends in /v1). */
+  readonly path: string;
+  headers(input: HeaderInput): Record<string, string>;
+  buildBody(input: BodyInput): Record<string, unknown>;
+  newReader(): StreamReader;
+}

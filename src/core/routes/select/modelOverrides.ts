@@ -1,0 +1,47 @@
+/**
+ * The `opencode.models` setting: `{ "<model id>": { "api": "chat" | "responses" | "messages" } }`. Validated
+ * here (pure): valid entries are kept, everything else is reported as a sentence and ignored, so one typo
+ * never disables the others.
+ */
+import { isRecord } from '../../util/isRecord';
+import { isRouteId, ROUTE_IDS, type RouteId } from '../route';
+
+export interface ModelOverride {
+  api?: RouteId;
+}
+
+export interface ModelOverrides {
+  byModel: ReadonlyMap<string, ModelOverride>;
+  /** One sentence per ignored value, for the log. */
+  problems: string[];
+}
+
+const KNOWN_KEYS = new Set(['api']);
+
+export function validateModelOverrides(raw: unknown): ModelOverrides {
+  const byModel = new Map<string, ModelOverride>();
+  const problems: string[] = [];
+  if (raw === undefined || raw === null) return { byModel, problems };
+  if (!isRecord(raw)) return { byModel, problems: ['opencode.models must be an object keyed by model id; it was ignored.'] };
+  for (const [id, entry] of Object.entries(raw)) {
+    if (!id.trim()) problems.push('opencode.models has an entry with an empty model id; it was ignored.');
+    else if (!isRecord(entry)) problems.push(`opencode.models["${id}"] must be an object like { "api": "messages" }; it was ignored.`);
+    else {
+      const override = validateEntry(id, entry, problems);
+      if (Object.keys(override).length > 0) byModel.set(id, override);
+    }
+  }
+  return { byModel, problems };
+}
+
+function validateEntry(id: string, entry: Record<string, unknown>, problems: string[]): ModelOverride {
+  const override: ModelOverride = {};
+  if (entry.api !== undefined) {
+    if (isRouteId(entry.api)) override.api = entry.api;
+    else problems.push(`opencode.models["${id}"].api must be one of ${ROUTE_IDS.map((r) => `"${r}"`).join(', ')}, not ${JSON.stringify(entry.api)}; it was ignored.`);
+  }
+  for (const key of Object.keys(entry)) {
+    if (!KNOWN_KEYS.has(key)) problems.push(`opencode.models["${id}"] has an unknown field "${key}"; it was ignored.`);
+  }
+  return override;
+}

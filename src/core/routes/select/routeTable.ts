@@ -1,0 +1,55 @@
+/**
+ * The bundled route table: which wire format OpenCode serves each model family on, per catalogue (Go and Zen
+ * differ: MiniMax is chat on Zen but Messages on Go). Data only; sources in ../../../../docs/routes.md
+ * (OpenCode's zen.mdx / go.mdx, models.dev). Anything not listed goes to Chat Completions, and a wrong guess
+ * corrects itself on the gateway's "not supported for format" answer.
+ */
+import type { RouteId } from '../route';
+
+export type Catalog = 'go' | 'zen';
+
+export interface Family {
+  /** Matched against the model id, case-insensitively, from its start. */
+  prefix: string;
+  route: RouteId;
+  /** Responses reasoning models: ask for encrypted reasoning and pass it back. */
+  reasoning?: boolean;
+}
+
+export const ROUTE_TABLE: Readonly<Record<Catalog, readonly Family[]>> = {
+  zen: [
+    { prefix: 'gpt-', route: 'responses', reasoning: true },
+    // Zen's page says chat for grok; models.dev and the gateway's own errors say /responses (docs/routes.md).
+    { prefix: 'grok-', route: 'responses', reasoning: true },
+    { prefix: 'claude-', route: 'messages' },
+    { prefix: 'qwen3', route: 'messages' },
+  ],
+  go: [
+    { prefix: 'gpt-', route: 'responses', reasoning: true },
+    { prefix: 'grok-', route: 'responses', reasoning: true },
+    { prefix: 'muse-', route: 'responses' },
+    { prefix: 'qwen3', route: 'messages' },
+    { prefix: 'minimax-', route: 'messages' },
+    { prefix: 'claude-', route: 'messages' },
+  ],
+};
+
+/** The catalogue an endpoint serves, from its URL (custom endpoints have none: chat unless overridden). */
+export function catalogOf(baseUrl: string): Catalog | undefined {
+  let path: string;
+  try {
+    const url = new URL(baseUrl);
+    if (url.hostname !== 'opencode.ai' && !url.hostname.endsWith('.opencode.ai')) return undefined;
+    path = url.pathname;
+  } catch {
+    return undefined;
+  }
+  if (/\/zen\/go(\/|$)/.test(path)) return 'go';
+  return /\/zen(\/|$)/.test(path) ? 'zen' : undefined;
+}
+
+export function tableFamily(modelId: string, catalog: Catalog | undefined): Family | undefined {
+  if (!catalog) return undefined;
+  const id = modelId.toLowerCase();
+  return ROUTE_TABLE[catalog].find((family) => id.startsWith(family.prefix));
+}

@@ -1,0 +1,32 @@
+/** One request on one route over real HTTP, with the route modules alone: body → POST → SSE → events. */
+import { clientFor } from '../../core/request/chatTransport';
+import { routeById } from '../../core/routes/registry';
+import { sendRoute, ssePayloads } from '../../core/routes/routeHttp';
+import type { BodyInput, RouteId, StreamSummary } from '../../core/routes/route';
+import type { AssistantLayout } from '../../core/routes/nativeReplay';
+import type { StreamEvent } from '../../core/types';
+
+export interface RouteAnswer {
+  events: StreamEvent[];
+  summary: StreamSummary;
+  layout?: AssistantLayout;
+  errors: Record<string, unknown>[];
+  body: Record<string, unknown>;
+}
+
+export async function askRoute(baseUrl: string, routeId: RouteId, input: BodyInput, apiKey = 'sk-test'): Promise<RouteAnswer> {
+  const route = routeById(routeId);
+  const body = route.buildBody(input);
+  const response = await sendRoute(clientFor({ baseUrl, apiKey }), { route, body, headers: { apiKey, sessionId: input.sessionId, requestId: 'req_test', client: 'test/1' } });
+  const reader = route.newReader();
+  const answer: RouteAnswer = { events: [], summary: reader.summary, errors: [], body };
+  for await (const payload of ssePayloads(response.body)) {
+    const result = reader.push(payload);
+    answer.events.push(...result.events);
+    if (result.error) answer.errors.push(result.error);
+  }
+  answer.events.push(...reader.finish());
+  answer.summary = reader.summary;
+  answer.layout = reader.layout();
+  return answer;
+}

@@ -1,0 +1,49 @@
+/** Drives a route's stream reader the way the transport will: bytes split anywhere → SSE payloads → events. */
+import { SseDecoder } from '../../core/stream/sseDecoder';
+import type { StreamReader } from '../../core/routes/route';
+import type { StreamEvent } from '../../core/types';
+
+export interface ReadOutcome {
+  events: StreamEvent[];
+  errors: Record<string, unknown>[];
+  malformed: string[];
+}
+
+/** Feeds `bytes` to the reader in pieces cut at `cuts` (byte offsets, any order), then finishes it. */
+export function readSplit(reader: StreamReader, text: string, cuts: readonly number[] = []): ReadOutcome {
+  const bytes = Buffer.from(text, 'utf8');
+  const points = [...new Set(cuts.map((c) => Math.max(0, Math.min(bytes.length, c))))].sort((a, b) => a - b);
+  const utf8 = new TextDecoder();
+  const sse = new SseDecoder();
+  const outcome: ReadOutcome = { events: [], errors: [], malformed: [] };
+  const take = (payloads: string[]): void => {
+    for (const payload of payloads) {
+      const result = reader.push(payload);
+      outcome.events.push(...result.events);
+      if (result.error) outcome.errors.push(result.error);
+      if (result.malformed !== undefined) outcome.malformed.push(result.malformed);
+    }
+  };
+  let start = 0;
+  for (const point of [...points, bytes.length]) {
+    take(sse.push(utf8.decode(bytes.subarray(start, point), { stream: true })));
+    start = point;
+  }
+  take(sse.push(utf8.decode()));
+  take(sse.flush());
+  outcome.events.push(...reader.finish());
+  return outcome;
+}
+
+export function textOf(events: readonly StreamEvent[], kind: 'text' | 'thinking'): string {
+  return events.map((e) => (e.kind === kind ? e.text : '')).join('');
+}
+
+export function callsOf(events: readonly StreamEvent[]): { callId: string; name: string; input: object }[] {
+  return events.flatMap((e) => (e.kind === 'toolCall' ? [{ callId: e.callId, name: e.name, input: e.input }] : []));
+}
+
+export function lastUsage(events: readonly StreamEvent[]) {
+  const usages = events.flatMap((e) => (e.kind === 'usage' ? [e.usage] : []));
+  return usages[usages.length - 1];
+}
