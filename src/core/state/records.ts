@@ -1,6 +1,7 @@
 /**
- * The validators of everything the extension persists: type and range of each record. Used when loading
- * (persisted.ts drops what fails) and by the classes' own fromJSON, so one rule holds in both places.
+ * The validators of everything the extension persists: type and range of each record, the one place these rules
+ * live. Used when loading (persisted.ts drops what fails); Calibrations and LearnedLimits take what passed as is
+ * (ConversationStates and ReasoningMemory keep a check of their own for callers that load raw JSON).
  */
 import { MAX_CALIBRATION, MIN_CALIBRATION } from '../trim/calibration';
 import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';

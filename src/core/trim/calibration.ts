@@ -37,13 +37,10 @@ export class Calibrations {
     return Object.fromEntries(this.factors);
   }
 
-  static fromJSON(value: unknown): Calibrations {
+  /** From the persisted map, already validated on load (core/state/records.ts validCalibration): no second check here. */
+  static fromJSON(value: Readonly<Record<string, number>>): Calibrations {
     const calibrations = new Calibrations();
-    if (value && typeof value === 'object') {
-      for (const [model, factor] of Object.entries(value as Record<string, unknown>)) {
-        if (model && typeof factor === 'number' && factor >= MIN_CALIBRATION && factor <= MAX_CALIBRATION) calibrations.factors.set(model, factor);
-      }
-    }
+    for (const [model, factor] of Object.entries(value)) calibrations.factors.set(model, factor);
     return calibrations;
   }
 }
