@@ -34,4 +34,22 @@ describe('@opencode chat participant', () => {
       { role: 'user', content: 'and now?' },
     ]);
   });
+
+  it('participant-error-excerpt: a failure carrying an HTML page shows and logs a short redacted excerpt', async () => {
+    const participant = double.registeredParticipants.get(PARTICIPANT_ID);
+    assert.ok(participant);
+    const page = `<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>${'<p>upstream filler</p>\n'.repeat(300)} Bearer sk-PAGEKEY-abcdefghijkl</body></html>`;
+    const model = { vendor: 'opencode', id: 'broken', sendRequest: async () => Promise.reject(new Error(page)) };
+    const shown: string[] = [];
+    const log = double.createdChannels.at(-1);
+    assert.ok(log);
+    const before = log.lines.length;
+    await participant.handler({ prompt: 'hi', model }, { history: [] }, { markdown: (md: { value?: string } | string) => shown.push(typeof md === 'string' ? md : String(md.value)) }, new double.CancellationTokenSource().token);
+    const logged = log.lines.slice(before).map((l) => l.message).join('\n');
+    for (const [what, text] of [['chat', shown.join('')], ['log', logged]]) {
+      assert.match(text, /502/, what);
+      assert.ok(text.length < 1_000, `${what}: ${text.length} characters`);
+      assert.doesNotMatch(text, /<p>|<html|PAGEKEY/, what);
+    }
+  });
 });
