@@ -25,6 +25,8 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     private readonly settings: SettingsReader,
     private readonly log: vscode.LogOutputChannel,
     private readonly offerKeyPrompt: () => void,
+    /** For a quota or rate-limit failure: which OpenCode Go window is full and when it resets, if known. */
+    private readonly explainLimit?: () => Promise<string | undefined>,
   ) {}
 
   /** Model info may have changed: VS Code asks again. */
@@ -65,8 +67,10 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     } catch (error) {
       if (error instanceof UserFacingError) {
         if (error.kind === 'cancelled') return;
-        this.log.error(`[error] ${entry.id}: ${error.message} (${error.detail})`);
-        throw new Error(error.message);
+        const limit = error.kind === 'quota' || error.kind === 'rate' ? await this.explainLimit?.().catch(() => undefined) : undefined;
+        const message = limit ? `${error.message} ${limit}` : error.message;
+        this.log.error(`[error] ${entry.id}: ${message} (${error.detail})`);
+        throw new Error(message);
       }
       this.log.error(`[error] ${entry.id}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       throw error;

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { resolveSettings, type Settings } from '../core/config/settings';
 import { isInsecureRemoteUrl } from '../core/config/endpoint';
+import { settingsChangeLine } from '../core/config/settingsDiff';
 
 export class SettingsReader implements vscode.Disposable {
   private value: Settings;
@@ -13,7 +14,10 @@ export class SettingsReader implements vscode.Disposable {
     this.value = this.read();
     this.listener = vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration('opencode')) return;
+      const before = this.value;
       this.value = this.read();
+      const line = settingsChangeLine(before, this.value);
+      if (line) this.log.info(line);
       this.changed.fire(this.value);
     });
   }
