@@ -18,6 +18,7 @@ import { RequestRecorderFile } from './requestRecorderFile';
 import { ReportPanels } from './reportPanel';
 import { SettingsReader } from './settingsReader';
 import { OpenCodeStatusBar } from './statusBar';
+import { welcomeOnce } from './welcome';
 
 export interface ComposeOptions {
   timing?: Partial<EngineTiming>;
@@ -54,6 +55,8 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     onAccounted: (modelId, prepared, usage) => {
       requests.add(modelId, prepared, usage);
       statusBar.update();
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
       reports.refresh(prepared.sessionId);
       void quota.refresh();
     },
@@ -77,15 +80,21 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     catalog.onDidChange(() => provider.notifyInfoChanged()),
     keys.onDidChange(() => {
       statusBar.update();
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
       void catalog.refresh().catch(() => undefined);
     }),
     settings.onDidChange(() => {
       provider.notifyInfoChanged();
       statusBar.update();
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
       void catalog.refresh().catch(() => undefined);
     }),
   );
   statusBar.update();
-  registerOpenCodeParticipant(context, log);
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });
   return { log, settings, engine, provider, requests, statusBar };
 }

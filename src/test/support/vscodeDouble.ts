@@ -131,6 +131,18 @@ export const createdPanels: any[] = [];
 export const StatusBarAlignment = { Left: 1, Right: 2 } as const;
 export const ViewColumn = { Active: -1, Beside: -2, One: 1 } as const;
 export const ConfigurationTarget = { Global: 1, Workspace: 2, WorkspaceFolder: 3 } as const;
+export class Uri {
+  private constructor(readonly scheme: string, readonly path: string) {}
+  static file(path: string): Uri {
+    return new Uri('file', path);
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+}
+export class Location {
+  constructor(readonly uri: Uri, readonly range: unknown) {}
+}
 export class ThemeColor {
   constructor(readonly id: string) {}
 }
