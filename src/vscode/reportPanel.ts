@@ -23,9 +23,13 @@ export class ReportPanels implements vscode.Disposable {
 
   constructor(private readonly requests: RequestLog, private readonly settings: SettingsReader, private readonly quota: QuotaService, private readonly log: vscode.LogOutputChannel) {}
 
-  /** Opens (or reveals) the report of `sessionId`, else asks which recent conversation; returns the data shown. */
+  /**
+   * Opens (or reveals) the report of `sessionId` ('latest': the conversation of the last request), else asks
+   * which recent conversation; returns the data shown.
+   */
   async show(sessionId?: string): Promise<ReportData | undefined> {
-    const id = sessionId && this.requests.get(sessionId) ? sessionId : await this.pick();
+    const wanted = sessionId === 'latest' ? this.requests.latest()?.sessionId : sessionId;
+    const id = wanted && this.requests.get(wanted) ? wanted : await this.pick();
     if (!id) return undefined;
     let report = this.open.get(id);
     if (report) report.panel.reveal();

@@ -1,0 +1,156 @@
+// Browser test of what a user sees after chatting: pastes a multi-line text into the chat view for `@opencode`
+// (Ctrl+V, which the chat view turns into a "Pasted text" attachment) and checks that the fake server received
+// that text; then reads the OpenCode status bar item from the workbench DOM and compares its cache hit and fill
+// with the last `[usage]` line of this window's OpenCode.log; clicks it, reads the session report webview (totals
+// equal the log's request count, the chart has bars), runs a what-if and writes it to the user settings.
+// Env: URL, FAKE_BASE, LOGS (<user-data-dir>/logs), SETTINGS (User/settings.json), SHOT_DIR, TIMEOUT_MS, CHROMIUM,
+//      PLAYWRIGHT_CORE. Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require(process.env.PLAYWRIGHT_CORE || 'playwright-core');
+
+const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const INPUT = '.interactive-input-part .native-edit-context, .interactive-input-part .monaco-editor textarea';
+const MARKER = 'PASTE_MARKER_7731';
+const PASTE = Array.from({ length: 24 }, (_, i) => `line ${i + 1}: const value${i} = compute(${i}); // ${MARKER}`).join('\n');
+const t0 = Date.now();
+const log = (...a) => console.log(`[report-ui +${Date.now() - t0}ms]`, ...a);
+
+async function control(route, body) {
+  const res = await fetch(`${process.env.FAKE_BASE}/_control/${route}`, body === undefined ? {} : {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`/_control/${route}: HTTP ${res.status}`);
+  return res.json().catch(() => ({}));
+}
+
+function findLogs(dir) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...findLogs(full));
+    else if (entry.name.endsWith('OpenCode.log')) out.push(full);
+  }
+  return out;
+}
+
+/** The [usage] lines of the most recently written OpenCode log (this window's extension host). */
+function usageLines() {
+  const files = findLogs(process.env.LOGS).map(f => ({ f, t: fs.statSync(f).mtimeMs })).sort((a, b) => b.t - a.t);
+  for (const { f } of files) {
+    const lines = fs.readFileSync(f, 'utf8').split('\n').filter(l => l.includes('[usage] '));
+    if (lines.length) return { file: f, lines };
+  }
+  return { file: '', lines: [] };
+}
+
+const compact = n => (n >= 1e6 ? `${(n / 1e6).toFixed(1).replace(/\.0$/, '')}M` : n >= 1000 ? `${Math.round(n / 1000)}K` : String(n));
+
+async function send(page, typed, answer, paste) {
+  const input = page.locator(INPUT).first();
+  await control('reply', { text: answer });
+  await input.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(typed);
+  if (paste) {
+    await page.evaluate(text => navigator.clipboard.writeText(text), paste);
+    await page.keyboard.press('Control+V');
+    await page.waitForTimeout(800);
+  }
+  await page.keyboard.press('Enter');
+  const end = Date.now() + 30000;
+  while (Date.now() < end) {
+    const seen = await page.evaluate(() => Array.from(document.querySelectorAll('.interactive-item-container.interactive-response .value')).map(e => e.innerText));
+    if (seen.some(s => s.includes(answer))) return true;
+    await page.waitForTimeout(250);
+  }
+  return false;
+}
+
+async function reportFrame(page) {
+  for (let i = 0; i < 60; i++) {
+    for (const frame of page.frames()) {
+      if (await frame.$('#totals').catch(() => null)) return frame;
+    }
+    await page.waitForTimeout(500);
+  }
+  return undefined;
+}
+
+async function main() {
+  const timeout = Number(process.env.TIMEOUT_MS || 90000);
+  const shots = process.env.SHOT_DIR || '.';
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-e2e-chromium-'));
+  process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
+  process.env.HOME = scratch;
+  const context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: BROWSER_ARGS,
+    viewport: { width: 1400, height: 900 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(process.env.URL).origin });
+  const page = context.pages()[0] || await context.newPage();
+  const results = [];
+  const check = (ok, name, detail = '') => { results.push(ok); console.log(`${ok ? 'ok' : 'not ok'} - report: ${name}${detail ? ` (${detail})` : ''}`); };
+  try {
+    await control('reset', {});
+    await page.goto(process.env.URL, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('.monaco-workbench', { timeout });
+    const input = page.locator(INPUT).first();
+    if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+KeyI');
+    await input.waitFor({ state: 'visible', timeout });
+    const answered = await send(page, '@opencode What does this pasted code do? ', 'It assigns values (answer three).', PASTE);
+    check(answered, 'the pasted-text turn was answered');
+    const recorded = await control('requests');
+    const bodies = (Array.isArray(recorded) ? recorded : recorded.requests || []).map(r => r.body || r).filter(b => Array.isArray(b.messages));
+    const sent = JSON.stringify(bodies[bodies.length - 1]?.messages || []);
+    check(sent.includes(MARKER) && sent.includes('line 24'), 'the pasted text reached the fake server', `${(sent.match(new RegExp(MARKER, 'g')) || []).length} marker(s)`);
+    check(await send(page, '@opencode And the last line?', 'The last line is line 24 (answer four).'), 'a second turn was answered');
+
+    await page.waitForTimeout(1000);
+    const item = page.locator('.statusbar-item').filter({ hasText: /OpenCode .*%/ }).first();
+    await item.waitFor({ state: 'visible', timeout: 15000 });
+    const text = (await item.innerText()).trim();
+    const { file, lines } = usageLines();
+    const last = /prompt=(\d+) .*cacheHit=([\d.]+)%/.exec(lines[lines.length - 1] || '');
+    const hit = last ? `${Math.round(Number(last[2]))}%` : '?';
+    const fill = last ? compact(Number(last[1])) : '?';
+    check(!!last && text.includes(hit) && text.includes(`${fill}/`), 'status bar shows the last [usage] hit and fill', `"${text}" vs ${lines[lines.length - 1]} in ${path.basename(path.dirname(file))}`);
+    const box = await item.boundingBox();
+    if (box) await page.screenshot({ path: path.join(shots, 'statusbar.png'), clip: { x: Math.max(0, box.x - 300), y: Math.max(0, box.y - 4), width: Math.min(700, box.width + 320), height: box.height + 8 } });
+
+    await item.click();
+    const frame = await reportFrame(page);
+    check(!!frame, 'the session report opened');
+    if (frame) {
+      const requests = (await frame.$eval('[data-key="requests"]', e => e.textContent)).trim();
+      const bars = await frame.$$eval('svg.chart rect.cached', r => r.length);
+      check(requests === String(lines.length) && bars === lines.length, 'report totals and chart bars equal the log', `requests ${requests}, bars ${bars}, [usage] lines ${lines.length}`);
+      await page.screenshot({ path: path.join(shots, 'report.png') });
+      await frame.fill('#headroom', '1024');
+      await frame.fill('#step', '2048');
+      await frame.press('#step', 'Enter');
+      await frame.waitForSelector('#whatif-result', { timeout: 15000 }).catch(() => undefined);
+      const row = await frame.$eval('#whatif-result', t => t.innerText).catch(() => '');
+      check(/chosen\s+1,024\s+2,048/.test(row), 'the what-if replays with the chosen values', row.replace(/\s+/g, ' ').slice(0, 160));
+      const apply = await frame.waitForSelector('#apply', { timeout: 10000 });
+      await apply.focus();
+      await page.keyboard.press('Enter');
+      let written = '';
+      for (let i = 0; i < 40 && !/"opencode\.historyTrim\.cutStepTokens":\s*2048/.test(written); i++) {
+        await page.waitForTimeout(250);
+        written = fs.readFileSync(process.env.SETTINGS, 'utf8');
+      }
+      check(/"opencode\.historyTrim\.cutStepTokens":\s*2048/.test(written) && /"opencode\.historyTrim\.headroomMinTokens":\s*1024/.test(written), 'Write to settings wrote the chosen values');
+    }
+  } catch (e) {
+    check(false, 'harness', String(e && e.message || e).split('\n')[0]);
+  }
+  await page.screenshot({ path: path.join(shots, 'report-ui-end.png') }).catch(() => undefined);
+  await context.close().catch(() => {});
+  return results.length && results.every(Boolean) ? 0 : 1;
+}
+
+main().then(code => process.exit(code), e => { console.error('[report-ui] harness error:', e); process.exit(2); });
