@@ -56,7 +56,18 @@ async function send(page, typed, answer, paste) {
   await page.keyboard.press('Backspace');
   await page.keyboard.type(typed);
   if (paste) {
-    await page.evaluate(text => navigator.clipboard.writeText(text), paste);
+    // The async clipboard API needs a focused document; the copy command is the fallback. Then back to the input.
+    const copied = await page.evaluate(async text => {
+      try { await navigator.clipboard.writeText(text); return 'clipboard API'; } catch (e) {
+        const area = document.createElement('textarea');
+        area.value = text; document.body.appendChild(area); area.select();
+        const ok = document.execCommand('copy'); area.remove();
+        return ok ? 'copy command' : `failed: ${e.message}`;
+      }
+    }, paste);
+    log(`clipboard: ${copied}`);
+    await input.focus();
+    await page.keyboard.press('End');
     await page.keyboard.press('Control+V');
     await page.waitForTimeout(800);
   }
@@ -135,9 +146,8 @@ async function main() {
       await frame.waitForSelector('#whatif-result', { timeout: 15000 }).catch(() => undefined);
       const row = await frame.$eval('#whatif-result', t => t.innerText).catch(() => '');
       check(/chosen\s+1,024\s+2,048/.test(row), 'the what-if replays with the chosen values', row.replace(/\s+/g, ' ').slice(0, 160));
-      const apply = await frame.waitForSelector('#apply', { timeout: 10000 });
-      await apply.focus();
-      await page.keyboard.press('Enter');
+      await frame.waitForSelector('#apply', { timeout: 10000 });
+      await frame.press('#apply', 'Enter'); // keyboard, as a user without a mouse would
       let written = '';
       for (let i = 0; i < 40 && !/"opencode\.historyTrim\.cutStepTokens":\s*2048/.test(written); i++) {
         await page.waitForTimeout(250);

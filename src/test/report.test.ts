@@ -10,7 +10,8 @@ import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import { costComparison, reportData, whatIf, whatIfSettings } from '../core/report/reportData';
 import { RequestLog, type ConversationLog, type RequestRecord } from '../core/report/requestLog';
-import { statusView } from '../core/report/statusText';
+import { compactTokens, shortModelName, statusView } from '../core/report/statusText';
+import { settingsChangeLine } from '../core/config/settingsDiff';
 import { totals } from '../core/report/totals';
 import type { ChatMessage } from '../core/types';
 import { startFakeServer, type FakeServer } from '../fakeServer/server';
@@ -129,5 +130,20 @@ describe('session report data', () => {
     const collapsed: RequestRecord = { ...last, cutMoved: false, cacheHit: 0.1 };
     assert.ok(statusView(collapsed, { ...last, cacheHit: 0.9 }, session.settings.historyTrim).warning?.includes('cache hit fell'));
     assert.strictEqual(statusView({ ...last, cutMoved: true, cacheHit: 0.1 }, { ...last, cacheHit: 0.9 }, session.settings.historyTrim).warning, undefined);
+  });
+});
+
+describe('[settings] change line and status text helpers', () => {
+  const base = resolveSettings(() => undefined, () => undefined);
+
+  it('names every changed value old → new, and nothing when nothing changed', () => {
+    const changed = { ...base, maxRetries: 5, historyTrim: { ...base.historyTrim, cutStepTokens: 16_384, enabled: false } };
+    assert.strictEqual(settingsChangeLine(base, changed), '[settings] opencode.historyTrim.enabled true → false, opencode.historyTrim.cutStepTokens 32768 → 16384, opencode.maxRetries 3 → 5');
+    assert.strictEqual(settingsChangeLine(base, { ...base, historyTrim: { ...base.historyTrim } }), undefined);
+  });
+
+  it('compacts token counts the way the status bar shows them', () => {
+    assert.deepStrictEqual([950, 1_499, 412_000, 614_400, 1_000_000, 1_250_000, Infinity].map(compactTokens), ['950', '1K', '412K', '614K', '1M', '1.3M', '∞']);
+    assert.strictEqual(shortModelName('opencode/very-long-model-name-that-goes-on-and-on'), 'very-long-model-name-th…');
   });
 });
