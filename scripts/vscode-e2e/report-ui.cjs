@@ -14,7 +14,11 @@ const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-f
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const INPUT = '.interactive-input-part .native-edit-context, .interactive-input-part .monaco-editor textarea';
 const MARKER = 'PASTE_MARKER_7731';
-const PASTE = Array.from({ length: 24 }, (_, i) => `line ${i + 1}: const value${i} = compute(${i}); // ${MARKER}`).join('\n');
+const PASTE = Array.from({ length: 60 }, (_, i) => `line ${i + 1}: const value${i} = compute(${i}); // ${MARKER}`).join('\n');
+const WORDS = 'apple river stone cloud maple orbit lantern harbor violet meadow copper signal'.split(' ');
+/** About 700 tokens of different text for each turn, pasted (typing it would take long). */
+const filler = turn => Array.from({ length: 35 }, (_, l) => Array.from({ length: 20 }, (_, w) => WORDS[(turn * 5 + l * 3 + w * 7) % WORDS.length]).join(' ')).join('\n');
+const TURNS = 9;
 const t0 = Date.now();
 const log = (...a) => console.log(`[report-ui +${Date.now() - t0}ms]`, ...a);
 
@@ -46,6 +50,12 @@ function usageLines() {
   return { file: '', lines: [] };
 }
 
+/** Lines matching `re` in the newest OpenCode log. */
+function usageLinesOf(re) {
+  const files = findLogs(process.env.LOGS).map(f => ({ f, t: fs.statSync(f).mtimeMs })).sort((a, b) => b.t - a.t);
+  return files.length ? fs.readFileSync(files[0].f, 'utf8').split('\n').filter(l => re.test(l)) : [];
+}
+
 const compact = n => (n >= 1e6 ? `${(n / 1e6).toFixed(1).replace(/\.0$/, '')}M` : n >= 1000 ? `${Math.round(n / 1000)}K` : String(n));
 
 async function send(page, typed, answer, paste) {
@@ -74,17 +84,34 @@ async function send(page, typed, answer, paste) {
   await page.keyboard.press('Enter');
   const end = Date.now() + 30000;
   while (Date.now() < end) {
-    const seen = await page.evaluate(() => Array.from(document.querySelectorAll('.interactive-item-container.interactive-response .value')).map(e => e.innerText));
+    const seen = await page.evaluate(() => Array.from(document.querySelectorAll('.interactive-item-container.interactive-response')).map(e => e.innerText));
     if (seen.some(s => s.includes(answer))) return true;
+    if (seen.length && /Language model unavailable/.test(seen[seen.length - 1])) return 'unavailable';
     await page.waitForTimeout(250);
   }
   return false;
 }
 
-async function reportFrame(page) {
+/** On a fresh profile the picker may show just "Models"; open it and choose our model (best effort). */
+async function pickModel(page, name) {
+  const hasIt = () => page.evaluate(n => !!document.querySelector('.interactive-input-part')?.textContent?.includes(n), name);
+  for (let i = 0; i < 16 && !(await hasIt()); i++) {
+    if (i % 4 === 3) {
+      await page.locator('.interactive-input-part').getByText(/^(Models|Auto|fake-large)$/).first().click({ force: true, timeout: 2000 }).catch(() => {});
+      await page.waitForTimeout(800);
+      await page.locator('.monaco-list-row').filter({ hasText: name }).first().click({ force: true, timeout: 2000 })
+        .catch(() => page.keyboard.press('Escape'));
+    }
+    await page.waitForTimeout(500);
+  }
+  log(await hasIt() ? `model picker shows ${name}` : `model picker does not show ${name}; @opencode falls back to its first model`);
+}
+
+/** The report's frame; the page is re-rendered after each what-if, so look it up again each time. */
+async function reportFrame(page, selector = '#totals') {
   for (let i = 0; i < 60; i++) {
     for (const frame of page.frames()) {
-      if (await frame.$('#totals').catch(() => null)) return frame;
+      if (await frame.$(selector).catch(() => null)) return frame;
     }
     await page.waitForTimeout(500);
   }
@@ -112,13 +139,24 @@ async function main() {
     const input = page.locator(INPUT).first();
     if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+KeyI');
     await input.waitFor({ state: 'visible', timeout });
-    const answered = await send(page, '@opencode What does this pasted code do? ', 'It assigns values (answer three).', PASTE);
-    check(answered, 'the pasted-text turn was answered');
+    await pickModel(page, process.env.MODEL_NAME || 'fake-small');
+    let answered = await send(page, '@opencode What does this pasted code do? ', 'It assigns values (answer one).', PASTE);
+    if (answered === 'unavailable') {
+      log('"Language model unavailable" on the first request (models still resolving); sending again');
+      await control('reset', {});
+      await page.waitForTimeout(2000);
+      answered = await send(page, '@opencode What does this pasted code do? ', 'It assigns values (answer one).', PASTE);
+    }
+    check(answered === true, 'the pasted-text turn was answered');
     const recorded = await control('requests');
     const bodies = (Array.isArray(recorded) ? recorded : recorded.requests || []).map(r => r.body || r).filter(b => Array.isArray(b.messages));
     const sent = JSON.stringify(bodies[bodies.length - 1]?.messages || []);
     check(sent.includes(MARKER) && sent.includes('line 24'), 'the pasted text reached the fake server', `${(sent.match(new RegExp(MARKER, 'g')) || []).length} marker(s)`);
-    check(await send(page, '@opencode And the last line?', 'The last line is line 24 (answer four).'), 'a second turn was answered');
+    const participant = usageLinesOf(/\[participant\] @opencode ->.*/).pop();
+    log(`participant line: ${participant}`);
+    let later = true;
+    for (let t = 2; t <= TURNS && later; t++) later = (await send(page, `@opencode Turn ${t}: which words repeat here? `, `Words repeat (answer ${t}).`, filler(t))) === true;
+    check(later, `turns 2-${TURNS} were answered`);
 
     await page.waitForTimeout(1000);
     const item = page.locator('.statusbar-item').filter({ hasText: /OpenCode .*%/ }).first();
@@ -132,6 +170,10 @@ async function main() {
     const box = await item.boundingBox();
     if (box) await page.screenshot({ path: path.join(shots, 'statusbar.png'), clip: { x: Math.max(0, box.x - 300), y: Math.max(0, box.y - 4), width: Math.min(700, box.width + 320), height: box.height + 8 } });
 
+    await page.keyboard.press('Escape');
+    await item.hover().catch(() => undefined);
+    await page.waitForTimeout(1200);
+    await page.screenshot({ path: path.join(shots, 'statusbar-tooltip.png') }).catch(() => undefined);
     await item.click();
     const frame = await reportFrame(page);
     check(!!frame, 'the session report opened');
@@ -143,11 +185,12 @@ async function main() {
       await frame.fill('#headroom', '1024');
       await frame.fill('#step', '2048');
       await frame.press('#step', 'Enter');
-      await frame.waitForSelector('#whatif-result', { timeout: 15000 }).catch(() => undefined);
-      const row = await frame.$eval('#whatif-result', t => t.innerText).catch(() => '');
+      const replayed = await reportFrame(page, '#whatif-result');
+      const row = replayed ? await replayed.$eval('#whatif-result', t => t.innerText).catch(() => '') : '';
+      if (replayed) await page.screenshot({ path: path.join(shots, 'report-whatif.png') });
       check(/chosen\s+1,024\s+2,048/.test(row), 'the what-if replays with the chosen values', row.replace(/\s+/g, ' ').slice(0, 160));
-      await frame.waitForSelector('#apply', { timeout: 10000 });
-      await frame.press('#apply', 'Enter'); // keyboard, as a user without a mouse would
+      const form = await reportFrame(page, '#apply');
+      await form.press('#apply', 'Enter'); // keyboard, as a user without a mouse would
       let written = '';
       for (let i = 0; i < 40 && !/"opencode\.historyTrim\.cutStepTokens":\s*2048/.test(written); i++) {
         await page.waitForTimeout(250);

@@ -6,7 +6,7 @@
  */
 import type { RequestRecord } from './requestLog';
 
-export const CHART = { width: 760, height: 280, left: 56, right: 44, top: 16, bottom: 28 };
+export const CHART = { width: 760, height: 280, left: 56, right: 44, top: 20, bottom: 28 };
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
@@ -23,7 +23,10 @@ export function chartSvg(records: readonly RequestRecord[]): string {
   const plotH = height - top - bottom;
   const last = records[records.length - 1];
   const budget = last && Number.isFinite(last.budget) ? last.budget : 0;
-  const max = niceMax(Math.max(budget, ...records.map((r) => r.promptTokens)));
+  const largest = Math.max(0, ...records.map((r) => r.promptTokens));
+  // A budget far above every prompt would flatten the bars: scale to the prompts and say where the budget is.
+  const budgetOnScale = budget > 0 && budget <= 2.5 * largest;
+  const max = niceMax(budgetOnScale ? Math.max(budget, largest) : largest);
   const y = (tokens: number): number => top + plotH - (tokens / max) * plotH;
   const slot = plotW / Math.max(1, records.length);
   const barW = Math.max(1, slot * 0.7);
@@ -44,7 +47,10 @@ export function chartSvg(records: readonly RequestRecord[]): string {
       `<rect class="cold" x="${xs}" y="${promptTop.toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(0, cachedTop - promptTop).toFixed(1)}"/></g>`);
     if (r.cutMoved) parts.push(`<path class="move" d="M${(x(i) + barW / 2).toFixed(1)} ${top + plotH + 3} l-5 9 h10 z"><title>cut moved at #${i + 1}</title></path>`);
   });
-  if (budget > 0) {
+  if (budget > 0 && !budgetOnScale) {
+    parts.push(`<text class="axis" x="${width - right}" y="${top - 4}" text-anchor="end">budget ${fmt(budget)} and low-water mark ${fmt(last.lowWater)}: above the scale</text>`);
+  }
+  if (budgetOnScale) {
     parts.push(`<line class="budget" x1="${left}" x2="${width - right}" y1="${y(budget).toFixed(1)}" y2="${y(budget).toFixed(1)}"><title>budget ${fmt(budget)}</title></line>`);
     parts.push(`<line class="lowwater" x1="${left}" x2="${width - right}" y1="${y(last.lowWater).toFixed(1)}" y2="${y(last.lowWater).toFixed(1)}"><title>low-water mark ${fmt(last.lowWater)}</title></line>`);
   }
