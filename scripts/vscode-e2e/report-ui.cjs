@@ -18,7 +18,8 @@ const PASTE = Array.from({ length: 60 }, (_, i) => `line ${i + 1}: const value${
 const WORDS = 'apple river stone cloud maple orbit lantern harbor violet meadow copper signal'.split(' ');
 /** About 700 tokens of different text for each turn, pasted (typing it would take long). */
 const filler = turn => Array.from({ length: 35 }, (_, l) => Array.from({ length: 20 }, (_, w) => WORDS[(turn * 5 + l * 3 + w * 7) % WORDS.length]).join(' ')).join('\n');
-const TURNS = 9;
+const TURNS = 12;
+const BUDGET = 6000;
 const t0 = Date.now();
 const log = (...a) => console.log(`[report-ui +${Date.now() - t0}ms]`, ...a);
 
@@ -133,6 +134,11 @@ async function main() {
   const results = [];
   const check = (ok, name, detail = '') => { results.push(ok); console.log(`${ok ? 'ok' : 'not ok'} - report: ${name}${detail ? ` (${detail})` : ''}`); };
   try {
+    // A small budget for this window (read when it opens), so the conversation reaches it and the cut moves.
+    try {
+      const settings = JSON.parse(fs.readFileSync(process.env.SETTINGS, 'utf8'));
+      fs.writeFileSync(process.env.SETTINGS, JSON.stringify({ ...settings, 'opencode.maxInputTokens': BUDGET }, null, 2));
+    } catch (e) { log(`could not set opencode.maxInputTokens: ${e.message}`); }
     await control('reset', {});
     await page.goto(process.env.URL, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('.monaco-workbench', { timeout });
@@ -182,21 +188,21 @@ async function main() {
       const bars = await frame.$$eval('svg.chart rect.cached', r => r.length);
       check(requests === String(lines.length) && bars === lines.length, 'report totals and chart bars equal the log', `requests ${requests}, bars ${bars}, [usage] lines ${lines.length}`);
       await page.screenshot({ path: path.join(shots, 'report.png') });
-      await frame.fill('#headroom', '1024');
-      await frame.fill('#step', '2048');
+      await frame.fill('#headroom', '300');
+      await frame.fill('#step', '400');
       await frame.press('#step', 'Enter');
       const replayed = await reportFrame(page, '#whatif-result');
       const row = replayed ? await replayed.$eval('#whatif-result', t => t.innerText).catch(() => '') : '';
       if (replayed) await page.screenshot({ path: path.join(shots, 'report-whatif.png') });
-      check(/chosen\s+1,024\s+2,048/.test(row), 'the what-if replays with the chosen values', row.replace(/\s+/g, ' ').slice(0, 160));
+      check(/chosen\s+300\s+400/.test(row), 'the what-if replays with the chosen values', row.replace(/\s+/g, ' ').slice(0, 160));
       const form = await reportFrame(page, '#apply');
       await form.press('#apply', 'Enter'); // keyboard, as a user without a mouse would
       let written = '';
-      for (let i = 0; i < 40 && !/"opencode\.historyTrim\.cutStepTokens":\s*2048/.test(written); i++) {
+      for (let i = 0; i < 40 && !/"opencode\.historyTrim\.cutStepTokens":\s*400/.test(written); i++) {
         await page.waitForTimeout(250);
         written = fs.readFileSync(process.env.SETTINGS, 'utf8');
       }
-      check(/"opencode\.historyTrim\.cutStepTokens":\s*2048/.test(written) && /"opencode\.historyTrim\.headroomMinTokens":\s*1024/.test(written), 'Write to settings wrote the chosen values');
+      check(/"opencode\.historyTrim\.cutStepTokens":\s*400/.test(written) && /"opencode\.historyTrim\.headroomMinTokens":\s*300/.test(written), 'Write to settings wrote the chosen values');
     }
   } catch (e) {
     check(false, 'harness', String(e && e.message || e).split('\n')[0]);

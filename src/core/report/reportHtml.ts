@@ -56,8 +56,8 @@ function costSection(data: ReportData): string {
 function whatIfSection(page: ReportPage): string {
   const { chosen, whatIf } = page;
   const form = `<form id="whatif"><fieldset><legend>What if</legend>` +
-    `<label>headroom tokens <input id="headroom" type="number" min="0" max="1000000" step="256" value="${chosen.headroom}"></label> ` +
-    `<label>cut step tokens <input id="step" type="number" min="0" max="1000000" step="256" value="${chosen.step}"></label> ` +
+    `<label>headroom tokens <input id="headroom" type="number" min="0" max="1000000" step="1" value="${chosen.headroom}"></label> ` +
+    `<label>cut step tokens <input id="step" type="number" min="0" max="1000000" step="1" value="${chosen.step}"></label> ` +
     `<button type="submit">Replay</button> <button type="button" id="apply">Write to settings</button></fieldset></form>`;
   const notice = page.notice ? `<p role="status" id="notice">${esc(page.notice)}</p>` : '';
   if (!whatIf) return form + notice;
