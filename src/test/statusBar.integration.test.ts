@@ -75,5 +75,8 @@ describe('status bar and session report (activated extension)', () => {
     assert.ok(!html.includes('m<script>') && html.includes('m&#60;script&#62;'));
     assert.ok(html.includes('<svg class="chart"') && html.includes('class="move"') && html.includes('class="budget"') && html.includes('class="lowwater"'));
     assert.ok(html.includes('<td data-key="requests">1</td>'));
+    // Any whole token count is a valid what-if value (a step of 256 once made the form refuse 400).
+    assert.strictEqual((html.match(/type="number" min="0" max="1000000" step="1"/g) ?? []).length, 2);
+    assert.ok(html.includes('<button type="submit">Replay</button>') && html.includes('id="apply"'));
   });
 });

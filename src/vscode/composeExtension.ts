@@ -67,7 +67,10 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     return limitSentence(quota.current);
   };
   const provider = new OpenCodeChatProvider(engine, catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit);
-  quota.onDidChange(() => statusBar.update());
+  quota.onDidChange(() => {
+    statusBar.update();
+    reports.refreshAll();
+  });
   context.subscriptions.push(
     log,
     settings,

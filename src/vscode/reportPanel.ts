@@ -48,6 +48,11 @@ export class ReportPanels implements vscode.Disposable {
     if (this.open.has(sessionId)) this.render(sessionId);
   }
 
+  /** Something every report shows changed (the quota): render the open ones again. */
+  refreshAll(): void {
+    for (const id of this.open.keys()) this.render(id);
+  }
+
   private async pick(): Promise<string | undefined> {
     const logs = this.requests.list();
     if (logs.length === 0) {
