@@ -63,6 +63,15 @@ describe('@opencode attachments', () => {
     const text = streamed.join('');
     assert.ok(text.startsWith('Seen it.'));
     assert.ok(text.includes('Not included in full: A mystery (a kind of reference @opencode cannot read)'), text);
+
+    // The next turn sends that turn again exactly as it went (prefix cache), and not the quiet footer.
+    server().enqueueReply({ text: 'Second.' });
+    const md = new double.ChatResponseMarkdownPart(new double.MarkdownString().appendMarkdown(text));
+    const history = [{ prompt, references }, { response: [md] }];
+    await participant.handler({ prompt: 'and then?', model, references: [] }, { history }, { markdown: () => undefined }, new double.CancellationTokenSource().token);
+    const again = server().requests.at(-1)?.body.messages as { role: string; content: unknown }[];
+    assert.deepStrictEqual(again[0], last);
+    assert.deepStrictEqual(again[1], { role: 'assistant', content: 'Seen it.' });
   });
 });
 

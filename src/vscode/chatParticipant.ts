@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { composePrompt, omittedFooter, type PromptPart } from '../core/participant/promptReferences';
 import type { RequestRecord } from '../core/report/requestLog';
+import { BoundedMap } from '../core/util/boundedMap';
 import { resolveReferences } from './resolveReferences';
 
 export const PARTICIPANT_ID = 'opencode.chat';
@@ -13,17 +14,33 @@ const VENDOR = 'opencode';
 
 type HistoryTurn = vscode.ChatRequestTurn | vscode.ChatResponseTurn;
 
-/** Earlier turns as chat messages: the user's prompts and the markdown this participant answered with. */
+/**
+ * The user turns as they were sent, attachments included, keyed by prompt and references: an earlier turn must
+ * be sent again byte for byte, or every later request misses the provider's prefix cache from that turn on.
+ */
+const sentTurns = new BoundedMap<string, vscode.LanguageModelChatMessage>(200);
+
+function turnKey(prompt: string, references: readonly vscode.ChatPromptReference[] | undefined): string {
+  return `${prompt}\u0000${(references ?? []).map((r) => `${r.id}@${r.range?.join('-') ?? ''}`).join('|')}`;
+}
+
+/** The quiet lines this participant appends (trim note, footer); not part of the answer the model gave. */
+const QUIET_TAIL = /\n\n---\n_[^\n]*_(?: {2}\n_[^\n]*_)*$/;
+
+/** Earlier turns as chat messages: the user's turns as sent and the markdown this participant answered with. */
 export function historyToMessages(history: readonly HistoryTurn[]): vscode.LanguageModelChatMessage[] {
   const messages: vscode.LanguageModelChatMessage[] = [];
   for (const turn of history) {
     if ('prompt' in turn) {
-      if (turn.prompt.trim()) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
+      const sent = sentTurns.get(turnKey(turn.prompt, turn.references));
+      if (sent) messages.push(sent);
+      else if (turn.prompt.trim()) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
       continue;
     }
     const text = turn.response
       .map(part => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-      .join('');
+      .join('')
+      .replace(QUIET_TAIL, '');
     if (text.trim()) messages.push(vscode.LanguageModelChatMessage.Assistant(text));
   }
   return messages;
@@ -75,7 +92,9 @@ async function userTurn(request: vscode.ChatRequest, model: vscode.LanguageModel
     maxTokens: Math.floor(model.maxInputTokens * ATTACHMENT_SHARE),
     imageInput: !!dataPartClass() && takesImages(model),
   });
-  return { message: vscode.LanguageModelChatMessage.User(composed.parts.map(toContent)), footer: omittedFooter(composed.notes), attached: composed.parts.length - 1 };
+  const message = vscode.LanguageModelChatMessage.User(composed.parts.map(toContent));
+  if (composed.parts.length > 1) sentTurns.set(turnKey(request.prompt, request.references), message);
+  return { message, footer: omittedFooter(composed.notes), attached: composed.parts.length - 1 };
 }
 
 /** Options of the participant beyond the log: the last accounted request, for the "older turns left out" line. */
