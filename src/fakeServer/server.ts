@@ -9,6 +9,7 @@ import type { FakeServer, FakeServerOptions, FaultSpec } from './types';
 import { createState, resetState, type ServerState } from './state';
 import { handleChatCompletion } from './chatCompletion';
 import { handleControl } from './controlRoutes';
+import { GO_USAGE_PATHS, handleGoUsage, setGoUsage } from './goUsage';
 import { findModel, modelListBody } from './models';
 import { parseFaultSpec } from './faults';
 import { hasBearer, headerValue, parseBody, readRawBody } from './requestInput';
@@ -35,7 +36,9 @@ async function route(state: ServerState, req: http.IncomingMessage, res: http.Se
   const method = req.method ?? 'GET';
   const path = new URL(req.url ?? '/', 'http://fake').pathname;
   const body = parseBody(await readRawBody(req));
+  if (method === 'POST' && path === '/_control/go-usage') return setGoUsage(state, body, res);
   if (path.startsWith('/_control/')) return handleControl(state, method, path, body, res);
+  if (method === 'GET' && GO_USAGE_PATHS.includes(path)) return handleGoUsage(state, req, res);
 
   const index = state.recorder.record(req, res, path, body);
   const notes: string[] = [];

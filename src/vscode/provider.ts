@@ -25,6 +25,8 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     private readonly settings: SettingsReader,
     private readonly log: vscode.LogOutputChannel,
     private readonly offerKeyPrompt: () => void,
+    /** For a quota or rate-limit failure: which OpenCode Go window is full and when it resets, if known. */
+    private readonly explainLimit?: () => Promise<string | undefined>,
   ) {}
 
   /** Model info may have changed: VS Code asks again. */
@@ -64,8 +66,14 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       );
     } catch (error) {
       if (error instanceof UserFacingError && error.kind === 'cancelled') return;
+      if (error instanceof UserFacingError) {
+        const limit = error.kind === 'quota' || error.kind === 'rate' ? await this.explainLimit?.().catch(() => undefined) : undefined;
+        const message = limit ? `${error.message} ${limit}` : error.message;
+        this.log.error(errorLogLine(entry.id, limit ? new UserFacingError(error.kind, message, error.detail, error.status) : error));
+        throw new Error(message);
+      }
       this.log.error(errorLogLine(entry.id, error));
-      throw new Error(error instanceof UserFacingError ? error.message : unexpectedErrorMessage(error));
+      throw new Error(unexpectedErrorMessage(error));
     } finally {
       subscription.dispose();
     }

@@ -35,6 +35,8 @@ export interface EngineDeps {
   apiKey: () => Promise<string | undefined>;
   /** Called when a learned context limit changes what VS Code should be told about a model. */
   onLimitsChanged?: () => void;
+  /** Called after each answer's usage is accounted (feeds the session report's request log). */
+  onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
   /** Called with each prepared request when opencode.recordRequests is on. */
   record?: (prepared: PreparedRequest) => void;
   /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
@@ -244,5 +246,6 @@ export class ChatEngine {
     const result = accountUsage(this, modelId, prepared, usage);
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
+    this.deps.onAccounted?.(modelId, prepared, usage);
   }
 }
