@@ -91,14 +91,25 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     rawGrid: grid.rawGrid,
     extraSteps: prior.extraSteps,
     minFirstKept: grew ? prior.lastFirstKept : 0,
+    lastRemoved: grew ? prior.lastRemoved : 0,
     keepRounds: ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS,
     memo: ctx.memo,
     tools: toolsSize(tools),
   });
   const sticky = grew ? prior.truncatedThrough : 0;
-  const shrunk = trim.overBudget || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId }, ctx) : { trim, truncatedThrough: 0 };
+  const shrunk = trim.overBudget || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
   const sent = shrunk.trim;
-  const cutMoved = ctx.states.recordCut(sessionId, { removed: trim.removed, steps: trim.steps, firstKept: trim.firstKept, grid, truncatedThrough: shrunk.truncatedThrough, inputLength: input.length });
+  const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
+  const cutMoved = ctx.states.recordCut(sessionId, {
+    removed: trim.removed,
+    steps: trim.steps,
+    firstKept: trim.firstKept,
+    grid,
+    truncatedThrough: shrunk.truncatedThrough,
+    lastExactAt: shrunk.exactAt,
+    prefixChanged,
+    inputLength: input.length,
+  });
   if (trim.removed > 0 || shrunk.truncatedThrough > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved));
   if (sent.overBudget) ctx.log.error(overBudgetLine(sent, budget));
   return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
@@ -116,7 +127,7 @@ interface ShrinkScope {
  * Over budget with nothing left to drop (or messages cut on an earlier request still sent): truncate,
  * say which the first time, and re-measure what is actually sent (calibration learns from that).
  */
-function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope: ShrinkScope, ctx: PrepareContext): { trim: TrimResult; truncatedThrough: number } {
+function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope: ShrinkScope, ctx: PrepareContext): { trim: TrimResult; truncatedThrough: number; exactAt: number } {
   const { budget, geometry } = scope;
   const excess = { tokens: trim.estTokens - geometry.ceiling, bytes: trim.bytes - budget.maxBytes };
   const headEnd = layoutHistory(input).headEnd;
@@ -124,24 +135,27 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
   const position = (inputIndex: number): number => trim.sentIndices.filter((i) => i < inputIndex).length;
   const truncationScope = { headCount: position(headEnd), newestFrom: position(newestStart), stickyBefore: position(scope.sticky) };
   const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration, truncationScope);
-  if (truncations.length === 0) return { trim, truncatedThrough: 0 };
+  if (truncations.length === 0) return { trim, truncatedThrough: 0, exactAt: 0 };
   let rawTokens = trim.rawTokens;
   let bytes = trim.bytes;
+  // Every message cut (stably or exactly) up to here gets the stable cut on later requests.
   let truncatedThrough = 0;
+  let exactAt = 0;
   for (const t of truncations) {
     const before = ctx.memo.sizeOf(trim.messages[t.index]);
     const after = measureMessage(messages[t.index]);
     rawTokens -= before.tokens - after.tokens;
     bytes -= before.bytes - after.bytes;
     const inputIndex = trim.sentIndices[t.index];
-    if (t.stable) truncatedThrough = Math.max(truncatedThrough, inputIndex + 1);
+    truncatedThrough = Math.max(truncatedThrough, inputIndex + 1);
+    if (!t.stable) exactAt = Math.max(exactAt, inputIndex + 1);
     if (firstTruncation(scope.sessionId, inputIndex, String(trim.messages[t.index].content), t)) {
       ctx.log.warn(`[history-trim] Truncated a ${t.role} message (input #${inputIndex}) from ~${t.fromTokens} to ~${t.toTokens} tokens to fit the budget; a marker shows where text was removed.`);
     }
   }
   const estTokens = Math.ceil(rawTokens * ctx.calibration);
   const overBudget = estTokens > geometry.ceiling || bytes > budget.maxBytes;
-  return { trim: { ...trim, messages, rawTokens, estTokens, bytes, overBudget }, truncatedThrough };
+  return { trim: { ...trim, messages, rawTokens, estTokens, bytes, overBudget }, truncatedThrough, exactAt };
 }
 
 /** The newest unit: the last message that is not a tool result (a call and its results travel together). */

@@ -20,6 +20,8 @@ export interface ConversationTrimState {
   gridFactor: number;
   /** One past the newest message given the cache-stable truncation (0 = none): later requests truncate at least these. */
   truncatedThrough: number;
+  /** One past the message cut to fit exactly on the last request (0 = none): resending it changes the prefix. */
+  lastExactAt: number;
   /** Extra steps asked for by the overflow sensor, applied to the next request only. */
   extraSteps: number;
 }
@@ -36,6 +38,7 @@ const EMPTY: ConversationTrimState = {
   gridBudget: 0,
   gridFactor: 0,
   truncatedThrough: 0,
+  lastExactAt: 0,
   extraSteps: 0,
 };
 
@@ -45,6 +48,9 @@ export interface CutRecord {
   firstKept: number;
   grid: FrozenGrid;
   truncatedThrough: number;
+  lastExactAt: number;
+  /** Something before the cut changed anyway (a message cut exactly on the last request is sent again). */
+  prefixChanged: boolean;
   inputLength: number;
 }
 
@@ -86,9 +92,10 @@ export class ConversationStates {
       gridBudget: grid.budget,
       gridFactor: grid.factor,
       truncatedThrough: cut.truncatedThrough,
+      lastExactAt: cut.lastExactAt,
       extraSteps: 0,
     });
-    return cut.removed !== state.lastRemoved || (cut.removed > 0 && cut.firstKept !== state.lastFirstKept) || cut.truncatedThrough !== state.truncatedThrough;
+    return cut.prefixChanged || cut.removed !== state.lastRemoved || (cut.removed > 0 && cut.firstKept !== state.lastFirstKept) || cut.truncatedThrough !== state.truncatedThrough;
   }
 
   addExtraStep(sessionId: string): number {

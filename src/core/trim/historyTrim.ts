@@ -25,6 +25,8 @@ export interface TrimOptions {
    * budget − headroom. Omitted: the smallest grid line that fits (a pure function of the history).
    */
   minFirstKept?: number;
+  /** Messages the last request dropped (with minFirstKept): a hold that drops a different number is a move. */
+  lastRemoved?: number;
   /** Newest rounds of the current turn that are always sent (default: the whole current turn). */
   keepRounds?: number;
   memo: SizeMemo;
@@ -70,12 +72,14 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
   let cut = { dropUnits: 0, steps: 0 };
   if (budgeted) {
     const dropped = droppedSums(layout.middle, sizes);
+    const minDrop = options.minFirstKept === undefined ? undefined : layout.middle.filter((unit) => unit.start < (options.minFirstKept ?? 0)).length;
     const inputs: CutInputs = {
       dropped,
       lines: gridLines(dropped, options.rawGrid ?? geometry.grid / (calibration > 0 ? calibration : 1)),
       fullRaw,
       fullBytes,
-      minDrop: options.minFirstKept === undefined ? undefined : layout.middle.filter((unit) => unit.start < (options.minFirstKept ?? 0)).length,
+      minDrop,
+      holdIsMove: minDrop !== undefined && options.lastRemoved !== undefined && messages.length - keptIndices(messages.length, layout, minDrop).length !== options.lastRemoved,
       extraSteps: options.extraSteps,
       fits,
       landsLow: fitsUnder(budget.tokens - geometry.headroom, lowWaterBytes(budget.maxBytes, geometry.headroom)),

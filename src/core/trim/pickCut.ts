@@ -28,6 +28,8 @@ export interface CutInputs {
   /** Units the conversation's last cut dropped; undefined = stateless (the smallest line that fits). */
   minDrop: number | undefined;
   extraSteps: number;
+  /** Holding the last cut still changes what is sent (a previously pinned prompt is now dropped): then it must land low too. */
+  holdIsMove?: boolean;
   fits: (raw: number, bytes: number) => boolean;
   landsLow: (raw: number, bytes: number) => boolean;
 }
@@ -72,7 +74,7 @@ export function pickCut(inputs: CutInputs): { dropUnits: number; steps: number }
     return { dropUnits: lines[k], steps: k };
   }
   const minDrop = Math.min(inputs.minDrop, dropped.raw.length - 1);
-  const holdFits = keptFits(minDrop, inputs.fits);
+  const holdFits = keptFits(minDrop, inputs.fits) && (!inputs.holdIsMove || keptFits(minDrop, inputs.landsLow));
   if (holdFits && inputs.extraSteps <= 0) return { dropUnits: minDrop, steps: stepsAt(lines, minDrop) };
   let k = lines.findIndex((j) => j > minDrop && keptFits(j, inputs.landsLow));
   if (k < 0) k = lines.length - 1;
