@@ -89,9 +89,9 @@ ${perRegime}
 
 ## The same rivals with the text-only token count
 
-The cache model counts each message's JSON. Here the same seeds are pre-filled and replayed with the count a
-chat template would make (message text, no JSON keys or escapes), the count a real endpoint reports more closely.
-Ours calibrates to whichever count the endpoint reports; the leading policy's chars/4 does not.
+The cache model now counts like a chat template (issue 11); this section replays the same seeds with the bench's
+own text-only count (no per-tool-call markers), pre-filled by that count. The two counts are close, so these
+tables mostly confirm the main ones. Ours calibrates to whichever count the endpoint reports; chars/4 does not.
 
 ${textCounts}
 
