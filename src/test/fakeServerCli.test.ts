@@ -55,7 +55,7 @@ describe('fake server: CLI flags', () => {
     assert.throws(() => parseCliArgs(['--port', 'abc']), /non-negative integer/);
     assert.throws(() => parseCliArgs(['--usage-shape', 'gemini']), /openai, deepseek, anthropic/);
     assert.throws(() => parseCliArgs(['--model', 'missing-window']), /id:window:maxOutput/);
-    assert.throws(() => parseCliArgs(['--model', 'a:1:1:gemini']), /id:window:maxOutput/);
+    assert.throws(() => parseCliArgs(['--model', 'a:1:1:vertex']), /id:window:maxOutput/);
     assert.deepEqual(parseCliArgs(['--model', 'claude-x:200000:64000:messages']).options.models, [
       { id: 'claude-x', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, api: 'messages' },
     ]);
