@@ -10,7 +10,8 @@ export interface CallIdentity {
   responseId: string;
   index: number;
   name: string;
-  args: Record<string, unknown>;
+  /** The arguments as sent (JSON text). */
+  args: string;
   signature?: string;
 }
 

@@ -69,11 +69,12 @@ export class GeminiReader implements StreamReader {
 
   private functionCall(call: Payload, signature: string | undefined, events: StreamEvent[]): void {
     const name = typeof call.name === 'string' ? call.name : '';
-    const args = isRecord(call.args) ? call.args : {};
+    // Arguments that are not an object are refused (ToolCallArgumentsError), never run as `{}`.
+    const raw = call.args === undefined ? '' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
     const geminiId = typeof call.id === 'string' && call.id ? call.id : undefined;
-    const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.calls.length, name, args, signature });
+    const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.calls.length, name, args: raw, signature });
     this.calls.push({ callId, thoughtSignature: signature, geminiId });
-    this.state.toolCall(callId, originalToolName(name), JSON.stringify(args), events);
+    this.state.toolCall(callId, originalToolName(name), raw, events);
   }
 
   private finishWith(reason: string): void {
