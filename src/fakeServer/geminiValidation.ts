@@ -2,9 +2,11 @@
  * Checks Gemini makes on a request body, worded as Gemini words them (400 INVALID_ARGUMENT): roles, a
  * `functionResponse` without `response`, and thought signatures — on a thinking model every step of the
  * current turn (the model turns after the last user text) must return the signature of its first function call
- * unchanged. Returns the message, or undefined when the body is acceptable.
+ * unchanged (or Gemini's documented stand-in `skip_thought_signature_validator`). Returns the message, or undefined when the body is acceptable.
  */
 import { fakeThoughtSignature } from './geminiFrames';
+
+const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 
 type Item = Record<string, unknown>;
 
@@ -38,6 +40,8 @@ function signatureProblem(turn: readonly Item[], offset: number): string | undef
     if (first.thoughtSignature === undefined) {
       return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly. Additional data, function call \`${String(call.name)}\` , position ${offset + i + 1}.`;
     }
+    // Gemini's documented stand-in for calls it did not produce is accepted as it is by Gemini.
+    if (first.thoughtSignature === SKIP_SIGNATURE) continue;
     if (first.thoughtSignature !== fakeThoughtSignature(String(call.name), call.args)) return 'Corrupted thought signature.';
   }
   return undefined;

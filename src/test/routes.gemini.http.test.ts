@@ -61,7 +61,11 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
     const second = await askRoute(server().url, 'gemini', input(history, { replay: restored }));
     assert.match(textOf(second.events, 'text'), /^Answer 1 to: what is in a.ts/);
     assert.ok(JSON.stringify(server().requests[1].body).includes('"thoughtSignature":"gsig_'));
-    const missing = await rejection(askRoute(server().url, 'gemini', input(history)));
+    // Without the memory, a thinking model's call goes with Gemini's documented stand-in, which is accepted...
+    await askRoute(server().url, 'gemini', input(history));
+    assert.ok(JSON.stringify(server().requests[2].body).includes('"thoughtSignature":"skip_thought_signature_validator"'));
+    // ...and a call sent with no signature at all is Gemini's 400.
+    const missing = await rejection(askRoute(server().url, 'gemini', input(history, { reasoning: false })));
     assert.strictEqual(missing.status, 400);
     assert.match(missing.message, /missing a thought_signature/);
     const tampered = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify(memory).replace('gsig_', 'gsig_x')));

@@ -43,13 +43,21 @@ describe('routes: Gemini', () => {
     assert.deepStrictEqual(body.systemInstruction, { parts: [{ text: 'Be brief.' }] });
     assert.deepStrictEqual(body.contents, [
       { role: 'user', parts: [{ text: 'Look at ' }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] },
-      { role: 'model', parts: [{ text: 'Reading.' }, { functionCall: { name: 'read', args: { path: 'a.ts' } } }, { functionCall: { name: 'grep', args: { q: 'x' } } }] },
+      { role: 'model', parts: [{ text: 'Reading.' }, { functionCall: { name: 'read', args: { path: 'a.ts' } }, thoughtSignature: 'skip_thought_signature_validator' }, { functionCall: { name: 'grep', args: { q: 'x' } } }] },
       { role: 'user', parts: [{ functionResponse: { name: 'read', response: { content: 'file text' } } }, { functionResponse: { name: 'grep', response: { hits: 3 } } }] },
     ]);
     const declarations = (body.tools as Json[])[0].functionDeclarations as Json[];
     assert.deepStrictEqual(declarations[0].parameters, { type: 'object', properties: { q: { type: 'string' }, n: { type: 'string', enum: ['1', '2'] } }, required: ['q'] });
     assert.strictEqual(declarations[1].parameters, undefined, 'an object without properties is sent as no parameters');
     assert.strictEqual(Object.keys(body).pop(), 'contents');
+  });
+
+  it('a thinking model\'s unsigned calls (history from another route) get Gemini\'s stand-in on the first call of each step only', () => {
+    const contents = buildGeminiBody(input(TOOL_TURN, { reasoning: true })).contents as Json[];
+    const calls = (contents[1].parts as Json[]).filter((p) => p.functionCall);
+    assert.deepStrictEqual(calls.map((p) => p.thoughtSignature), ['skip_thought_signature_validator', undefined]);
+    const plain = buildGeminiBody(input(TOOL_TURN)).contents as Json[];
+    assert.ok(!JSON.stringify(plain).includes('thoughtSignature'), 'not for models that do not think');
   });
 
   it('thought signatures (and Gemini ids) come back unchanged on the call they came with, after a restart', () => {

@@ -53,7 +53,7 @@ export function toDeclaration(tool: WireTool): Part {
 }
 
 /** Consecutive messages of one side are one turn (a model turn's results are one user turn). */
-export function toContents(input: Pick<BodyInput, 'messages' | 'replay'>): GeminiContent[] {
+export function toContents(input: Pick<BodyInput, 'messages' | 'replay' | 'reasoning'>): GeminiContent[] {
   const out: GeminiContent[] = [];
   const names = new Map<string, string>();
   const signed = new Map<string, CallSignature>();
@@ -71,7 +71,7 @@ export function toContents(input: Pick<BodyInput, 'messages' | 'replay'>): Gemin
       for (const call of calls) names.set(call.id, call.function.name);
       const signatures = callSignatures(input.replay?.layoutFor(calls[0]?.id ?? '', 'gemini'));
       for (const [id, signature] of signatures) signed.set(id, signature);
-      push('model', modelParts(message, signatures));
+      push('model', modelParts(message, signatures, input.reasoning === true));
     }
   }
   return out;
@@ -87,14 +87,23 @@ export function imagePart(url: string): Part {
   return match ? { inlineData: { mimeType: match[1], data: match[2] } } : { fileData: { fileUri: url } };
 }
 
-function modelParts(message: AssistantWire, signatures: ReadonlyMap<string, CallSignature>): Part[] {
+/**
+ * Gemini's documented stand-in for a call it did not sign (history from another route or model, or a layout
+ * no longer remembered): without it a thinking model answers 400 for the current turn's calls.
+ */
+export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
+
+function modelParts(message: AssistantWire, signatures: ReadonlyMap<string, CallSignature>, thinking: boolean): Part[] {
   const parts: Part[] = message.content ? [{ text: message.content }] : [];
-  for (const call of message.tool_calls ?? []) {
+  const calls = message.tool_calls ?? [];
+  const anySigned = calls.some((call) => signatures.get(call.id)?.thoughtSignature);
+  calls.forEach((call, i) => {
     const signature = signatures.get(call.id);
     const functionCall: Part = { name: geminiToolName(call.function.name), args: parseArgs(call.function.arguments) };
     if (signature?.geminiId) functionCall.id = signature.geminiId;
-    parts.push(signature?.thoughtSignature ? { functionCall, thoughtSignature: signature.thoughtSignature } : { functionCall });
-  }
+    const thoughtSignature = signature?.thoughtSignature ?? (thinking && i === 0 && !anySigned ? SKIP_SIGNATURE : undefined);
+    parts.push(thoughtSignature ? { functionCall, thoughtSignature } : { functionCall });
+  });
   return parts;
 }
 
