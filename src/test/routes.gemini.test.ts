@@ -9,6 +9,7 @@ import { geminiRoute } from '../core/routes/gemini/geminiRoute';
 import { NativeReplayMemory } from '../core/routes/nativeReplay';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
+import { geminiFrames } from '../fakeServer/geminiFrames';
 import { conversationArb } from './support/conversationArb';
 import { callsOf, lastUsage, readSplit, textOf } from './support/routeHarness';
 
@@ -149,6 +150,33 @@ describe('routes: Gemini', () => {
       assert.deepStrictEqual(split.events, whole.events);
       assert.strictEqual(reader.summary.finishReason, 'tool_calls');
     }));
+  });
+
+  it('property: any reply the fake server renders as Gemini frames, split at any bytes, reads back as it was sent', () => {
+    const replyArb = fc.record({
+      reasoning: fc.option(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), { nil: undefined }),
+      text: fc.option(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }), { nil: undefined }),
+      calls: fc.array(fc.record({ name: fc.constantFrom('read_file', 'grep'), input: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }) }), { maxLength: 3 }),
+      chunkSize: fc.integer({ min: 1, max: 12 }),
+    });
+    fc.assert(fc.property(replyArb.chain((r) => {
+      const reply = { reasoning: r.reasoning, text: r.text, chunkSize: r.chunkSize, toolCalls: r.calls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.input) })) };
+      const stream = geminiFrames({ id: 'resp_x', model: 'm', reply, usage: { promptTokenCount: 100, cachedContentTokenCount: 64, candidatesTokenCount: 5 }, cost: 0.01, signed: true }).join('');
+      return fc.tuple(fc.constant(r), fc.constant(stream), fc.array(fc.integer({ min: 0, max: Buffer.byteLength(stream) }), { maxLength: 8 }));
+    }), ([r, stream, cuts]) => {
+      const reader = new GeminiReader();
+      const out = readSplit(reader, stream, cuts);
+      // An answer that came only as (non-blank) thinking is also shown as text.
+      const onlyThinking = !r.text && r.calls.length === 0 && (r.reasoning ?? '').trim() !== '';
+      assert.strictEqual(textOf(out.events, 'text'), r.text ?? (onlyThinking ? r.reasoning : ''));
+      assert.strictEqual(textOf(out.events, 'thinking'), r.reasoning ?? '');
+      assert.deepStrictEqual(callsOf(out.events).map((c) => ({ name: c.name, input: c.input })), r.calls.map((c) => ({ name: c.name, input: JSON.parse(JSON.stringify(c.input)) as object })));
+      assert.strictEqual(new Set(callsOf(out.events).map((c) => c.callId)).size, r.calls.length);
+      assert.deepStrictEqual(lastUsage(out.events), { shape: 'gemini', contextTokens: 100, cachedTokens: 64, cacheWriteTokens: 0, completionTokens: 5, totalTokens: 105 });
+      assert.strictEqual(reader.summary.finishReason, r.calls.length > 0 ? 'tool_calls' : 'stop');
+      assert.deepStrictEqual(out.malformed, []);
+      if (r.calls.length > 0) assert.ok(JSON.stringify(reader.layout()).includes('gsig_'));
+    }), { numRuns: 150 });
   });
 
   it('property: the body of turn N without its closing `]}` is a byte prefix of turn N+1 (signatures remembered)', () => {
