@@ -1,7 +1,7 @@
 /** The bundled catalogue: every entry consistent (route known, output ≤ window, levels valid for the route), and the checks themselves can fail. */
 import * as assert from 'assert';
 import { CATALOG } from '../core/models/catalog/catalogData';
-import { catalogEntry, catalogueProblems, entryProblems } from '../core/models/catalog/catalog';
+import { catalogEntry, catalogLimits, catalogRoute, catalogueProblems, entryProblems } from '../core/models/catalog/catalog';
 import type { CatalogEntry } from '../core/models/catalog/catalogTypes';
 
 describe('model catalogue (data)', () => {
@@ -19,6 +19,15 @@ describe('model catalogue (data)', () => {
     assert.strictEqual(catalogEntry('go', 'kimi-k3')?.noTemperature, true);
     assert.strictEqual(catalogEntry('zen', 'glm-5.2')?.echoReasoningContent, true);
     assert.strictEqual(catalogEntry('zen', 'no-such-model'), undefined);
+  });
+
+  it('gives the route table and the limits table what they need (gateway caps win over the model card)', () => {
+    assert.deepStrictEqual(catalogRoute('zen', 'gemini-3-flash'), { route: 'gemini', reasoning: true });
+    assert.deepStrictEqual(catalogRoute('go', 'muse-spark-1.2-contributor'), { route: 'responses', reasoning: false });
+    assert.deepStrictEqual(catalogLimits('go', 'deepseek-v4-flash'), { contextWindow: 1_000_000, maxOutputTokens: 131_072, imageInput: false });
+    assert.deepStrictEqual(catalogLimits('zen', 'deepseek-v4-flash'), { contextWindow: 1_000_000, maxOutputTokens: 384_000, imageInput: false });
+    assert.deepStrictEqual(catalogLimits('go', 'hy3'), { contextWindow: undefined, maxOutputTokens: undefined, imageInput: undefined });
+    assert.strictEqual(catalogLimits('go', 'unknown'), undefined);
   });
 
   it('the consistency rules catch each kind of mistake', () => {

@@ -23,6 +23,20 @@ export function catalogEntry(catalog: Catalog, modelId: string): CatalogEntry | 
   return CATALOG[catalog].find((entry) => entry.id === id);
 }
 
+/** What the route table needs (phase B: `tableFamily` tries this before its prefix families). */
+export function catalogRoute(catalog: Catalog, modelId: string): { route: RouteId; reasoning: boolean } | undefined {
+  const entry = catalogEntry(catalog, modelId);
+  return entry ? { route: entry.route, reasoning: entry.reasoning !== undefined } : undefined;
+}
+
+/** What the limits table needs (phase B: `lookupKnownModel` tries this first); the gateway's cap wins over the card. */
+export function catalogLimits(catalog: Catalog, modelId: string): { contextWindow?: number; maxOutputTokens?: number; imageInput?: boolean } | undefined {
+  const entry = catalogEntry(catalog, modelId);
+  if (!entry) return undefined;
+  const max = entry.gatewayMaxOutput !== undefined && entry.maxOutputTokens !== undefined ? Math.min(entry.gatewayMaxOutput, entry.maxOutputTokens) : entry.maxOutputTokens ?? entry.gatewayMaxOutput;
+  return { contextWindow: entry.contextWindow, maxOutputTokens: max, imageInput: entry.imageInput };
+}
+
 const positive = (n: number | undefined): boolean => n === undefined || (Number.isInteger(n) && n > 0);
 
 /** What is wrong with an entry, one sentence each (empty when it is consistent). */
