@@ -15,7 +15,7 @@ import { headerValue } from './requestInput';
 import { completionTokensOf, defaultReplyText, withToolCallIds } from './replies';
 import { countTextTokens } from './tokenCount';
 import { sendError, sleepUnlessClosed } from './transport';
-import { wrongFormat } from './routeErrors';
+import { anthropicAuth, wrongFormat } from './routeErrors';
 import { geminiFrames, geminiUsageObject } from './geminiFrames';
 import { geminiProblem } from './geminiValidation';
 import { deliverNativeFrames } from './nativeDelivery';
@@ -32,9 +32,9 @@ export function geminiError(code: number, message: string, status: string): Erro
 export async function handleGemini(modelId: string, exchange: NativeExchange): Promise<void> {
   const { state, req, res, body, notes } = exchange;
   const { requireKey } = state.settings;
-  if (requireKey !== undefined && headerValue(req, 'x-goog-api-key') !== requireKey) {
-    return sendError(res, geminiError(401, 'Missing or invalid API key (x-goog-api-key).', 'UNAUTHENTICATED'));
-  }
+  // The gateway checks the key before anything reaches Google: its own AuthError, as on /messages.
+  const key = headerValue(req, 'x-goog-api-key');
+  if (requireKey !== undefined && key !== requireKey) return sendError(res, anthropicAuth(key === undefined));
   if (typeof body !== 'object' || body === null || !Array.isArray((body as Body).contents)) return sendError(res, geminiError(400, 'Expected a JSON body with a "contents" array', 'INVALID_ARGUMENT'));
   const model = findModel(state.settings.models, modelId);
   if (!model) return sendError(res, errors.modelNotFound(modelId));

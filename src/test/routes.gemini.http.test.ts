@@ -89,6 +89,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
     assert.strictEqual(classifyOpenCodeError(401, onChat.error)?.kind, 'wrong-route');
     const bearer = await fetch(`${server().url}/models/${MODEL}:streamGenerateContent?alt=sse`, { method: 'POST', headers: { authorization: 'Bearer sk-test', 'content-type': 'application/json' }, body: JSON.stringify({ contents: [] }) });
     assert.strictEqual(bearer.status, 401);
+    assert.strictEqual(classifyOpenCodeError(401, await bearer.json())?.kind, 'auth');
     // The model's limit unknown to the client: the request's own max goes out, and the server refuses it.
     const big = await rejection(askRoute(server().url, 'gemini', input([{ role: 'user', content: 'hi' }], { options: { max_tokens: 100_000 }, maxOutputTokens: undefined })));
     assert.strictEqual(big.status, 400);
