@@ -2,7 +2,7 @@
  * `POST /v1/models/{id}:streamGenerateContent` the way OpenCode serves Gemini: key only in x-goog-api-key,
  * the model from the path (only a "google"-format model answers; any other gets the 401 ModelError), Gemini's
  * 400s (missing `functionResponse.response`, missing or altered thought signatures, max output over the
- * model's limit), an implicit prefix cache reported as `cachedContentTokenCount`, the SSE stream, then the
+ * model's limit, thinkingLevel and thinkingBudget together), an implicit prefix cache reported as `cachedContentTokenCount`, the SSE stream, then the
  * cost frame. Faults apply as on every route.
  */
 import type { ErrorReply } from './errors';
@@ -17,7 +17,7 @@ import { countTextTokens } from './tokenCount';
 import { sendError, sleepUnlessClosed } from './transport';
 import { anthropicAuth, wrongFormat } from './routeErrors';
 import { geminiFrames, geminiUsageObject } from './geminiFrames';
-import { geminiProblem } from './geminiValidation';
+import { geminiProblem, thinkingConfigProblem } from './geminiValidation';
 import { deliverNativeFrames } from './nativeDelivery';
 import type { FakeModel } from './types';
 
@@ -41,7 +41,7 @@ export async function handleGemini(modelId: string, exchange: NativeExchange): P
   if ((model.api ?? 'chat') !== 'gemini') return sendError(res, wrongFormat(model.id, 'gemini'));
   const session = headerValue(req, 'x-opencode-session');
   if (state.settings.requireSession && !session) return sendError(res, errors.missingSession());
-  const problem = geminiProblem((body as Body).contents as unknown[], model.reasoning === true) ?? maxOutputProblem(body as Body, model);
+  const problem = geminiProblem((body as Body).contents as unknown[], model.reasoning === true) ?? maxOutputProblem(body as Body, model) ?? thinkingConfigProblem((body as Body).generationConfig);
   if (problem) return sendError(res, geminiError(400, problem, 'INVALID_ARGUMENT'));
   const contents = (body as Body).contents as Body[];
   const system = (body as Body).systemInstruction;

@@ -46,3 +46,12 @@ function signatureProblem(turn: readonly Item[], offset: number): string | undef
   }
   return undefined;
 }
+
+/** Gemini refuses a thinkingConfig that sets both thinkingLevel and thinkingBudget. */
+export function thinkingConfigProblem(generationConfig: unknown): string | undefined {
+  const thinking = isItem(generationConfig) ? generationConfig.thinkingConfig : undefined;
+  if (isItem(thinking) && thinking.thinkingLevel !== undefined && thinking.thinkingBudget !== undefined) {
+    return 'You can only set only one of thinking budget and thinking level.';
+  }
+  return undefined;
+}

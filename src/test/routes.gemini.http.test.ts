@@ -2,6 +2,9 @@
 import * as assert from 'assert';
 import { APIError } from 'openai';
 import { NativeReplayMemory } from '../core/routes/nativeReplay';
+import { effortFields, mergeEffort } from '../core/routes/effort';
+import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
+import type { CatalogEntry } from '../core/models/catalog/catalogTypes';
 import { classifyOpenCodeError } from '../core/routes/select/openCodeErrors';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage } from '../core/wire/wireTypes';
@@ -94,6 +97,20 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
     const big = await rejection(askRoute(server().url, 'gemini', input([{ role: 'user', content: 'hi' }], { options: { max_tokens: 100_000 }, maxOutputTokens: undefined })));
     assert.strictEqual(big.status, 400);
     assert.match(big.message, /max_output_tokens/);
+  });
+
+  it('thinking effort merged into the body is accepted; thinkingLevel and thinkingBudget together are Gemini\'s 400', async () => {
+    const model: CatalogEntry = { id: MODEL, route: 'gemini', reasoning: { control: 'gemini-level', levels: ['low', 'high'] }, source: 'test 2026-10' };
+    const url = `${server().url}/models/${MODEL}:streamGenerateContent?alt=sse`;
+    const post = (body: object) => fetch(url, { method: 'POST', headers: { 'x-goog-api-key': 'sk-test', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const body = mergeEffort(buildGeminiBody(input([{ role: 'user', content: 'hi' }])), effortFields(model, 'high')!);
+    const ok = await post(body);
+    assert.strictEqual(ok.status, 200);
+    assert.match(await ok.text(), /"finishReason":"STOP"/);
+    const both = mergeEffort(body, { generationConfig: { thinkingConfig: { thinkingBudget: 1024 } } });
+    const refused = await post(both);
+    assert.strictEqual(refused.status, 400);
+    assert.match(JSON.stringify(await refused.json()), /only one of thinking budget and thinking level/);
   });
 
   describe('faults', () => {
