@@ -14,6 +14,7 @@ import { findModel, modelListBody } from './models';
 import { parseFaultSpec } from './faults';
 import { hasBearer, headerValue, parseBody, readRawBody } from './requestInput';
 import { handleNativeRoute } from './nativeRoutes';
+import { GEMINI_PATH, handleGemini } from './geminiRoute';
 import { anthropicAuth, wrongFormat } from './routeErrors';
 import * as errors from './errors';
 import { sendError, sendJson } from './transport';
@@ -54,6 +55,9 @@ async function route(state: ServerState, req: http.IncomingMessage, res: http.Se
     if (requireKey !== undefined && key !== requireKey) return sendError(res, anthropicAuth(key === undefined));
     return handleNativeRoute('messages', exchange);
   }
+  // Gemini reads its key only from x-goog-api-key (checked in handleGemini).
+  const gemini = method === 'POST' ? GEMINI_PATH.exec(path) : null;
+  if (gemini) return handleGemini(decodeURIComponent(gemini[1]), exchange);
   if (requireKey !== undefined && !hasBearer(req, requireKey)) return sendError(res, errors.invalidApiKey());
   if (method === 'GET' && path === '/v1/models') return sendJson(res, 200, modelListBody(models));
   if (method === 'POST' && path === '/v1/responses') return handleNativeRoute('responses', exchange);
