@@ -35,6 +35,8 @@ export interface PrepareContext {
   settings: Settings;
   limits: ModelLimits;
   calibration: number;
+  /** The model's calibration spread (Calibrations.spread): the cut's safety margin follows it. 0 when unknown. */
+  calibrationSpread?: number;
   memo: SizeMemo;
   states: ConversationStates;
   log: Logger;
@@ -82,7 +84,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const input = repaired.messages;
   const sessionId = ctx.sessions ? ctx.sessions.idFor(input) : conversationSessionId(input);
   const budget = trimBudget(ctx);
-  const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim);
+  const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim, ctx.calibrationSpread ?? 0);
   // While the history only grows, the last cut, its grid and its truncations still bind (never move back).
   const grew = ctx.states.grew(sessionId, input.length);
   const prior = ctx.states.get(sessionId);
