@@ -73,6 +73,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       settings: options.settings,
       limits: options.limits,
       calibration: state.calibrations.factor(modelId),
+      calibrationSpread: state.calibrations.spread(modelId),
       memo,
       states: state.states,
       log: logger,

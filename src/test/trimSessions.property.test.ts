@@ -7,7 +7,8 @@
  *  - a logged move never goes backwards while the history only grows;
  *  - a message given the stable truncation is sent byte-identical on every later request that sends it;
  *  - every move that drops history lands at or below budget − headroom (checkpoint 1), unless nothing
- *    droppable is left.
+ *    droppable is left; so does a move that truncates, unless no old message is left to cut stably (the
+ *    exact cut of the newest message fills the ceiling by design).
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
@@ -40,12 +41,31 @@ function minimalCount(messages: readonly WireMessage[]): number {
   return keptIndices(messages.length, layout, layout.middle.length).length;
 }
 
+/** Every truncated message got the stable cut (no exact cut of the newest unit, which fills the ceiling by design). */
+function onlyStableCuts(history: WireMessage[], now: Sent): boolean {
+  return now.messages.every((m, k) => sameMessage(m, history[now.plan.trim.sentIndices[k]]) || isStableCut(history[now.plan.trim.sentIndices[k]], m));
+}
+
+/** An old sent message (after the head, before the newest unit) that could still be given the stable cut. */
+function stableCutLeft(history: WireMessage[], now: Sent): boolean {
+  const headEnd = layoutHistory(history).headEnd;
+  let newest = history.length - 1;
+  while (newest > 0 && history[newest].role === 'tool') newest--;
+  return now.plan.trim.sentIndices.some((inputIndex, k) => {
+    const original = history[inputIndex];
+    return inputIndex >= headEnd && inputIndex < newest && sameMessage(now.messages[k], original) && typeof original.content === 'string' && stableCut(original.content) !== undefined;
+  });
+}
+
 function checkRequest(history: WireMessage[], now: Sent, before: Sent | undefined, budget: number): void {
   const { plan } = now;
   const lowWater = budget - plan.geometry.headroom;
   const truncated = now.messages.some((m, k) => !sameMessage(m, history[plan.trim.sentIndices[k]]));
   if (plan.cutMoved && plan.trim.removed > 0 && !truncated && plan.trim.sentIndices.length > minimalCount(history)) {
     assert.ok(plan.trim.estTokens <= lowWater, `a move landed at ${plan.trim.estTokens} > budget − headroom = ${lowWater}`);
+  }
+  if (plan.cutMoved && truncated && !plan.trim.overBudget && onlyStableCuts(history, now) && stableCutLeft(history, now)) {
+    assert.ok(plan.trim.estTokens <= lowWater, `a move by truncation landed at ${plan.trim.estTokens} > budget − headroom = ${lowWater}`);
   }
   if (!before) return;
   if (!plan.cutMoved) {

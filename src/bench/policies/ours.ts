@@ -49,7 +49,7 @@ function startOurs(regime: RegimeSpec, overrides: HistoryTrimOverrides): PolicyR
   let lastPlan: TrimPlan | undefined;
   return {
     decide(request) {
-      lastPlan = planTrim(request.messages, request.tools, { settings, limits, calibration: state.calibrations.factor(MODEL_ID), memo, states: state.states, log });
+      lastPlan = planTrim(request.messages, request.tools, { settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log });
       if (lastPlan.input.length !== request.messages.length) throw new Error('bench sessions must not need tool-pair repair');
       return { sentIndices: lastPlan.trim.sentIndices, estimate: lastPlan.trim.estTokens };
     },

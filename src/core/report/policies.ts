@@ -45,7 +45,7 @@ export function oursRunner(settings: Settings, limits: ModelLimits): PolicyRunne
   return {
     decide(request: SimRequest) {
       plan = planTrim([...request.messages], [...request.tools], {
-        settings, limits, calibration: state.calibrations.factor(MODEL_ID), memo, states: state.states, log: quiet,
+        settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log: quiet,
       });
       // A truncated oversized message is not the same object; the cache model then sees it as new.
       return plan.trim.sentIndices;

@@ -119,6 +119,7 @@ export class ChatEngine {
       settings,
       limits,
       calibration: this.calibrations.factor(request.modelId),
+      calibrationSpread: this.calibrations.spread(request.modelId),
       memo: this.memo,
       states: this.states,
       log: this.deps.log,

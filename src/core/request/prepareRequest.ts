@@ -10,7 +10,7 @@ import { toWireToolChoice, toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
-import { computeBudget, type Budget } from '../trim/budget';
+import { BYTES_PER_TOKEN, computeBudget, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
 import { trimHistory, type TrimResult } from '../trim/historyTrim';
@@ -35,6 +35,8 @@ export interface PrepareContext {
   settings: Settings;
   limits: ModelLimits;
   calibration: number;
+  /** The model's calibration spread (Calibrations.spread): the cut's safety margin follows it. 0 when unknown. */
+  calibrationSpread?: number;
   memo: SizeMemo;
   states: ConversationStates;
   log: Logger;
@@ -82,7 +84,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const input = repaired.messages;
   const sessionId = ctx.sessions ? ctx.sessions.idFor(input) : conversationSessionId(input);
   const budget = trimBudget(ctx);
-  const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim);
+  const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim, ctx.calibrationSpread ?? 0);
   // While the history only grows, the last cut, its grid and its truncations still bind (never move back).
   const grew = ctx.states.grew(sessionId, input.length);
   const prior = ctx.states.get(sessionId);
@@ -100,9 +102,10 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     tools: toolsSize(tools),
   });
   const sticky = grew ? prior.truncatedThrough : 0;
-  const shrunk = trim.overBudget || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
-  const sent = shrunk.trim;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
+  const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept);
+  const shrunk = trim.overBudget || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const sent = shrunk.trim;
   const cutMoved = ctx.states.recordCut(sessionId, {
     removed: trim.removed,
     steps: trim.steps,
@@ -118,12 +121,17 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
 }
 
+/** Rounding room when a truncation move aims at budget − headroom. */
+const LAND_LOW_SLACK_TOKENS = 32;
+
 interface ShrinkScope {
   budget: Budget;
   geometry: CutGeometry;
   /** Input index before which old messages keep their stable truncation from earlier requests. */
   sticky: number;
   sessionId: string;
+  /** The cut already moves on this request: truncation lands low too. */
+  moving: boolean;
 }
 
 /**
@@ -136,7 +144,9 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
   const headEnd = layoutHistory(input).headEnd;
   const newestStart = newestUnitStart(input);
   const position = (inputIndex: number): number => trim.sentIndices.filter((i) => i < inputIndex).length;
-  const truncationScope = { headCount: position(headEnd), newestFrom: position(newestStart), stickyBefore: position(scope.sticky) };
+  // Aim a little below budget − headroom: per-message rounding of the estimate differs by a few tokens.
+  const landLow = { tokens: Math.max(0, geometry.ceiling - (budget.tokens - geometry.headroom)) + LAND_LOW_SLACK_TOKENS, bytes: Number.isFinite(budget.maxBytes) ? Math.round(geometry.headroom * BYTES_PER_TOKEN) : 0 };
+  const truncationScope = { headCount: position(headEnd), newestFrom: position(newestStart), stickyBefore: position(scope.sticky), landLow, moving: scope.moving };
   const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration, truncationScope);
   if (truncations.length === 0) return { trim, truncatedThrough: 0, exactAt: 0 };
   let rawTokens = trim.rawTokens;

@@ -88,9 +88,20 @@ function classOfNonAscii(c: number): number {
   return SYMBOL;
 }
 
+/** Filled by estimateTextTokens when given: what the same pass saw of the text's JSON form. */
+export interface TextScan {
+  /**
+   * Bytes JSON escaping adds to the text's UTF-8 length (Buffer.byteLength): 1 per quote, backslash, \n, \r, \t,
+   * \b, \f; 5 per other control character (\u00XX); 3 per lone surrogate (\udXXX instead of U+FFFD's 3 bytes).
+   * The trim's byte count then needs no JSON.stringify of megabytes (messageSize.ts).
+   */
+  jsonEscapeBytes: number;
+}
+
 /** Estimated o200k token count of `text`. Linear, allocation-free, about 10 ns per character once warm. */
-export function estimateTextTokens(text: string): number {
+export function estimateTextTokens(text: string, scan?: TextScan): number {
   let tokens = 0;
+  let escapeBytes = 0; // only the rare branches (symbols, control characters, surrogates) add to it
   let prev = NONE;
   let prevCode = -1;
   let runLength = 0; // length of the current word piece or symbol run
@@ -173,6 +184,7 @@ export function estimateTextTokens(text: string): number {
         k = LOWER;
       }
     } else if (k === SPACE || k === TAB) {
+      if (c < 32) escapeBytes += c === 9 || c === 8 || c === 12 ? 1 : 5;
       if (prev < SPACE || prev > NEWLINE) {
         newlineInRun = false;
         newlinesInRun = 0;
@@ -190,10 +202,12 @@ export function estimateTextTokens(text: string): number {
       lastWhitespace = k;
     } else if (k === PUNCT) {
       punctAfterSpace = prev === SPACE;
+      if (c === 34 || c === 92) escapeBytes++;
       let end = i + 1;
       while (end < length) {
         const next = text.charCodeAt(end);
         if (next >= 128 || ASCII_CLASSES[next] !== PUNCT) break;
+        if (next === 34 || next === 92) escapeBytes++;
         if (end - i >= PUNCT_CHARS_FREE) {
           tokens += next === text.charCodeAt(end - 1) ? REPEATED_CHAR_TOKENS : 1 / LONG_PUNCT_CHARS_PER_TOKEN;
         }
@@ -203,6 +217,7 @@ export function estimateTextTokens(text: string): number {
       i = end - 1;
       c = text.charCodeAt(i);
     } else if (k === NEWLINE) {
+      escapeBytes++;
       if (prev === PUNCT) {
         // Newlines right after symbols belong to the symbol run's pre-token (";\n", "{\n", "},\n\n").
         newlineInRun = false;
@@ -242,11 +257,17 @@ export function estimateTextTokens(text: string): number {
       tokens += c === prevCode ? REPEATED_SYMBOL_TOKENS : 1;
     } else {
       tokens += SURROGATE_TOKENS_PER_UNIT;
+      if (c < 0xdc00 ? !isLowSurrogate(i + 1 < length ? text.charCodeAt(i + 1) : -1) : !(prevCode >= 0xd800 && prevCode < 0xdc00)) escapeBytes += 3;
     }
     prev = k;
     prevCode = c;
   }
+  if (scan) scan.jsonEscapeBytes = escapeBytes;
   return Math.round(tokens);
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c < 0xe000;
 }
 
 // Run the loop once at load over a line that reaches every branch. V8 then optimizes it with type feedback
@@ -255,4 +276,4 @@ export function estimateTextTokens(text: string): number {
 const LINE_WITH_EVERY_CHARACTER_CLASS =
   'Hello World, fooBar(1234567); x = {"a": [1, 2]};\n\t  if (a) {\n    return "ok";\n  }\r\n' +
   '中文，测试。 Café ☺ \u{1F600} Привет ──── ==== \n\n\n';
-estimateTextTokens(LINE_WITH_EVERY_CHARACTER_CLASS);
+estimateTextTokens(LINE_WITH_EVERY_CHARACTER_CLASS, { jsonEscapeBytes: 0 });

@@ -15,19 +15,35 @@ export const MAX_STEP_RATIO = 0.05;
 export const OUTLIER_RATIO = 1.5;
 /** ...unless this many in a row agree on the direction: then the endpoint really changed, and the factor follows (still bounded). */
 const OUTLIERS_TO_FOLLOW = 3;
+/**
+ * The spread: how far the reported count has recently come out ABOVE what the factor in use predicted
+ * (observed ÷ factor − 1, positive side only: an over-estimate never overflows). A decaying peak: each
+ * sample lowers it by this share, a larger under-estimate raises it at once. The cut's safety margin
+ * follows it (cutPolicy.marginRatio), so a model whose ratio jitters by ±1% holds 1% below the budget.
+ */
+const SPREAD_DECAY = 0.003;
 
 export interface CalibrationUpdate {
   observed: number;
   factor: number;
+  /** The spread after this sample (see spread()). */
+  spread: number;
 }
 
 export class Calibrations {
   private readonly factors = new Map<string, number>();
   /** Consecutive outliers per model, signed by direction (not persisted: a restart forgets a streak). */
   private readonly outlierStreaks = new Map<string, number>();
+  /** Decaying peak of the relative under-estimate per model (not persisted: a restart starts at 0 and learns it again). */
+  private readonly spreads = new Map<string, number>();
 
   factor(model: string): number {
     return this.factors.get(model) ?? 1;
+  }
+
+  /** The recent peak of (reported ÷ predicted − 1) for this model; 0 before two samples. */
+  spread(model: string): number {
+    return this.spreads.get(model) ?? 0;
   }
 
   /**
@@ -41,7 +57,10 @@ export class Calibrations {
     const previous = this.factors.get(model);
     const factor = previous === undefined ? clampFactor(observed) : this.nextFactor(model, previous, observed);
     this.factors.set(model, factor);
-    return { observed, factor };
+    // An ignored outlier (factor unchanged, sample > 1.5× away) says nothing about the usual spread.
+    const outlier = previous !== undefined && (observed > previous * OUTLIER_RATIO || observed < previous / OUTLIER_RATIO);
+    if (previous !== undefined && !outlier) this.spreads.set(model, nextSpread(this.spread(model), observed / previous - 1));
+    return { observed, factor, spread: this.spread(model) };
   }
 
   private nextFactor(model: string, previous: number, observed: number): number {
@@ -64,6 +83,10 @@ export class Calibrations {
     for (const [model, factor] of Object.entries(value)) calibrations.factors.set(model, factor);
     return calibrations;
   }
+}
+
+function nextSpread(spread: number, underEstimate: number): number {
+  return Math.max(underEstimate, spread * (1 - SPREAD_DECAY), 0);
 }
 
 function clampFactor(factor: number): number {

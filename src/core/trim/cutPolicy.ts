@@ -8,8 +8,16 @@
  */
 import type { HistoryTrimSettings } from '../config/settings';
 
-/** Share of the budget held back for estimator error; the overflow sensor corrects the rest. */
+/** Share of the budget held back for estimator error at least; the overflow sensor corrects the rest. */
 export const SAFETY_MARGIN_RATIO = 0.005;
+/**
+ * The margin follows the model's calibration spread s (the recent peak of reported ÷ predicted − 1): μ =
+ * 1.5 s, up to 3% of the budget. Holding at B·(1 − μ), a request whose under-estimate e ≤ μ reports at most
+ * B·(1 − μ)(1 + e) < B; the 1.5 covers a new peak up to half again the largest seen. Beyond 3% the overflow
+ * sensor and the 400 retry take over.
+ */
+export const SPREAD_COVER = 1.5;
+export const MAX_MARGIN_RATIO = 0.03;
 export const MIN_SAFETY_MARGIN_TOKENS = 256;
 /** Headroom, step and margin are each capped at this share of the budget, so small budgets stay usable. */
 export const MAX_SHARE_OF_BUDGET = 0.1;
@@ -24,12 +32,17 @@ export interface CutGeometry {
   ceiling: number;
 }
 
-export function cutGeometry(budgetTokens: number, settings: Omit<HistoryTrimSettings, 'enabled'>): CutGeometry {
+/** The margin's share of the budget for a calibration spread (see MAX_MARGIN_RATIO). */
+export function marginRatio(spread: number): number {
+  return Math.min(MAX_MARGIN_RATIO, Math.max(SAFETY_MARGIN_RATIO, Number.isFinite(spread) ? SPREAD_COVER * spread : 0));
+}
+
+export function cutGeometry(budgetTokens: number, settings: Omit<HistoryTrimSettings, 'enabled'>, calibrationSpread = 0): CutGeometry {
   const cap = Math.floor(MAX_SHARE_OF_BUDGET * budgetTokens);
   const wanted = Math.round(settings.headroomRatio * budgetTokens);
   const headroom = Math.min(cap, Math.min(settings.headroomMaxTokens, Math.max(settings.headroomMinTokens, wanted)));
   const step = Math.min(cap, settings.cutStepTokens);
-  const margin = Math.min(cap, Math.max(MIN_SAFETY_MARGIN_TOKENS, Math.round(SAFETY_MARGIN_RATIO * budgetTokens)));
+  const margin = Math.min(cap, Math.max(MIN_SAFETY_MARGIN_TOKENS, Math.ceil(marginRatio(calibrationSpread) * budgetTokens)));
   return { headroom, step, grid: Math.max(1, headroom + step), margin, ceiling: Math.max(0, budgetTokens - margin) };
 }
 

@@ -6,7 +6,7 @@
  * different messages sharing all of those would only share a size estimate, never content.
  */
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { estimateTextTokens } from '../tokens/estimate';
+import { estimateTextTokens, type TextScan } from '../tokens/estimate';
 // The same per-message and tool-size rules as provideTokenCount, so the two counts agree.
 import { messageTokens, toolsTokens, wireMessagePieces, wireToolPieces } from '../tokens/messageTokens';
 import { BoundedMap } from '../util/boundedMap';
@@ -44,24 +44,46 @@ export class SizeMemo {
   }
 }
 
+/**
+ * Tokens and wire bytes in one pass over the text: the estimator also counts what JSON escaping adds, so
+ * the bytes are the JSON of the message's frame (its texts blanked, a few hundred bytes) plus each text's
+ * UTF-8 length and escapes — the same number as Buffer.byteLength(JSON.stringify(message)), without
+ * serializing megabytes (it was a third of a cold trim).
+ */
 export function measureMessage(message: WireMessage): MessageSize {
-  const tokens = messageTokens(wireMessagePieces(message), estimateTextTokens);
-  // Image data is not text: it is billed per image, and it would dwarf the byte ceiling.
-  const bytes = Buffer.byteLength(JSON.stringify(message)) - imageUrlChars(message);
-  return { tokens, bytes };
+  const scan: TextScan = { jsonEscapeBytes: 0 };
+  let textBytes = 0;
+  const countText = (text: string): number => {
+    const tokens = estimateTextTokens(text, scan);
+    textBytes += Buffer.byteLength(text) + scan.jsonEscapeBytes;
+    return tokens;
+  };
+  const tokens = messageTokens(wireMessagePieces(message), countText);
+  return { tokens, bytes: Buffer.byteLength(JSON.stringify(frameOf(message))) + textBytes };
+}
+
+/**
+ * The message with every text the token rule counts blanked (content and text parts, reasoning, tool-call
+ * names and arguments) and image data left out: image data is not text, it is billed per image, and it would
+ * dwarf the byte ceiling.
+ */
+function frameOf(message: WireMessage): WireMessage {
+  const content = typeof message.content === 'string' ? '' : Array.isArray(message.content)
+    ? message.content.map((part) => (part.type === 'text' ? { ...part, text: '' } : { ...part, image_url: { ...part.image_url, url: '' } }))
+    : message.content;
+  if (message.role !== 'assistant') return { ...message, content } as WireMessage;
+  return {
+    ...message,
+    content,
+    ...(message.reasoning_content ? { reasoning_content: '' } : {}),
+    ...(message.tool_calls ? { tool_calls: message.tool_calls.map((call) => ({ ...call, function: { ...call.function, name: '', arguments: '' } })) } : {}),
+  } as WireMessage;
 }
 
 /** The tools block of a request: the tool-size rule for tokens, its JSON for bytes. */
 export function measureTools(tools: readonly WireTool[]): MessageSize {
   if (tools.length === 0) return { tokens: 0, bytes: 0 };
   return { tokens: toolsTokens(tools.map(wireToolPieces), estimateTextTokens), bytes: Buffer.byteLength(JSON.stringify(tools)) };
-}
-
-function imageUrlChars(message: WireMessage): number {
-  if (!Array.isArray(message.content)) return 0;
-  let chars = 0;
-  for (const part of message.content) if (part.type === 'image_url') chars += part.image_url.url.length;
-  return chars;
 }
 
 function fingerprint(message: WireMessage): string {

@@ -8,7 +8,8 @@
  *     fixed ~384 estimator tokens that depends on the message alone — never on calibration, the budget or
  *     the rest of the request. Messages cut this way on an earlier request of the conversation
  *     (`stableThrough`) are cut again first, so they are sent byte-identical on every later request.
- *     Then more old messages, oldest first, until the request fits.
+ *     If that is not enough, more old messages, oldest first, until the request lands at or below budget −
+ *     headroom (a move lands low, like a cut move, so the next requests hold instead of cutting again).
  *  2. Exact: the newest unit (often the only message: a paste larger than the budget) keeps as much as the
  *     budget allows — cut by just what is still missing; other messages, then the head, only after it.
  */
@@ -37,6 +38,14 @@ export interface TruncationScope {
   newestFrom: number;
   /** Old messages before this sent position must get the stable cut whatever the excess (sticky). */
   stickyBefore: number;
+  /**
+   * How much lower than the excess a move should land (ceiling − low-water mark, tokens and bytes): once a
+   * message not cut before must be cut, pass 1 goes on until the request is at or below budget − headroom,
+   * so the next requests hold instead of cutting one more message each (checkpoint 1). Default: none.
+   */
+  landLow?: Excess;
+  /** The cut already moves on this request (dropped history, a first truncation): any new cut lands low too. */
+  moving?: boolean;
 }
 
 /** Pass 1 keeps this many estimator tokens of each message: the start and end of a log or a tool result. */
@@ -84,15 +93,23 @@ export function truncateOversized(messages: readonly WireMessage[], excess: Exce
     cut.set(index, { index, role: original.role, fromTokens: from.tokens, toTokens: after.tokens, stable });
   };
   const done = (): boolean => remaining.tokens <= 0 && remaining.bytes <= 0;
+  const low = scope.landLow ?? { tokens: 0, bytes: 0 };
+  const doneLow = (): boolean => remaining.tokens + low.tokens <= 0 && remaining.bytes + low.bytes <= 0;
   const textAt = (i: number): string | undefined => (typeof messages[i].content === 'string' ? (messages[i].content as string) : undefined);
 
   const old: number[] = [];
   for (let i = scope.headCount; i < Math.min(scope.newestFrom, messages.length); i++) old.push(i);
+  let moving = scope.moving ?? false;
   for (const i of old) {
-    if (i >= scope.stickyBefore && done()) break;
     const text = textAt(i);
     const short = text === undefined ? undefined : stableCut(text);
-    if (short !== undefined) replace(i, short, true);
+    if (short === undefined) continue;
+    if (i >= scope.stickyBefore) {
+      // Holding: the earlier cuts are enough under the ceiling. Moving: land low.
+      if (moving ? doneLow() : done()) break;
+      moving = true;
+    }
+    replace(i, short, true);
   }
   for (const i of exactOrder(messages, scope, (j) => cut.has(j))) {
     if (done()) break;
