@@ -8,7 +8,14 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../log';
 import { PersistedStore, type KeyValueStore } from '../state/persisted';
-import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
+import { routeById } from '../routes/registry';
+import type { RouteId } from '../routes/route';
+import { LearnedRoutes } from '../routes/select/learnedRoutes';
+import { routeSwitchLine } from '../routes/select/routeLog';
+import { catalogOf } from '../routes/select/routeTable';
+import { nextRoute, selectRoute, type RouteChoice } from '../routes/select/selectRoute';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
@@ -17,8 +24,9 @@ import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage } from './accountUsage';
-import type { Endpoint } from './chatTransport';
-import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
+import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
+import { openCodeErrorOf } from './openCodeError';
+import { bodyFor, prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type Shown } from './streamAnswer';
 import { unsupportedParamOf, withoutParams } from './unsupportedParams';
@@ -68,11 +76,20 @@ const STORE_KEYS = {
   reasoning: 'opencode.reasoning',
   unsupported: 'opencode.unsupportedParams',
   sessions: 'opencode.sessionClaims',
+  nativeReplay: 'opencode.nativeReplay',
+  routes: 'opencode.learnedRoutes',
 };
 /** The capacities of the persisted maps (the in-memory classes hold as many). */
 const MAX_TRIM_STATES = 200;
 const MAX_REASONING_ENTRIES = 500;
 const MAX_MODELS = 1_000;
+const MAX_NATIVE_LAYOUTS = 300;
+
+/** One refused route on the way to the one that answered. */
+interface RouteSwitch {
+  from: RouteId;
+  format: string;
+}
 
 export class ChatEngine {
   readonly memo = new SizeMemo();
@@ -82,6 +99,10 @@ export class ChatEngine {
   readonly reasoning: ReasoningMemory;
   /** Which conversation owns each opening (the session id and trim-state key). */
   readonly sessions: SessionIds;
+  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (routes/nativeReplay.ts). */
+  readonly nativeReplay: NativeReplayMemory;
+  /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
+  readonly routes: LearnedRoutes;
   /** Parameters each model refused (unsupportedParams.ts). */
   readonly unsupported: Record<string, string[]>;
   readonly log: Logger;
@@ -98,6 +119,8 @@ export class ChatEngine {
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, MAX_TRIM_STATES));
     this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, MAX_REASONING_ENTRIES));
     this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
+    this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, MAX_NATIVE_LAYOUTS));
+    this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
     this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
   }
@@ -109,8 +132,19 @@ export class ChatEngine {
     return listed;
   }
 
+  /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
+  routeFor(modelId: string, settings: Settings = this.deps.settings()): RouteChoice {
+    return selectRoute({
+      modelId,
+      override: settings.models?.[modelId],
+      learned: this.routes.get(settings.baseUrl, modelId),
+      catalog: catalogOf(settings.baseUrl),
+    });
+  }
+
   prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
     const settings = this.deps.settings();
+    const choice = this.routeFor(request.modelId, settings);
     const limits = this.limitsFor(request.modelId, listed);
     if (!limits.contextWindow) this.noteUnknownWindow(request.modelId, settings.contextLimitFallback);
     return prepareRequest(request, {
@@ -122,6 +156,9 @@ export class ChatEngine {
       log: this.deps.log,
       reasoning: this.reasoning,
       sessions: this.sessions,
+      route: routeById(choice.route),
+      reasoningModel: choice.reasoning,
+      replay: this.nativeReplay,
     });
   }
 
@@ -147,18 +184,26 @@ export class ChatEngine {
     const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
     let prepared = this.prepare(request, listed);
+    const switches: RouteSwitch[] = [];
     let retriedContextLength = false;
     let badAnswerRetries = 0;
     for (let attempt = 1; ; attempt++) {
       this.deps.record?.(prepared);
       const shown: Shown = { answer: false, thinking: false };
       try {
-        return await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
+        const outcome = await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
+        if (switches.length > 0) this.rememberRoute(settings.baseUrl, request.modelId, switches, prepared.route.id);
+        return outcome;
       } catch (error) {
         if (signal.aborted) throw cancelledError(error);
         if (shown.answer) {
           this.deps.log.warn(redact(truncationLine(error, request.modelId), [endpoint.apiKey]));
           return { prepared, truncated: true };
+        }
+        const switched = shown.thinking ? undefined : this.switchRoute(request.modelId, prepared, error, switches, settings.baseUrl);
+        if (switched) {
+          prepared = switched;
+          continue;
         }
         if (this.dropRefusedParam(request.modelId, error)) continue;
         if (!retriedContextLength && isContextLengthError(error)) {
@@ -175,6 +220,27 @@ export class ChatEngine {
         });
       }
     }
+  }
+
+  /**
+   * The gateway said the model is not served in this format ("not supported for format F"; HTTP 401 on
+   * OpenCode): the same request, trim unchanged, on the next route — each route tried once at most.
+   */
+  private switchRoute(modelId: string, prepared: PreparedRequest, error: unknown, switches: RouteSwitch[], baseUrl: string): PreparedRequest | undefined {
+    const refused = openCodeErrorOf(error);
+    if (refused?.kind !== 'wrong-route') return undefined;
+    const tried = [...switches.map((s) => s.from), prepared.route.id];
+    const next = nextRoute(modelId, prepared.route.id, tried, catalogOf(baseUrl));
+    if (!next) return undefined;
+    switches.push({ from: prepared.route.id, format: refused.format ?? 'unknown' });
+    return bodyFor(prepared, routeById(next));
+  }
+
+  /** The route that answered after a refusal: remembered (persisted) and said in one [route] line. */
+  private rememberRoute(baseUrl: string, modelId: string, switches: RouteSwitch[], route: RouteId): void {
+    const remembered = this.routes.learn(baseUrl, modelId, route);
+    if (remembered) void this.store.save(STORE_KEYS.routes, this.routes.toJSON());
+    this.deps.log.info(routeSwitchLine(modelId, switches[0].from, route, switches[0].format, remembered));
   }
 
   /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
@@ -206,30 +272,41 @@ export class ChatEngine {
 
   /** One attempt; then the reasoning memory and the accounting, and the usage reported last. */
   private async attempt(endpoint: Endpoint, prepared: PreparedRequest, settings: Settings, onEvent: (event: StreamEvent) => void, signal: AbortSignal, shown: Shown, modelId: string): Promise<RunOutcome> {
-    const dropped = new Set(this.unsupported[modelId] ?? []);
+    const dropped = new Set<string>(this.unsupported[modelId] ?? []);
+    const route = prepared.route;
     const answer = await streamAnswer(
       {
         endpoint,
-        body: withoutParams(prepared.body, dropped),
+        route,
+        body: withoutParams(prepared.body, dropped, route.id),
         sessionId: prepared.sessionId,
         modelId,
         signal,
         idleTimeoutMs: this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000,
-        includeUsage: !dropped.has('stream_options'),
+        includeUsage: route.id !== 'chat' || !dropped.has('stream_options'),
+        client: OPENCODE_CLIENT,
         log: this.deps.log,
       },
       onEvent,
       shown,
     );
+    // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
       this.reasoning.remember(answer.callIds, answer.thinking);
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
+    this.rememberLayout(answer.layout);
     if (answer.usage) {
       this.account(modelId, prepared, answer.usage);
       onEvent({ kind: 'usage', usage: answer.usage });
     }
     return { usage: answer.usage, prepared, truncated: !answer.complete };
+  }
+
+  /** Native items to pass back on later turns, persisted so they survive a restart. */
+  private rememberLayout(layout: AssistantLayout | undefined): void {
+    if (!this.nativeReplay.remember(layout)) return;
+    void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
   }
 
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
