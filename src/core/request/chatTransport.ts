@@ -3,21 +3,9 @@
  * route, one send-and-read path); this only builds and caches the client.
  */
 import OpenAI from 'openai';
-import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { BoundedMap } from '../util/boundedMap';
 import { openAIClientOptions } from './clientOptions';
 import { EXTENSION_VERSION } from './version';
-
-export interface ChatRequestBody {
-  model: string;
-  messages: WireMessage[];
-  tools?: WireTool[];
-  tool_choice?: 'required';
-  temperature?: number;
-  top_p?: number;
-  max_tokens?: number;
-  stop?: string[];
-}
 
 /** The x-opencode-client value on every request (OpenCode's own clients send theirs). */
 export const OPENCODE_CLIENT = `vscode-opencode-chat-provider/${EXTENSION_VERSION}`;
