@@ -4,7 +4,8 @@
 # code-server on 127.0.0.1 (no password). Without OPENCODE_API_KEY it also starts the fake OpenAI-compatible server
 # and points opencode.baseUrl at it; with OPENCODE_API_KEY set, the extension talks to the real OpenCode endpoint.
 # Ctrl-C stops everything. Env: PORT (default 8765).
-# Chat without GitHub Copilot: open the Chat view (Ctrl+Alt+I) and address the participant: `@opencode hello`.
+# Chat without GitHub Copilot: the Chat view is open when the page loads; address the participant: `@opencode hello`.
+# The first run installs code-server (2-3 min); setup.sh prints a progress line every 10 s meanwhile.
 set -uo pipefail
 # shellcheck source=vscode-e2e/lib.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/vscode-e2e/lib.sh"
@@ -16,6 +17,7 @@ FAKE_MARK=$DEV/fake-base-url   # the baseUrl we wrote for the fake server, so a 
 trap 'stop_groups' EXIT
 trap 'echo; echo "[start] stopping"; exit 0' INT TERM
 
+echo "[start] checking the real VS Code (code-server) in $CACHE; the first run installs it (2-3 min)"
 bash "$E2E_HERE/setup.sh" || exit 1
 mkdir -p "$DEV/ws"
 [ -f "$DEV/ws/README.md" ] || echo "# OpenCode dev workspace" > "$DEV/ws/README.md"
@@ -41,9 +43,11 @@ code_server "$DEV" --install-extension "$DEV/opencode.vsix" --force > "$DEV/inst
 start_code_server "$DEV" "$PORT" "$DEV/ws" || exit 1
 cat <<MSG
 
-  VS Code (code-server) is running. Open:   http://127.0.0.1:$PORT/?folder=$DEV/ws
-  Chat: Ctrl+Alt+I, then type "@opencode hello" (a bare prompt goes to GitHub Copilot, which needs a sign-in).
-  Logs: Output panel > "OpenCode"; server log $DEV/code-server.log.   Ctrl-C stops everything.
+  VS Code (code-server) is running. Open this URL in your browser:   http://127.0.0.1:$PORT/?folder=$DEV/ws
+  Chat: the chat view is already open; type "@opencode hello" there (a bare prompt goes to GitHub Copilot, which
+        needs a sign-in; Ctrl+Alt+I toggles, i.e. closes, the chat view).
+  After a request: the status bar item "OpenCode …" (click it for the session report).
+  Logs: command "OpenCode: Show Log"; server log $DEV/code-server.log.   Ctrl-C stops everything.
 
 MSG
 wait "$CS_PID"

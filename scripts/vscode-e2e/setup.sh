@@ -15,6 +15,22 @@ PW_VERSION=1.65.1
 mkdir -p "$CACHE"
 t0=$(date +%s)
 say() { echo "[setup +$(( $(date +%s) - t0 ))s] $*"; }
+# with_progress LOG LABEL CMD...: runs CMD with its output in LOG and prints a line every 10 s until it ends, so
+# `npm start` is not silent for the minutes code-server's native modules take to compile.
+with_progress() {
+  local logfile=$1 label=$2 started pid last
+  shift 2
+  started=$(date +%s)
+  "$@" > "$logfile" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 10
+    kill -0 "$pid" 2>/dev/null || break
+    last=$(tail -c 2000 "$logfile" 2>/dev/null | tr '\r' '\n' | grep -v '^[[:space:]]*$' | tail -1 | cut -c1-90)
+    say "… $label: $(( $(date +%s) - started ))s so far (usually 120-200 s)${last:+ — $last}"
+  done
+  wait "$pid"
+}
 
 # 1. Debian packages, only when missing: chromium (the headless browser) and libkrb5-dev (gssapi.h for the
 #    "kerberos" native module of code-server; without it the install fails after minutes of compiling).
@@ -47,8 +63,9 @@ cs_version() { sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$CS_DIR/node_module
 if [ ! -x "$CS_BIN" ] || [ "$(cs_version)" != "$CS_VERSION" ] || [ ! -f "$CS_DIR/.complete" ]; then
   say "installing code-server@$CS_VERSION (native modules compile; ~2-3 min on 2 cores)"
   mkdir -p "$CS_DIR"; echo '{"private":true}' > "$CS_DIR/package.json"; rm -f "$CS_DIR/.complete"
-  if ! (cd "$CS_DIR" && PATH=$NODE24_BIN:$PATH npm_config_nodedir=$NODE24_HEADERS JOBS=2 \
-        npm install --no-audit --no-fund --loglevel=error "code-server@$CS_VERSION") > "$CACHE/code-server-install.log" 2>&1; then
+  if ! with_progress "$CACHE/code-server-install.log" "installing code-server" \
+        bash -c 'cd "$1" && PATH=$2:$PATH npm_config_nodedir=$3 JOBS=2 npm install --no-audit --no-fund --loglevel=error "code-server@$4"' \
+        _ "$CS_DIR" "$NODE24_BIN" "$NODE24_HEADERS" "$CS_VERSION"; then
     tail -40 "$CACHE/code-server-install.log" >&2; exit 1
   fi
   touch "$CS_DIR/.complete"

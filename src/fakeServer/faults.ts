@@ -96,10 +96,11 @@ const FAULTS: Record<FaultName, FaultFunction> = {
   'reset-after-done': () => ({ kind: 'reply', shape: { ending: { then: 'destroy' } } }),
   'hold-after-usage': (spec) => ({ kind: 'reply', shape: { omitDone: true, ending: { then: 'hold', ms: numberParam(spec, 'ms', 60_000) } } }),
   'reset-after-usage': () => ({ kind: 'reply', shape: { omitDone: true, ending: { then: 'destroy' } } }),
-  // Usage after the first delta, then `afterChunks` more frames and a dropped connection.
+  // Usage after the first delta, then `afterChunks` more frames and a dropped connection; `thinking: true` sends
+  // the text as reasoning, so only thinking was shown when the connection drops.
   'usage-then-cut': (spec, input) => ({
     kind: 'reply',
-    reply: { text: input.defaultText },
+    reply: spec.thinking === true ? { reasoning: input.defaultText } : { text: input.defaultText },
     shape: { usageFirst: true, interruption: { afterDeltas: numberParam(spec, 'afterChunks', 3) + 1, then: 'destroy' } },
   }),
   'split-usage': () => ({ kind: 'reply', shape: { splitUsage: true } }),

@@ -8,6 +8,8 @@ export const DEFAULT_MODELS: readonly FakeModel[] = [
   // One model per native route, the way OpenCode serves GPT (/responses) and Claude (/messages).
   { id: 'fake-responses', contextWindow: 400_000, maxOutputTokens: 128_000, toolCalling: true, imageInput: true, api: 'responses', reasoning: true },
   { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api: 'messages', reasoning: true },
+  // Gemini (/models/{id}:streamGenerateContent): a thinking model, so its function calls carry thought signatures.
+  { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, imageInput: true, api: 'gemini', reasoning: true },
 ];
 
 export function findModel(models: readonly FakeModel[], id: unknown): FakeModel | undefined {
@@ -31,10 +33,10 @@ export function modelListBody(models: readonly FakeModel[]): object {
   };
 }
 
-/** Parses the CLI form `id:window:maxOutput[:chat|responses|messages]` (tools on, images off). Throws on anything else. */
+/** Parses the CLI form `id:window:maxOutput[:chat|responses|messages|gemini]` (tools on, images off). Throws on anything else. */
 export function parseModelSpec(spec: string): FakeModel {
-  const match = /^([^:\s]+):(\d+):(\d+)(?::(chat|responses|messages))?$/.exec(spec);
-  if (!match) throw new Error(`--model expects id:window:maxOutput[:chat|responses|messages], got "${spec}"`);
+  const match = /^([^:\s]+):(\d+):(\d+)(?::(chat|responses|messages|gemini))?$/.exec(spec);
+  if (!match) throw new Error(`--model expects id:window:maxOutput[:chat|responses|messages|gemini], got "${spec}"`);
   const model: FakeModel = { id: match[1], contextWindow: Number(match[2]), maxOutputTokens: Number(match[3]), toolCalling: true };
   if (match[4]) model.api = match[4] as FakeModel['api'];
   return model;

@@ -3,7 +3,7 @@ import type { ErrorReply } from './errors';
 import type { FakeRoute } from './types';
 
 /** The gateway's format name for each route. */
-export const ROUTE_FORMATS: Record<FakeRoute, string> = { chat: 'oa-compat', responses: 'openai', messages: 'anthropic' };
+export const ROUTE_FORMATS: Record<FakeRoute, string> = { chat: 'oa-compat', responses: 'openai', messages: 'anthropic', gemini: 'google' };
 
 /** A model called on a route it is not served on: OpenCode answers 401 (not 400) with a ModelError. */
 export function wrongFormat(modelId: string, route: FakeRoute): ErrorReply {

@@ -9,10 +9,12 @@ import type { FakeServer, FakeServerOptions, FaultSpec } from './types';
 import { createState, resetState, type ServerState } from './state';
 import { handleChatCompletion } from './chatCompletion';
 import { handleControl } from './controlRoutes';
+import { GO_USAGE_PATHS, handleGoUsage, setGoUsage } from './goUsage';
 import { findModel, modelListBody } from './models';
 import { parseFaultSpec } from './faults';
 import { hasBearer, headerValue, parseBody, readRawBody } from './requestInput';
 import { handleNativeRoute } from './nativeRoutes';
+import { GEMINI_PATH, handleGemini } from './geminiRoute';
 import { anthropicAuth, wrongFormat } from './routeErrors';
 import * as errors from './errors';
 import { sendError, sendJson } from './transport';
@@ -35,7 +37,9 @@ async function route(state: ServerState, req: http.IncomingMessage, res: http.Se
   const method = req.method ?? 'GET';
   const path = new URL(req.url ?? '/', 'http://fake').pathname;
   const body = parseBody(await readRawBody(req));
+  if (method === 'POST' && path === '/_control/go-usage') return setGoUsage(state, body, res);
   if (path.startsWith('/_control/')) return handleControl(state, method, path, body, res);
+  if (method === 'GET' && GO_USAGE_PATHS.includes(path)) return handleGoUsage(state, req, res);
 
   const index = state.recorder.record(req, res, path, body);
   const notes: string[] = [];
@@ -51,6 +55,9 @@ async function route(state: ServerState, req: http.IncomingMessage, res: http.Se
     if (requireKey !== undefined && key !== requireKey) return sendError(res, anthropicAuth(key === undefined));
     return handleNativeRoute('messages', exchange);
   }
+  // Gemini reads its key only from x-goog-api-key (checked in handleGemini).
+  const gemini = method === 'POST' ? GEMINI_PATH.exec(path) : null;
+  if (gemini) return handleGemini(decodeURIComponent(gemini[1]), exchange);
   if (requireKey !== undefined && !hasBearer(req, requireKey)) return sendError(res, errors.invalidApiKey());
   if (method === 'GET' && path === '/v1/models') return sendJson(res, 200, modelListBody(models));
   if (method === 'POST' && path === '/v1/responses') return handleNativeRoute('responses', exchange);

@@ -18,7 +18,7 @@ export interface FakeModel {
   reasoning?: boolean;
 }
 
-export type FakeRoute = 'chat' | 'responses' | 'messages';
+export type FakeRoute = 'chat' | 'responses' | 'messages' | 'gemini';
 
 export interface ScriptedToolCall {
   id?: string;

@@ -8,7 +8,7 @@ import { isRouteId, ROUTE_IDS, type RouteId } from '../core/routes/route';
 import type { ModelLimits } from '../core/types';
 
 export const USAGE =
-  'usage: npm run --silent replay -- FILE [--context-window N] [--max-output N] [--reserved N] [--headroom-ratio X] [--headroom-min N] [--headroom-max N] [--cut-step N] [--max-input N] [--api chat|responses|messages] [--json]';
+  'usage: npm run --silent replay -- FILE [--context-window N] [--max-output N] [--reserved N] [--headroom-ratio X] [--headroom-min N] [--headroom-max N] [--cut-step N] [--max-input N] [--api chat|responses|messages|gemini] [--json]';
 
 /** Flag → the setting it stands for (undefined: a model limit, not a setting). */
 const NUMBER_FLAGS = {

@@ -1,7 +1,7 @@
 /**
- * Replays a session through exactly the extension's trim path (planTrim) and accounting
- * (accountUsage), with the route's cache model (src/cacheModel, shared with the fake server; routeUsage.ts)
- * standing in for the provider's usage.
+ * Replays a session through exactly the extension's trim path (planTrim, with the engine's conversation
+ * identity) and accounting (accountUsage), with the route's cache model (src/cacheModel, shared with the fake
+ * server; routeUsage.ts) standing in for the provider's usage.
  * Used by `npm run replay` and by the benchmark.
  */
 import { performance } from 'perf_hooks';
@@ -9,6 +9,7 @@ import type { Settings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { planTrim } from '../core/request/prepareRequest';
+import { SessionIds } from '../core/session/sessionId';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -65,6 +66,8 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   const logger = { info: forward('info'), warn: forward('warn'), error: forward('error'), debug: forward('debug') };
   const state = { log: logger, calibrations: new Calibrations(), states: new ConversationStates() };
   const memo = options.memo ?? new SizeMemo();
+  // The engine's conversation identity: a file may hold several conversations with the same opening.
+  const sessions = new SessionIds();
   const cache = new RouteCaches(options.api);
   const steps: ReplayStep[] = [];
   let i = 0;
@@ -77,6 +80,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       memo,
       states: state.states,
       log: logger,
+      sessions,
     });
     const trimMs = performance.now() - started;
     const usage = cache.observe(plan, modelId);

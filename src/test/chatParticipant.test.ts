@@ -1,5 +1,6 @@
 /** The @opencode participant, driven through the shared vscode double against the fake server. */
 import * as assert from 'assert';
+import { composePrompt, omittedFooter, referenceName } from '../core/participant/promptReferences';
 import { historyToMessages, PARTICIPANT_ID } from '../vscode/chatParticipant';
 import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
@@ -33,5 +34,83 @@ describe('@opencode chat participant', () => {
       { role: 'assistant', content: 'Hi there.' },
       { role: 'user', content: 'and now?' },
     ]);
+  });
+
+  it('participant-error-excerpt: a failure carrying an HTML page shows and logs a short redacted excerpt', async () => {
+    const participant = double.registeredParticipants.get(PARTICIPANT_ID);
+    assert.ok(participant);
+    const page = `<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>${'<p>upstream filler</p>\n'.repeat(300)} Bearer sk-PAGEKEY-abcdefghijkl</body></html>`;
+    const model = { vendor: 'opencode', id: 'broken', sendRequest: async () => Promise.reject(new Error(page)) };
+    const shown: string[] = [];
+    const log = double.createdChannels.at(-1);
+    assert.ok(log);
+    const before = log.lines.length;
+    await participant.handler({ prompt: 'hi', model }, { history: [] }, { markdown: (md: { value?: string } | string) => shown.push(typeof md === 'string' ? md : String(md.value)) }, new double.CancellationTokenSource().token);
+    const logged = log.lines.slice(before).map((l) => l.message).join('\n');
+    for (const [what, text] of [['chat', shown.join('')], ['log', logged]]) {
+      assert.match(text, /502/, what);
+      assert.ok(text.length < 1_000, `${what}: ${text.length} characters`);
+      assert.doesNotMatch(text, /<p>|<html|PAGEKEY/, what);
+    }
+  });
+});
+
+describe('@opencode attachments', () => {
+  const server = useFakeServer();
+  useActivated(server, activateAgainst);
+
+  it('sends a pasted-text attachment with the prompt, and says in the footer what it could not read', async () => {
+    const participant = double.registeredParticipants.get(PARTICIPANT_ID);
+    assert.ok(participant);
+    server().enqueueReply({ text: 'Seen it.' });
+    const [model] = await double.lm.selectChatModels({ vendor: 'opencode' });
+    const prompt = 'what does #attachment:Pasted text #1 do?';
+    const start = prompt.indexOf('#attachment');
+    const references = [
+      { id: 'vscode.paste', range: [start, start + '#attachment:Pasted text #1'.length], value: 'function PASTED_MARKER() { return 42; }' },
+      { id: 'some.tool', value: { opaque: true }, modelDescription: 'A mystery' },
+    ];
+    const streamed: string[] = [];
+    await participant.handler({ prompt, model, references }, { history: [] }, { markdown: (text: string) => streamed.push(text) }, new double.CancellationTokenSource().token);
+    const sent = server().requests.at(-1)?.body.messages as { role: string; content: string }[];
+    const last = sent[sent.length - 1];
+    assert.strictEqual(last.role, 'user');
+    assert.ok(JSON.stringify(last.content).includes('function PASTED_MARKER() { return 42; }'), JSON.stringify(last.content));
+    assert.ok(JSON.stringify(last.content).includes('Pasted text #1'));
+    assert.ok(JSON.stringify(last.content).includes(prompt));
+    const text = streamed.join('');
+    assert.ok(text.startsWith('Seen it.'));
+    assert.ok(text.includes('Not included in full: A mystery (a kind of reference @opencode cannot read)'), text);
+
+    // The next turn sends that turn again exactly as it went (prefix cache), and not the quiet footer.
+    server().enqueueReply({ text: 'Second.' });
+    const md = new double.ChatResponseMarkdownPart(new double.MarkdownString().appendMarkdown(text));
+    const history = [{ prompt, references }, { response: [md] }];
+    await participant.handler({ prompt: 'and then?', model, references: [] }, { history }, { markdown: () => undefined }, new double.CancellationTokenSource().token);
+    const again = server().requests.at(-1)?.body.messages as { role: string; content: unknown }[];
+    assert.deepStrictEqual(again[0], last);
+    assert.deepStrictEqual(again[1], { role: 'assistant', content: 'Seen it.' });
+  });
+});
+
+describe('composePrompt (pure)', () => {
+  it('puts attachments before the prompt, cuts what does not fit, and leaves images out for text-only models', () => {
+    const big = 'word '.repeat(5_000);
+    const image = { kind: 'image' as const, name: 'shot.png', mimeType: 'image/png', data: new Uint8Array([1, 2, 3]) };
+    const composed = composePrompt('explain', [{ kind: 'text', name: 'a.ts', text: 'small' }, { kind: 'text', name: 'big.txt', text: big }, image], { maxTokens: 1_000, imageInput: false });
+    assert.strictEqual(composed.parts.length, 3);
+    assert.deepStrictEqual(composed.parts[2], { kind: 'text', text: 'explain' });
+    assert.ok(composed.parts[0].kind === 'text' && composed.parts[0].text === '<attachment name="a.ts">\nsmall\n</attachment>');
+    assert.ok(composed.parts[1].kind === 'text' && composed.parts[1].text.length < big.length && composed.parts[1].text.includes('was cut'));
+    assert.deepStrictEqual(composed.notes.map((n) => n.split(' (')[0]), ['big.txt', 'shot.png']);
+    const vision = composePrompt('look', [image], { maxTokens: 10, imageInput: true });
+    assert.deepStrictEqual(vision.parts[0], { kind: 'image', mimeType: 'image/png', data: image.data });
+    assert.strictEqual(omittedFooter(vision.notes), undefined);
+  });
+
+  it('names a reference by its marker in the prompt', () => {
+    assert.strictEqual(referenceName('see #file:src/a.ts now', [4, 18], 'x'), 'src/a.ts');
+    assert.strictEqual(referenceName('see #selection', [4, 14], 'x'), 'selection');
+    assert.strictEqual(referenceName('p', undefined, 'fallback'), 'fallback');
   });
 });

@@ -125,19 +125,21 @@ describe('client isolation: environment variables never reach the endpoint (issu
     try {
       const client = clientFor({ baseUrl: `${server.url}/v1`, apiKey: 'sk-ours-123456' });
       const headers = { sessionId: 'ses_ours', requestId: 'req_ours', client: 'test/1' };
-      for (const id of ['chat', 'responses', 'messages'] as const) {
-        const response = await sendRoute(client, { route: routeById(id), body: { model: 'm' }, headers });
+      const keyHeaders = { chat: 'authorization', responses: 'authorization', messages: 'x-api-key', gemini: 'x-goog-api-key' } as const;
+      const ids = Object.keys(keyHeaders) as (keyof typeof keyHeaders)[];
+      for (const id of ids) {
+        const response = await sendRoute(client, { route: routeById(id), body: { model: 'm' }, headers, modelId: 'm' });
         await response.text();
       }
-      assert.strictEqual(server.requests.length, 3);
+      assert.strictEqual(server.requests.length, ids.length);
       for (const [i, request] of server.requests.entries()) {
         assert.deepStrictEqual(leaksIn(request.headers), []);
         const names = Object.keys(request.headers).sort();
-        const keyHeader = i === 2 ? 'x-api-key' : 'authorization';
+        const keyHeader = keyHeaders[ids[i]];
         const expected = ['accept', 'connection', 'content-length', 'content-type', 'host', keyHeader, 'user-agent', 'x-opencode-client', 'x-opencode-request', 'x-opencode-session'];
-        if (i === 2) expected.push('anthropic-version');
+        if (ids[i] === 'messages') expected.push('anthropic-version');
         assert.deepStrictEqual(names.filter((n) => n !== 'accept-encoding' && n !== 'accept-language' && n !== 'sec-fetch-mode'), expected.sort(), `route #${i} sends exactly these headers`);
-        assert.strictEqual(request.headers[keyHeader], i === 2 ? 'sk-ours-123456' : 'Bearer sk-ours-123456');
+        assert.strictEqual(request.headers[keyHeader], keyHeader === 'authorization' ? 'Bearer sk-ours-123456' : 'sk-ours-123456');
       }
       assert.strictEqual(decoy.requests.length, 0, 'nothing went to OPENAI_BASE_URL');
       assert.deepStrictEqual(consoleLines, [], 'OPENAI_LOG=debug printed nothing');

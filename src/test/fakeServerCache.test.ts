@@ -20,10 +20,10 @@ function conversation(turns: number): object[] {
 const roundDown = (tokens: number): number => Math.floor(tokens / 64) * 64;
 
 describe('fake server: prefix cache model', () => {
-  it('counts each message as its o200k JSON tokens plus a fixed overhead', () => {
-    const message = { role: 'user', content: 'hello there, how are you?' };
+  it('counts each message as a chat template does: its text plus a fixed overhead (not its JSON)', () => {
+    const message = { role: 'user', content: 'hello "there", how are you?' };
     const measure = new PrefixCacheModel().measure({ messages: [message] });
-    assert.equal(measure.promptTokens, countTextTokens(JSON.stringify(message)) + PER_MESSAGE_OVERHEAD_TOKENS);
+    assert.equal(measure.promptTokens, countTextTokens(message.content) + PER_MESSAGE_OVERHEAD_TOKENS);
     assert.equal(measure.blocks.length, 2, 'empty tools block + one message');
     assert.equal(measure.blocks[0].tokens, 0);
   });
@@ -76,7 +76,7 @@ describe('fake server: prefix cache model', () => {
     const messages = conversation(2);
     const result = cache.observe('s1', { messages });
     const last = messages[messages.length - 1];
-    assert.equal(result.lastMessageTokens, countTextTokens(JSON.stringify(last)) + PER_MESSAGE_OVERHEAD_TOKENS);
+    assert.equal(result.lastMessageTokens, countTextTokens((last as { content: string }).content) + PER_MESSAGE_OVERHEAD_TOKENS);
     cache.reset();
     assert.equal(cache.observe('s1', { messages }).cachedTokens, 0);
   });
@@ -94,10 +94,10 @@ describe('fake server: prefix cache model', () => {
     assert.equal(cache.stats.blocksFromMemo, messages.length + 1);
   });
 
-  it('prices an inline image at a fixed amount instead of tokenizing its base64', () => {
+  it('prices an image part at a fixed amount instead of tokenizing its base64', () => {
     const dataUrl = `data:image/png;base64,${'iVBORw0KGgo'.repeat(20_000)}`;
     const withImage = { role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: dataUrl } }] };
-    const placeholder = { role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: '[image]' } }] };
+    const placeholder = { role: 'user', content: [{ type: 'text', text: 'what is this?' }] };
     const cache = new PrefixCacheModel();
     const imageTokens = cache.measure({ messages: [withImage] }).promptTokens;
     assert.equal(imageTokens - cache.measure({ messages: [placeholder] }).promptTokens, TOKENS_PER_IMAGE);

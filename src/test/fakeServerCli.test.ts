@@ -58,7 +58,7 @@ describe('fake server: CLI flags', () => {
     assert.throws(() => parseCliArgs(['--host']), /--host expects a value/);
     assert.throws(() => parseCliArgs(['--host', '--port', '1']), /--host expects a value/);
     assert.throws(() => parseCliArgs(['stray']), /Unexpected argument stray/);
-    assert.throws(() => parseCliArgs(['--model', 'a:1:1:gemini']), /id:window:maxOutput/);
+    assert.throws(() => parseCliArgs(['--model', 'a:1:1:vertex']), /id:window:maxOutput/);
     assert.deepEqual(parseCliArgs(['--model', 'claude-x:200000:64000:messages']).options.models, [
       { id: 'claude-x', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, api: 'messages' },
     ]);

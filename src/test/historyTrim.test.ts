@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { cutGeometry } from '../core/trim/cutPolicy';
-import { layoutHistory } from '../core/trim/units';
+import { keptIndices, layoutHistory } from '../core/trim/units';
 import { SizeMemo } from '../core/trim/messageSize';
 import { historyTrimLine, overBudgetLine } from '../core/trim/trimLog';
 import { computeBudget } from '../core/trim/budget';
@@ -119,7 +119,7 @@ describe('historyTrim', () => {
     const ctx = (calibration: number) => ({ settings: { ...defaultSettings, maxInputTokens: 60_000 }, limits: { contextWindow: 1_000_000 }, calibration, memo, states, log: new MemoryLogger() });
     const first = planTrim(messages, [], ctx(1.12));
     messages.push({ role: 'user', content: 'a short follow-up' });
-    // 1.10 and 1.12 quantize to the same grid; with this factor fewer steps would fit.
+    // Within 10% of the factor the grid was laid with, so the frozen grid holds; with this factor fewer steps would fit.
     const second = planTrim(messages, [], ctx(1.1));
     assert.ok(first.trim.removed > 0);
     assert.strictEqual(second.trim.removed, first.trim.removed, 'the cut held');
@@ -176,5 +176,13 @@ describe('history layout', () => {
     assert.strictEqual(layout.headEnd, 1);
     assert.strictEqual(layout.tailStart, 3);
     assert.deepStrictEqual(layout.middle, [{ start: 1, end: 3 }]);
+  });
+
+  it('with keepRounds, drops the oldest rounds of the current turn but pins the prompt', () => {
+    const messages: WireMessage[] = [{ role: 'user', content: 'task' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'now do it' }, ...toolGroup('a', 100, 1), ...toolGroup('b', 100, 2), ...toolGroup('c', 100, 3)];
+    const layout = layoutHistory(messages, 2);
+    assert.deepStrictEqual(layout, { headEnd: 1, prompt: 2, tailStart: 5, middle: [{ start: 1, end: 2 }, { start: 3, end: 5 }] });
+    assert.deepStrictEqual(keptIndices(messages.length, layout, 2), [0, 2, 5, 6, 7, 8]);
+    assert.deepStrictEqual(layoutHistory(messages).tailStart, 2, 'by default the whole current turn is the tail');
   });
 });

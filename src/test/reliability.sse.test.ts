@@ -5,14 +5,13 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import * as path from 'path';
 import fc from 'fast-check';
 import { SseDecoder } from '../core/stream/sseDecoder';
 import { frameOf } from '../core/stream/streamFrame';
 import { FIXTURE_DIR } from './support/streamFixtures';
 import { chat, engineFor, runOnce } from './support/engineHarness';
+import { rawSseServer } from './support/rawSseServer';
 
 const fixture = fs.readFileSync(path.join(FIXTURE_DIR, 'gateway-crlf-keepalive.sse'), 'utf8');
 
@@ -26,22 +25,6 @@ function decodeInPieces(text: string, cuts: number[]): string[] {
   }
   out.push(...decoder.push(text.slice(from)), ...decoder.flush());
   return out;
-}
-
-/** Serves fixed bytes as an SSE body, a few bytes per write, so characters and lines are cut anywhere. */
-async function rawSseServer(body: Buffer, piece = 7): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(async (req, res) => {
-    req.resume();
-    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-    for (let i = 0; i < body.length; i += piece) {
-      res.write(body.subarray(i, i + piece));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 describe('SSE decoding', () => {

@@ -58,9 +58,9 @@ describe('replay tool', () => {
     assert.ok(messages.slice(1).every((r) => r.cacheWriteTokens > 0), 'each Messages request writes what it appended');
     const held = messages.filter((r, i) => i > 0 && r.removed > 0 && !r.cutMoved);
     assert.ok(held.length > 10 && held.every((r) => r.cacheHit >= 0.9), `held-cut hits ${held.map((r) => r.cacheHit.toFixed(2)).join(' ')}`);
-    const bad = spawnSync(process.execPath, [REPLAY, file, '--api', 'gemini'], { encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, [REPLAY, file, '--api', 'soap'], { encoding: 'utf8' });
     assert.strictEqual(bad.status, 2);
-    assert.match(bad.stderr, /--api "gemini" is not one of chat, responses, messages/);
+    assert.match(bad.stderr, /--api "soap" is not one of chat, responses, messages, gemini/);
   });
 
   it('prints one JSON object per request and a summary; the cut holds between moves and hits stay high', () => {

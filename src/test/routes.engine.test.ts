@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import type { ChatMessage, StreamEvent } from '../core/types';
-import type { RouteId } from '../core/routes/route';
+import type { WiredRoute } from './support/routeModels';
 import { UserFacingError } from '../core/request/userFacingError';
 import { OPENCODE_CLIENT } from '../core/request/chatTransport';
 import { EXTENSION_VERSION } from '../core/request/version';
@@ -30,7 +30,7 @@ async function run(engine: ReturnType<typeof engineFor>['engine'], modelId: stri
 
 describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
   const server = useFakeServer();
-  const at = (route: RouteId) => server().requests.filter((r) => r.path === PATHS[route]);
+  const at = (route: WiredRoute) => server().requests.filter((r) => r.path === PATHS[route]);
 
   it('sends x-opencode-client with the package version on every route', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
@@ -58,9 +58,18 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
     });
   }
 
+  it('gemini (issue 12\'s route, through the same transport): a plain answer on /models/{id}:streamGenerateContent', async () => {
+    const { engine, log } = engineFor(server().url, { models: { 'fake-native-gemini': { api: 'gemini' } } }, new MemoryStore(), fast);
+    const answer = await run(engine, 'fake-native-gemini', [text('hello gemini')], []);
+    assert.match(answer.text, /^Answer 1 to: hello gemini/);
+    assert.strictEqual(server().requests.at(-1)?.path, '/v1/models/fake-native-gemini:streamGenerateContent');
+    assert.ok(answer.outcome.usage!.contextTokens > 0);
+    assert.strictEqual(log.lines.filter((l) => l.message.startsWith('[usage]')).length, 1);
+  });
+
   it('usage per route: Messages counts input + cache read + cache write; Responses input_tokens with cached_tokens', async () => {
     const system: ChatMessage = { role: 'system', parts: [{ kind: 'text', text: 'You are careful. '.repeat(300) }] };
-    for (const route of ['responses', 'messages'] as RouteId[]) {
+    for (const route of ['responses', 'messages'] as WiredRoute[]) {
       const { engine } = engineFor(server().url, ROUTE_SETTING, new MemoryStore(), fast);
       const first = await run(engine, ROUTE_MODEL[route], [system, text('first question')], []);
       const second = await run(engine, ROUTE_MODEL[route], [system, text('first question'), { role: 'assistant', parts: [{ kind: 'text', text: first.text }] }, text('second')], []);
@@ -76,7 +85,7 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
     }
   });
 
-  for (const route of ['responses', 'messages'] as RouteId[]) {
+  for (const route of ['responses', 'messages'] as WiredRoute[]) {
     it(`${route}: tool round trip with the signed reasoning passed back, also after a restart (store reloaded)`, async () => {
       const store = new MemoryStore();
       const { engine } = engineFor(server().url, ROUTE_SETTING, store, fast);

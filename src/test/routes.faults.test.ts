@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import { startFakeServer } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
-import type { RouteId } from '../core/routes/route';
+import type { WiredRoute } from './support/routeModels';
 import * as double from './support/vscodeDouble';
 import { ask, user } from './support/activatedExtension';
 import { askError, providerWithTiming, type TimedProvider } from './support/providerHarness';
@@ -18,7 +18,7 @@ const toolCalls = (parts: unknown[]) => parts.filter((p): p is double.LanguageMo
 const thinking = (parts: unknown[]) => parts.filter((p): p is double.LanguageModelThinkingPart => p instanceof double.LanguageModelThinkingPart).map((p) => p.value).join('');
 const READ_FILE = [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }];
 
-for (const route of ['responses', 'messages'] as RouteId[]) {
+for (const route of ['responses', 'messages'] as WiredRoute[]) {
   const model = ROUTE_MODEL[route];
   describe(`faults on the ${route} route (provider, real HTTP)`, () => {
     const server = useFakeServer();

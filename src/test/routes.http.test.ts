@@ -10,7 +10,7 @@ import { useFakeServer } from './support/suiteHooks';
 import { askRoute } from './support/routeClient';
 import { callsOf, lastUsage, textOf } from './support/routeHarness';
 
-const MODEL: Record<RouteId, string> = { chat: 'fake-large', responses: 'fake-responses', messages: 'fake-messages' };
+const MODEL: Record<RouteId, string> = { chat: 'fake-large', responses: 'fake-responses', messages: 'fake-messages', gemini: 'fake-native-gemini' };
 const NATIVE: RouteId[] = ['responses', 'messages'];
 const SYSTEM = 'You are a careful assistant. '.repeat(200);
 

@@ -57,10 +57,10 @@ describe('routes: selection', () => {
 
 describe('routes: the opencode.models setting', () => {
   it('keeps valid entries and explains each ignored one', () => {
-    const { byModel, problems } = validateModelOverrides({ 'qwen3.7-max': { api: 'messages' }, 'gpt-x': { api: 'gemini' }, k: 'chat', 'grok-4.5': { api: 'responses', effort: 'high' }, '': { api: 'chat' } });
+    const { byModel, problems } = validateModelOverrides({ 'qwen3.7-max': { api: 'messages' }, 'gpt-x': { api: 'vertex' }, k: 'chat', 'grok-4.5': { api: 'responses', effort: 'high' }, '': { api: 'chat' } });
     assert.deepStrictEqual([...byModel], [['qwen3.7-max', { api: 'messages' }], ['grok-4.5', { api: 'responses' }]]);
     assert.strictEqual(problems.length, 4);
-    assert.match(problems.join('\n'), /"gpt-x"\]\.api must be one of "chat", "responses", "messages", not "gemini"/);
+    assert.match(problems.join('\n'), /"gpt-x"\]\.api must be one of "chat", "responses", "messages", "gemini", not "vertex"/);
     assert.deepStrictEqual(validateModelOverrides(undefined), { byModel: new Map(), problems: [] });
     assert.strictEqual(validateModelOverrides([1]).problems.length, 1);
   });

@@ -6,7 +6,9 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import type { ChatMessage } from '../core/types';
+import { resolveSettings } from '../core/config/settings';
 import { SessionIds } from '../core/session/sessionId';
+import { replaySession } from '../replay/replaySession';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { engineFor, MemoryStore, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
@@ -36,6 +38,19 @@ describe('session identity: same opening, different conversations (issue 9 item 
     const b = engine.prepare({ modelId: 'm', messages: conversation('B', 30, 20), tools: [] }, LIMITS);
     assert.strictEqual(b.trim.removed, 0, `B dropped ${b.trim.removed} message(s) it had room for`);
     assert.notStrictEqual(b.sessionId, a.sessionId);
+  });
+
+  it('replay-same-opening: the replay tool keeps two conversations of one file apart, as the engine does', () => {
+    const wire = (tag: string, pairs: number, tokens: number): WireMessage[] => [
+      { role: 'system', content: 'You are the agent. Follow the task template.' },
+      { role: 'user', content: 'Task template: fix the failing test.' },
+      ...Array.from({ length: pairs * 2 }, (_, i): WireMessage => ({ role: i % 2 ? 'user' : 'assistant', content: `${tag} ${i} ${filler(tokens, i)}` })),
+      { role: 'user', content: `${tag} current question` },
+    ];
+    const settings = resolveSettings(() => undefined, () => undefined);
+    const { steps } = replaySession([{ messages: wire('A', 20, 4_000), tools: [] }, { messages: wire('B', 30, 20), tools: [] }], { settings, limits: LIMITS });
+    assert.ok(steps[0].removed > 0, 'A is long enough to be cut');
+    assert.strictEqual(steps[1].removed, 0, `B dropped ${steps[1].removed} message(s) it had room for`);
   });
 
   it('session-header-stable: one conversation keeps its header every turn and after a restart; another gets its own', async () => {

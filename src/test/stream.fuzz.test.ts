@@ -6,8 +6,6 @@
  * only whole, with their complete JSON; usage merged. A few runs go over real HTTP through the engine.
  */
 import * as assert from 'assert';
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import fc from 'fast-check';
 import { SseDecoder } from '../core/stream/sseDecoder';
 import { frameOf } from '../core/stream/streamFrame';
@@ -15,6 +13,7 @@ import { StreamMapper } from '../core/stream/streamMapper';
 import type { StreamEvent } from '../core/types';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 import { cutAt } from './support/cutAt';
+import { rawSseServer } from './support/rawSseServer';
 
 interface Answer {
   reasoning: string[];
@@ -131,24 +130,14 @@ describe('stream frames: fuzz', () => {
   it('over real HTTP through the engine, written in random byte pieces', async () => {
     await fc.assert(
       fc.asyncProperty(answer, fc.integer({ min: 1, max: 40 }), async (a, piece) => {
-        const bytes = Buffer.from(sseOf(a, true), 'utf8');
-        const server = http.createServer(async (req, res) => {
-          req.resume();
-          res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-          for (let i = 0; i < bytes.length; i += piece) {
-            res.write(bytes.subarray(i, i + piece));
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-          res.end();
-        });
-        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        const server = await rawSseServer(Buffer.from(sseOf(a, true), 'utf8'), piece);
         try {
-          const { engine } = engineFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, { maxRetries: 0 });
+          const { engine } = engineFor(server.url, { maxRetries: 0 });
           const { events, outcome } = await runOnce(engine, 'any-model', chat('fuzz'));
           assertFaithful(a, [...events]);
           assert.strictEqual(outcome.truncated, false);
         } finally {
-          await new Promise((resolve) => server.close(resolve));
+          await server.close();
         }
       }),
       { numRuns: 25 },

@@ -75,6 +75,24 @@ describe('where the answer ends (engine, real HTTP)', () => {
     assert.deepStrictEqual(lines('warn'), ["[stream] The connection broke in the middle of fake-large's answer (terminated: other side closed). The answer is incomplete: kept what arrived."]);
   });
 
+  it('usage-then-cut after only thinking: the answer fails, but the usage that arrived is accounted ([usage] line)', async () => {
+    server().enqueueFault({ name: 'usage-then-cut', afterChunks: 3, thinking: true });
+    const { engine, log } = engineFor(server().url, { maxRetries: 2 }, undefined, { idleTimeoutMs: IDLE_MS, sleep: async () => undefined });
+    await assert.rejects(runOnce(engine, 'fake-large', chat('think, then break')));
+    assert.strictEqual(chats().length, 1, 'thinking was shown: no retry');
+    const usage = log.lines.filter((l) => l.level === 'info' && l.message.startsWith('[usage]'));
+    assert.strictEqual(usage.length, 1, 'one [usage] line');
+  });
+
+  it('empty answer with usage: EmptyAnswerError, and each attempt\'s usage is accounted once', async () => {
+    server().enqueueReply({ text: '' });
+    server().enqueueReply({ text: '' });
+    const { engine, log } = engineFor(server().url, { maxRetries: 1 }, undefined, { idleTimeoutMs: IDLE_MS, sleep: async () => undefined });
+    await assert.rejects(runOnce(engine, 'fake-large', chat('say nothing')), /empty/i);
+    assert.strictEqual(chats().length, 2, 'retried once');
+    assert.strictEqual(log.lines.filter((l) => l.level === 'info' && l.message.startsWith('[usage]')).length, 2, 'one [usage] line per attempt');
+  });
+
   it('split-usage: a trailing usage frame with only the output count merges (the context is not reset to 0)', async () => {
     for (const usageShape of ['openai', 'anthropic'] as const) {
       const own = await startFakeServer({ usageShape });

@@ -1,7 +1,7 @@
 /**
  * npm run --silent replay -- FILE [--context-window N] [--max-output N] [--reserved N]
  *   [--headroom-ratio X] [--headroom-min N] [--headroom-max N] [--cut-step N] [--max-input N]
- *   [--api chat|responses|messages] [--json]
+ *   [--api chat|responses|messages|gemini] [--json]
  *
  * Replays a recorded session (opencode.recordRequests writes them) through the extension's trim path.
  * Without --json it prints the lines the extension would log; with --json one object per request and a

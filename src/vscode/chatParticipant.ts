@@ -4,24 +4,44 @@
  * the conversation to an OpenCode model and streams the answer back as markdown.
  */
 import * as vscode from 'vscode';
-import { redact } from '../core/util/redact';
+import { ERROR_DETAIL_MAX, excerptOf } from '../core/util/excerpt';
+import { composePrompt, omittedFooter, type PromptPart } from '../core/participant/promptReferences';
+import type { RequestRecord } from '../core/report/requestLog';
+import { BoundedMap } from '../core/util/boundedMap';
+import { resolveReferences } from './resolveReferences';
 
 export const PARTICIPANT_ID = 'opencode.chat';
 const VENDOR = 'opencode';
 
 type HistoryTurn = vscode.ChatRequestTurn | vscode.ChatResponseTurn;
 
-/** Earlier turns as chat messages: the user's prompts and the markdown this participant answered with. */
+/**
+ * The user turns as they were sent, attachments included, keyed by prompt and references: an earlier turn must
+ * be sent again byte for byte, or every later request misses the provider's prefix cache from that turn on.
+ */
+const sentTurns = new BoundedMap<string, vscode.LanguageModelChatMessage>(200);
+
+function turnKey(prompt: string, references: readonly vscode.ChatPromptReference[] | undefined): string {
+  return `${prompt}\u0000${(references ?? []).map((r) => `${r.id}@${r.range?.join('-') ?? ''}`).join('|')}`;
+}
+
+/** The quiet lines this participant appends (trim note, footer); not part of the answer the model gave. */
+const QUIET_TAIL = /\n\n---\n_[^\n]*_(?: {2}\n_[^\n]*_)*$/;
+
+/** Earlier turns as chat messages: the user's turns as sent and the markdown this participant answered with. */
 export function historyToMessages(history: readonly HistoryTurn[]): vscode.LanguageModelChatMessage[] {
   const messages: vscode.LanguageModelChatMessage[] = [];
   for (const turn of history) {
     if ('prompt' in turn) {
-      if (turn.prompt.trim()) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
+      const sent = sentTurns.get(turnKey(turn.prompt, turn.references));
+      if (sent) messages.push(sent);
+      else if (turn.prompt.trim()) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
       continue;
     }
     const text = turn.response
       .map(part => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-      .join('');
+      .join('')
+      .replace(QUIET_TAIL, '');
     if (text.trim()) messages.push(vscode.LanguageModelChatMessage.Assistant(text));
   }
   return messages;
@@ -34,10 +54,10 @@ async function chooseModel(picked: vscode.LanguageModelChat | undefined): Promis
   return first;
 }
 
-/** Redacted: the error may come from any provider and quote a header or a URL. */
+/** A short redacted excerpt: the error may come from any provider, quote a header or a URL, or carry an HTML page. */
 function describeError(err: unknown): string {
-  if (err instanceof vscode.LanguageModelError) return redact(err.code ? `${err.message} (${err.code})` : err.message);
-  return redact(err instanceof Error ? err.message : String(err));
+  if (err instanceof vscode.LanguageModelError) return excerptOf(err.code ? `${err.message} (${err.code})` : err.message, ERROR_DETAIL_MAX);
+  return excerptOf(err instanceof Error ? err.message : String(err), ERROR_DETAIL_MAX);
 }
 
 function failure(stream: vscode.ChatResponseStream, title: string, detail: string): void {
@@ -47,7 +67,48 @@ function failure(stream: vscode.ChatResponseStream, title: string, detail: strin
   stream.markdown(md);
 }
 
-function makeHandler(log: vscode.LogOutputChannel): vscode.ChatRequestHandler {
+/** Attachments may take half of the model's input limit; the history trim fits the rest. */
+const ATTACHMENT_SHARE = 0.5;
+
+type DataPartClass = new (data: Uint8Array, mimeType: string) => vscode.LanguageModelTextPart;
+/** LanguageModelDataPart is in VS Code ≥ 1.105's API but not in the @types this builds against. */
+const dataPartClass = (): DataPartClass | undefined => (vscode as unknown as { LanguageModelDataPart?: DataPartClass }).LanguageModelDataPart;
+
+function toContent(part: PromptPart): vscode.LanguageModelTextPart {
+  if (part.kind === 'text') return new vscode.LanguageModelTextPart(part.text);
+  const DataPart = dataPartClass() as DataPartClass;
+  return new DataPart(part.data, part.mimeType);
+}
+
+/** The runtime model object says so as `supportsImageToText` (VS Code 1.139) or `imageInput`. */
+function takesImages(model: vscode.LanguageModelChat): boolean {
+  const caps = (model as { capabilities?: { imageInput?: boolean; supportsImageToText?: boolean } }).capabilities;
+  return !!(caps?.imageInput || caps?.supportsImageToText);
+}
+
+/** The user's turn: attachments first (as the chat view shows them), then the prompt; and what was left out. */
+async function userTurn(request: vscode.ChatRequest, model: vscode.LanguageModelChat): Promise<{ message: vscode.LanguageModelChatMessage; footer?: string; attached: number }> {
+  const resolved = await resolveReferences(request.references ?? [], request.prompt);
+  const composed = composePrompt(request.prompt, resolved, {
+    maxTokens: Math.floor(model.maxInputTokens * ATTACHMENT_SHARE),
+    imageInput: !!dataPartClass() && takesImages(model),
+  });
+  const message = vscode.LanguageModelChatMessage.User(composed.parts.map(toContent));
+  if (composed.parts.length > 1) sentTurns.set(turnKey(request.prompt, request.references), message);
+  return { message, footer: omittedFooter(composed.notes), attached: composed.parts.length - 1 };
+}
+
+/** Options of the participant beyond the log: the last accounted request, for the "older turns left out" line. */
+export interface ParticipantDeps {
+  lastRequest?: () => RequestRecord | undefined;
+}
+
+function trimNote(before: RequestRecord | undefined, after: RequestRecord | undefined): string | undefined {
+  if (!after || after === before || after.removed === 0) return undefined;
+  return `_${after.removed} older message(s) of this conversation were not sent, to fit the model's window._`;
+}
+
+function makeHandler(log: vscode.LogOutputChannel, deps: ParticipantDeps): vscode.ChatRequestHandler {
   return async (request, chatContext, stream, token) => {
     const model = await chooseModel(request.model);
     if (!model) {
@@ -56,14 +117,18 @@ function makeHandler(log: vscode.LogOutputChannel): vscode.ChatRequestHandler {
         'OpenAI-compatible endpoint.');
       return {};
     }
-    const messages = [...historyToMessages(chatContext.history), vscode.LanguageModelChatMessage.User(request.prompt)];
-    log.info(`[participant] @opencode -> ${model.id} (${messages.length} message(s))`);
+    const turn = await userTurn(request, model);
+    const messages = [...historyToMessages(chatContext.history), turn.message];
+    log.info(`[participant] @opencode -> ${model.id} (${messages.length} message(s), ${turn.attached} attachment part(s))`);
+    const before = deps.lastRequest?.();
     try {
       const response = await model.sendRequest(messages, {}, token);
       for await (const chunk of response.text) {
         if (token.isCancellationRequested) break;
         stream.markdown(chunk);
       }
+      const quiet = [trimNote(before, deps.lastRequest?.()), turn.footer && `_${turn.footer}_`].filter(Boolean);
+      if (quiet.length && !token.isCancellationRequested) stream.markdown(`\n\n---\n${quiet.join('  \n')}`);
     } catch (err) {
       if (token.isCancellationRequested) return {};
       const detail = describeError(err);
@@ -78,8 +143,8 @@ function makeHandler(log: vscode.LogOutputChannel): vscode.ChatRequestHandler {
  * Registers `@opencode` (also added to context.subscriptions) and asks for the OpenCode models once, so VS Code
  * resolves them and the chat view's model picker lists them (VS Code resolves provider models lazily).
  */
-export function registerOpenCodeParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, makeHandler(log));
+export function registerOpenCodeParticipant(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, deps: ParticipantDeps = {}): vscode.Disposable {
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, makeHandler(log, deps));
   participant.iconPath = new vscode.ThemeIcon('comment-discussion');
   context.subscriptions.push(participant);
   vscode.lm.selectChatModels({ vendor: VENDOR }).then(

@@ -8,7 +8,9 @@ export function registerCommands(keys: ApiKeyStore, catalog: ModelCatalog, log: 
   return [
     vscode.commands.registerCommand('opencode.setApiKey', async () => {
       if (!(await keys.promptAndStore())) return;
-      log.info('[key] API key updated in secret storage.');
+      const saved = !!(await keys.get());
+      log.info(saved ? '[key] API key updated in secret storage.' : '[key] API key removed from secret storage.');
+      void vscode.window.showInformationMessage(saved ? 'OpenCode: API key saved in secret storage.' : 'OpenCode: stored API key removed.');
       await refreshWithFeedback(catalog);
     }),
     vscode.commands.registerCommand('opencode.refreshModels', () => refreshWithFeedback(catalog)),

@@ -4,6 +4,10 @@
  * too, with the engine's timing injected so retry waits do not slow the suite.
  */
 import * as vscode from 'vscode';
+import { isLoopbackUrl } from '../core/config/endpoint';
+import { QuotaService } from '../core/quota/quotaService';
+import { limitSentence } from '../core/quota/quotaText';
+import { RequestLog } from '../core/report/requestLog';
 import { ChatEngine, type EngineTiming } from '../core/request/chatEngine';
 import { ApiKeyStore } from './apiKey';
 import { registerOpenCodeParticipant } from './chatParticipant';
@@ -11,7 +15,10 @@ import { offerToSetKey, registerCommands } from './commands';
 import { ModelCatalog } from './modelCatalog';
 import { OpenCodeChatProvider } from './provider';
 import { RequestRecorderFile } from './requestRecorderFile';
+import { ReportPanels } from './reportPanel';
 import { SettingsReader } from './settingsReader';
+import { OpenCodeStatusBar } from './statusBar';
+import { welcomeOnce } from './welcome';
 
 export interface ComposeOptions {
   timing?: Partial<EngineTiming>;
@@ -22,6 +29,8 @@ export interface ComposedExtension {
   settings: SettingsReader;
   engine: ChatEngine;
   provider: OpenCodeChatProvider;
+  requests: RequestLog;
+  statusBar: OpenCodeStatusBar;
 }
 
 export function composeExtension(context: vscode.ExtensionContext, options: ComposeOptions = {}): ComposedExtension {
@@ -31,6 +40,10 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
   const endpoint = async () => ({ baseUrl: settings.current.baseUrl, apiKey: await keys.get() });
   const catalog = new ModelCatalog(context.globalState, log, endpoint);
   const recorder = new RequestRecorderFile(context.logUri.fsPath, log);
+  const requests = new RequestLog();
+  const quota = new QuotaService({ endpoint, log });
+  const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
+  const reports = new ReportPanels(requests, settings, quota, log);
   const engine = new ChatEngine({
     log,
     store: context.globalState,
@@ -39,22 +52,52 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     // Called during requests only, after `provider` below exists.
     onLimitsChanged: () => provider.notifyInfoChanged(),
     record: (prepared) => settings.current.recordRequests && recorder.record(prepared),
+    onAccounted: (modelId, prepared, usage) => {
+      requests.add(modelId, prepared, usage);
+      statusBar.update();
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+      reports.refresh(prepared.sessionId);
+      void quota.refresh();
+    },
     timing: options.timing,
   });
-  const provider = new OpenCodeChatProvider(engine, catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl));
+  const explainLimit = async (): Promise<string | undefined> => {
+    await quota.refresh();
+    return limitSentence(quota.current);
+  };
+  const provider = new OpenCodeChatProvider(engine, catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit);
+  quota.onDidChange(() => {
+    statusBar.update();
+    reports.refreshAll();
+  });
   context.subscriptions.push(
     log,
     settings,
     catalog,
     vscode.lm.registerLanguageModelChatProvider('opencode', provider),
+    statusBar,
+    reports,
     ...registerCommands(keys, catalog, log),
+    vscode.commands.registerCommand('opencode.showReport', (sessionId?: unknown) => reports.show(typeof sessionId === 'string' ? sessionId : undefined)),
     catalog.onDidChange(() => provider.notifyInfoChanged()),
-    keys.onDidChange(() => void catalog.refresh().catch(() => undefined)),
+    keys.onDidChange(() => {
+      statusBar.update();
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+      void catalog.refresh().catch(() => undefined);
+    }),
     settings.onDidChange(() => {
       provider.notifyInfoChanged();
+      statusBar.update();
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
       void catalog.refresh().catch(() => undefined);
     }),
   );
-  registerOpenCodeParticipant(context, log);
-  return { log, settings, engine, provider };
+  statusBar.update();
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });
+  return { log, settings, engine, provider, requests, statusBar };
 }

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChatEngine } from '../core/request/chatEngine';
-import { UserFacingError } from '../core/request/userFacingError';
+import { errorLogLine, unexpectedErrorMessage, UserFacingError } from '../core/request/userFacingError';
 import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
 import type { ModelEntry } from '../core/types';
 import { describeModel } from './modelInfo';
@@ -13,7 +13,6 @@ import type { SettingsReader } from './settingsReader';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
-import { redact } from '../core/util/redact';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -26,6 +25,8 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     private readonly settings: SettingsReader,
     private readonly log: vscode.LogOutputChannel,
     private readonly offerKeyPrompt: () => void,
+    /** For a quota or rate-limit failure: which OpenCode Go window is full and when it resets, if known. */
+    private readonly explainLimit?: () => Promise<string | undefined>,
   ) {}
 
   /** Model info may have changed: VS Code asks again. */
@@ -64,14 +65,15 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
         controller.signal,
       );
     } catch (error) {
+      if (error instanceof UserFacingError && error.kind === 'cancelled') return;
       if (error instanceof UserFacingError) {
-        if (error.kind === 'cancelled') return;
-        this.log.error(`[error] ${entry.id}: ${error.message} (${error.detail})`);
-        throw new Error(error.message);
+        const limit = error.kind === 'quota' || error.kind === 'rate' ? await this.explainLimit?.().catch(() => undefined) : undefined;
+        const message = limit ? `${error.message} ${limit}` : error.message;
+        this.log.error(errorLogLine(entry.id, limit ? new UserFacingError(error.kind, message, error.detail, error.status) : error));
+        throw new Error(message);
       }
-      const text = redact(error instanceof Error ? error.stack ?? error.message : String(error));
-      this.log.error(`[error] ${entry.id}: ${text}`);
-      throw new Error(redact(error instanceof Error ? error.message : String(error)));
+      this.log.error(errorLogLine(entry.id, error));
+      throw new Error(unexpectedErrorMessage(error));
     } finally {
       subscription.dispose();
     }

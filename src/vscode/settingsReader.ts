@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { resolveSettings, type Settings } from '../core/config/settings';
 import { isInsecureRemoteUrl } from '../core/config/endpoint';
 import { redactUrl } from '../core/util/redact';
+import { settingsChangeLine } from '../core/config/settingsDiff';
 
 export class SettingsReader implements vscode.Disposable {
   private value: Settings;
@@ -14,7 +15,10 @@ export class SettingsReader implements vscode.Disposable {
     this.value = this.read();
     this.listener = vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration('opencode')) return;
+      const before = this.value;
       this.value = this.read();
+      const line = settingsChangeLine(before, this.value);
+      if (line) this.log.info(line);
       this.changed.fire(this.value);
     });
   }

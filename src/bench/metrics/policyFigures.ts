@@ -22,6 +22,8 @@ export interface PolicyFigures {
   meanHit: number;
   p10Hit: number;
   under50: number;
+  /** Longest run of consecutive cold requests (hit < 50%). */
+  maxColdRun: number;
   meanKept: number;
   minKept: number;
   maxKept: number;
@@ -59,6 +61,16 @@ function countBackMoves(records: readonly RequestRecord[]): number {
   return back;
 }
 
+function longestRun<T>(values: readonly T[], test: (value: T) => boolean): number {
+  let longest = 0;
+  let run = 0;
+  for (const value of values) {
+    run = test(value) ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
 export function policyFigures(
   policy: { id: string; label: string; params: string },
   records: readonly RequestRecord[],
@@ -81,6 +93,7 @@ export function policyFigures(
     meanHit: mean(hits),
     p10Hit: percentile(hits, 10),
     under50: hits.filter((h) => h < LOW_HIT).length,
+    maxColdRun: longestRun(hits, (h) => h < LOW_HIT),
     meanKept: mean(kept),
     minKept: min(kept),
     maxKept: max(kept),

@@ -4,7 +4,7 @@
  * that remain once the oldest `dropUnits` middle units are gone.
  */
 import type { MessageSize } from '../../core/trim/messageSize';
-import { layoutHistory, type HistoryLayout } from '../../core/trim/units';
+import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, layoutHistory, type HistoryLayout } from '../../core/trim/units';
 import type { WireMessage } from '../../core/wire/wireTypes';
 import type { PolicyDecision } from './policy';
 
@@ -18,7 +18,8 @@ export interface SizedHistory {
 
 export function sizeHistory(messages: readonly WireMessage[], tools: MessageSize, sizeOf: (m: WireMessage) => MessageSize): SizedHistory {
   const sizes = messages.map(sizeOf);
-  const layout = layoutHistory(messages);
+  // The extension's units: older turns, then the oldest rounds of the current turn (the newest rounds and the prompt stay).
+  const layout = layoutHistory(messages, DEFAULT_KEEP_RECENT_ROUNDS);
   const total = { tokens: tools.tokens, bytes: tools.bytes };
   for (const size of sizes) {
     total.tokens += size.tokens;
@@ -35,13 +36,10 @@ export function sizeHistory(messages: readonly WireMessage[], tools: MessageSize
   return { layout, units, total, messageCount: messages.length };
 }
 
-/** Head, then everything from the first kept middle unit to the end (the tail is never dropped). */
+/** Head, the current prompt, then everything from the first kept middle unit to the end (the tail is never dropped). */
 export function decisionAfterDropping(history: SizedHistory, dropUnits: number): PolicyDecision {
   const { layout, units } = history;
-  const firstKept = dropUnits < layout.middle.length ? layout.middle[dropUnits].start : layout.tailStart;
-  const sentIndices: number[] = [];
-  for (let i = 0; i < layout.headEnd; i++) sentIndices.push(i);
-  for (let i = firstKept; i < history.messageCount; i++) sentIndices.push(i);
+  const sentIndices = keptIndices(history.messageCount, layout, dropUnits);
   let estimate = history.total.tokens;
   for (let k = 0; k < dropUnits; k++) estimate -= units[k].tokens;
   return { sentIndices, estimate };

@@ -37,7 +37,7 @@ export function parametersTable(result: RegimeResult): Table {
 
 export function policyTable(result: RegimeResult): Table {
   return {
-    headers: ['policy', 'cut moves', 'mean hit', 'p10 hit', 'hit <50%', 'mean kept', 'min kept', 'over B (JSON / text count)', 'landings (o200k)', 'cost vs no trim'],
+    headers: ['policy', 'cut moves', 'mean hit', 'p10 hit', 'hit <50%', 'mean kept', 'min kept', 'over B (cache model / text count)', 'landings (o200k)', 'cost vs no trim'],
     numeric: [false, true, true, true, true, true, true, true, true, true],
     rows: result.figures.map((f: PolicyFigures) => [
       f.label,
@@ -90,7 +90,7 @@ export function acceptanceTable(acceptance: Acceptance): Table {
   };
 }
 
-/** The rivals again, with the prompt counted as a chat template would (text only, no JSON keys or escapes). */
+/** The rivals again, with the bench's own text-only count (message text, no tool-call markers). */
 export function textCountTable(result: RegimeResult): Table {
   return policyTable({ ...result, figures: result.textCount });
 }

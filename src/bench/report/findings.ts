@@ -65,7 +65,7 @@ function reasonsOf(result: RegimeResult, leading: PolicyFigures, ours: PolicyFig
       `budget and its steps are ${(1 / ratio).toFixed(2)}× the size it thinks`);
   }
   if (leading.overBudget > 0) {
-    reasons.push(`${leading.overBudget} of its requests exceed B as the cache model counts (message JSON), ${leading.overBudgetText} by the text-only count`);
+    reasons.push(`${leading.overBudget} of its requests exceed B as the cache model counts (chat template), ${leading.overBudgetText} by the text-only count`);
   }
   if (bytesBind(leading, result)) {
     reasons.push(`just before its cut moves the leading policy is nearer the byte ceiling (${result.regime.maxBytes.toLocaleString('en-US')} bytes) than ` +

@@ -6,7 +6,8 @@ export const METHOD_AND_LIMITS = `## How the numbers are made
   definitions (~70K tokens at B = 613,952, like the seed's 69,888 of system + tools; ~20K in (e)), an anchor task,
   history pre-filled to about two requests of growth under the budget, then one step per request — mostly an
   assistant tool call with its results (parallel calls in (d)), and now and then (one request in 4 to 10, by
-  regime) an assistant answer plus the next user message, so there is a current turn. Text comes from the seeded
+  regime) an assistant answer plus the next user message, so there is a current turn. In (f) no user message
+  follows the current prompt: all 300 requests add tool rounds to one agent turn, which outgrows the budget. Text comes from the seeded
   generators in \`src/test/fixtures/textSamples.ts\`. The "mean unit" and "growth/request" columns are measured on
   the generated sessions, not the targets.
 * **Budget**: B = 613,952 for (a)–(d) (\`opencode.maxInputTokens\`; the seed's deepseek-v4.1-flash budget), byte
@@ -18,12 +19,14 @@ export const METHOD_AND_LIMITS = `## How the numbers are made
   below, so every run starts with the previous turn (the pre-fill without the current user message) cached.
   Blocks are measured once per message object and fed to each run's model through \`observeMeasured\`: the same
   numbers as \`observe\`, without re-serializing and re-hashing megabytes on every request.
-* **Two token counts.** The cache model counts each message's JSON (keys, quotes, escapes) — on these sessions
-  12–15% more than the message text a chat template tokenizes. The main tables use its count, as the issue
-  specifies. Regimes (b)–(d) are also run with the text-only count on a session pre-filled by that count. Ours
-  calibrates its estimate to whatever the endpoint reports, so it fills to the budget in either count; chars/4 is
-  fixed, so whether the leading policy overshoots the budget or leaves room unused depends on the count and on the
-  text. "Over B (JSON / text count)" gives both for every run.
+* **Token count.** The cache model counts each message as a chat template does (issue 11): its text — content,
+  tool-call names and arguments, reasoning — plus 4 tokens per message and 3 per tool call, images at a fixed
+  800; the tools block as its JSON. (Until issue 11 it counted each message's JSON, keys, quotes and escapes
+  included: 12–15% more, which made every calibrated policy keep less than a real endpoint allows.) Regimes
+  (b)–(d) are also run with the bench's own text-only count on a session pre-filled by it; the two counts now
+  differ only by the tool-call markers. In (g) the endpoint's count is the cache model's times a factor that
+  drifts between 1.22 and 1.34 (a sine over 150 requests ± 0.8% jitter per request), like a model whose tokenizer
+  is not o200k on mixed CJK and English text; every figure of (g) is in those units, for every policy.
 * **Policies**: *no trimming* sends everything (cost baseline; it exceeds B). *Minimal fit* drops the oldest
   units until the payload fits B (our estimator, calibrated like ours, no margin). *Leading extension* is its
   published rule, re-implemented here from its description: trim only above B; drop the oldest units until at or
@@ -33,7 +36,8 @@ export const METHOD_AND_LIMITS = `## How the numbers are made
   rule, our estimator* is the same rule on our estimator with the calibration factor rounded to 0.05 (unrounded,
   calibration noise alone moves a grid cut), to separate the rule from the estimate. *Ours* is
   \`planTrim\` + \`accountUsage\` exactly as the extension runs them. All of them keep the same head (system prompt,
-  anchor) and tail (current turn) and cut whole units, so only the cut rule and the estimator differ.
+  anchor), the current prompt and the newest two rounds, and cut the same whole units (older turns, then the
+  oldest rounds of the current turn), so only the cut rule and the estimator differ.
 * **Figures**: a *cut move* is a request whose number of dropped messages differs from the previous request's
   (the cached prefix breaks at the cut); "(n back)" counts moves to fewer dropped messages. *Kept* = o200k prompt
   tokens sent. *Landings* = kept tokens on the requests that moved the cut. *Over B* = requests whose prompt

@@ -2,6 +2,7 @@
 import type { BenchResults } from '../results';
 import { acceptanceTable, accuracyTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable } from './benchTables';
 import { acceptanceSummary, regimeFindings } from './findings';
+import { sessionBarSection } from './sessionBar';
 import { renderText } from './tables';
 
 const heading = (text: string): string => `\n== ${text} ${'='.repeat(Math.max(0, 100 - text.length))}\n`;
@@ -21,6 +22,7 @@ export function stdoutReport(results: BenchResults): string {
   }
   const a = results.acceptance;
   parts.push(heading('Acceptance bar'), renderText(acceptanceTable(a)), `overall (cache-model count, as specified): ${a.pass ? 'PASS' : 'FAIL'}; with the text count: ${a.textCountPass ? 'PASS' : 'FAIL'}`, acceptanceSummary(a, results.regimes));
+  parts.push(heading('Acceptance bar (issue 11)'), sessionBarSection(results.regimes));
   parts.push(heading('Speed'), renderText(speedTable(results.speed)));
   parts.push(heading('Token counting accuracy (error vs o200k)'), renderText(accuracyTable(results.accuracy)));
   const [loadBefore, loadAfter] = results.environment.loadAverage;

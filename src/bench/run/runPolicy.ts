@@ -2,10 +2,11 @@
  * Runs one policy over one session: every request is decided by the policy, then observed by a fresh
  * PrefixCacheModel under one session id, and the provider's report goes back to the policy.
  */
-import { PrefixCacheModel } from '../../cacheModel/prefixCache';
+import { PrefixCacheModel, type CacheObservation } from '../../cacheModel/prefixCache';
 import type { ReplayRequest } from '../../replay/replayFile';
 import type { PromptBlocks, TokenCount } from '../cache/promptBlocks';
 import type { Policy, PolicyDecision } from '../policies/policy';
+import { reportScale } from '../sessions/regimes';
 import { requestAt, type BenchSession } from '../sessions/sessionGenerator';
 
 export const BENCH_SESSION_ID = 'ses_bench';
@@ -48,7 +49,7 @@ export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptB
     const decision = run.decide(request);
     options.onDecision?.(i, request, decision);
     const sent = decision.sentIndices.map((k) => request.messages[k]);
-    const observed = cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(sent, request.tools, count));
+    const observed = scaled(cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(sent, request.tools, count)), reportScale(session.regime, i));
     run.observe(observed);
     const removed = request.messages.length - sent.length;
     records.push({
@@ -56,7 +57,7 @@ export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptB
       removed,
       estimate: decision.estimate,
       promptTokens: observed.promptTokens,
-      textTokens: count === 'text' ? observed.promptTokens : blocks.measureRequest(sent, request.tools, 'text').promptTokens,
+      textTokens: count === 'text' ? observed.promptTokens : Math.round(blocks.measureRequest(sent, request.tools, 'text').promptTokens * reportScale(session.regime, i)),
       bytes: blocks.requestBytes(sent, request.tools),
       cachedTokens: observed.cachedTokens,
       cacheHit: observed.promptTokens > 0 ? observed.cachedTokens / observed.promptTokens : 0,
@@ -65,6 +66,12 @@ export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptB
     previousRemoved = removed;
   }
   return records;
+}
+
+/** The counts in the endpoint's units (regimes with a drifting tokenizer ratio; 1 otherwise). */
+function scaled(observed: CacheObservation, scale: number): CacheObservation {
+  if (scale === 1) return observed;
+  return { promptTokens: Math.round(observed.promptTokens * scale), cachedTokens: Math.round(observed.cachedTokens * scale), lastMessageTokens: Math.round(observed.lastMessageTokens * scale) };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The session shapes the benchmark compares policies on. Sizes are in o200k tokens (the cache model's
  * unit). (a) mirrors the production session of seed 004; (b) and (c) are the two regimes the leading
  * extension published simulation figures for; (d) and (e) stress the estimators (JSON and CJK are where
- * chars/4 is furthest from the real count).
+ * chars/4 is furthest from the real count); (f) is a long agent turn and (g) a drifting calibration (issue 11).
  */
 import type { SampleKind } from '../../test/fixtures/textSamples';
 
@@ -37,6 +37,27 @@ export interface RegimeSpec {
   sweep: boolean;
   /** Also run the main rivals with the text-only token count (a second session pre-filled by that count). */
   textCount: boolean;
+  /**
+   * The endpoint's tokenizer differs from o200k by a factor that drifts over the session: reported prompt
+   * (and cached) tokens are the cache model's times center + amplitude × sin(2πi / period) ± jitter.
+   * Everything is measured in those reported units, so every policy sees the same token counts.
+   */
+  reportDrift?: ReportDrift;
+}
+
+export interface ReportDrift {
+  center: number;
+  amplitude: number;
+  periodRequests: number;
+  jitter: number;
+}
+
+/** The reported-count factor of request i (1 without drift). Deterministic: a hash of i, no Math.random. */
+export function reportScale(regime: RegimeSpec, i: number): number {
+  const drift = regime.reportDrift;
+  if (!drift) return 1;
+  const noise = (((Math.imul(i + 1, 2654435761) >>> 0) % 2001) / 1000 - 1) * drift.jitter;
+  return drift.center + drift.amplitude * Math.sin((2 * Math.PI * i) / drift.periodRequests) + noise;
 }
 
 const PRODUCTION_WINDOW = 1_000_000;
@@ -141,6 +162,38 @@ export const REGIMES: readonly RegimeSpec[] = [
     // At this budget both the 32K and the 64K step are capped at 10% of B (18,350): a sweep shows nothing new.
     sweep: false,
     textCount: false,
+  },
+  {
+    ...atProductionCeiling,
+    id: 'f',
+    title: 'long agent turn: one prompt, 300 tool rounds, ~2.5K growth',
+    seed: 4006,
+    unitTokens: 1_600,
+    growthTokens: 2_500,
+    // No user message after the current prompt: every request adds a tool round to the current turn, which
+    // outgrows the budget on its own (~750K of rounds), so its oldest rounds must go too.
+    userEvery: 1_000_000,
+    parallelCalls: [1, 3],
+    toolOutput: { ...CODING_TOOL_OUTPUT, jsonPretty: 2 },
+    assistantText: CODING_ASSISTANT,
+    userText: ENGLISH_USER,
+    textCount: false,
+  },
+  {
+    ...atProductionCeiling,
+    id: 'g',
+    title: 'calibration drift: mixed CJK/English, reported count 1.22–1.34 × o200k',
+    seed: 4007,
+    unitTokens: 1_500,
+    growthTokens: 1_200,
+    userEvery: 5,
+    parallelCalls: [1, 2],
+    toolOutput: { typescript: 2, english: 2, chinese: 2, jsonPretty: 1 },
+    assistantText: { mixed: 2, chinese: 1 },
+    userText: { english: 1, chinese: 1 },
+    textCount: false,
+    // Crosses the 0.05 rounding edges 1.25 and 1.30 several times, with request-to-request jitter.
+    reportDrift: { center: 1.28, amplitude: 0.06, periodRequests: 150, jitter: 0.008 },
   },
 ];
 

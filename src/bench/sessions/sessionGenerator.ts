@@ -53,7 +53,8 @@ export function generateSession(regime: RegimeSpec, sizer: SessionSizer, ratios:
   const headTokens = total;
   const currentTurn = userMessage(ctx, 120);
   // Pre-fill to about two requests of growth under the budget: the session reaches the ceiling at once.
-  const fillTo = regime.budgetTokens - 2 * regime.growthTokens - sizer.messageTokens(currentTurn);
+  // In the reported units when the endpoint's count drifts (regimes.reportScale): the budget is in those.
+  const fillTo = (regime.budgetTokens - 2 * regime.growthTokens) / (regime.reportDrift?.center ?? 1) - sizer.messageTokens(currentTurn);
   for (;;) {
     const step = nextStep(ctx, regime.unitTokens);
     const stepTokens = step.reduce((sum, m) => sum + sizer.messageTokens(m), 0);

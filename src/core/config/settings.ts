@@ -19,6 +19,8 @@ export interface HistoryTrimSettings {
   headroomMinTokens: number;
   headroomMaxTokens: number;
   cutStepTokens: number;
+  /** Newest rounds of the current turn that are never dropped (default 2; docs/history-trim.md). */
+  keepRecentRounds?: number;
 }
 
 export interface Settings {
@@ -61,6 +63,7 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
       headroomMinTokens,
       headroomMaxTokens,
       cutStepTokens: num('historyTrim.cutStepTokens', 32_768, 0, 1_000_000),
+      keepRecentRounds: num('historyTrim.keepRecentRounds', 2, 1, 1_000),
     },
     contextLimitFallback: num('contextLimitFallback', 128_000, 0, 100_000_000),
     reportedInputLimit: readChoice(read, warn, 'reportedInputLimit', ['budget', 'window'], 'budget'),

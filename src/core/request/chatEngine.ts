@@ -43,6 +43,8 @@ export interface EngineDeps {
   apiKey: () => Promise<string | undefined>;
   /** Called when a learned context limit changes what VS Code should be told about a model. */
   onLimitsChanged?: () => void;
+  /** Called after each answer's usage is accounted (feeds the session report's request log). */
+  onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
   /** Called with each prepared request when opencode.recordRequests is on. */
   record?: (prepared: PreparedRequest) => void;
   /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
@@ -195,6 +197,8 @@ export class ChatEngine {
         if (switches.length > 0) this.rememberRoute(settings.baseUrl, request.modelId, switches, prepared.route.id);
         return outcome;
       } catch (error) {
+        // Usage that arrived before the throw (a break after only thinking, an empty answer) is still accounted.
+        this.accountOnce(request.modelId, prepared, shown);
         if (signal.aborted) throw cancelledError(error);
         if (shown.answer) {
           this.deps.log.warn(redact(truncationLine(error, request.modelId), [endpoint.apiKey]));
@@ -296,10 +300,8 @@ export class ChatEngine {
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
     this.rememberLayout(answer.layout);
-    if (answer.usage) {
-      this.account(modelId, prepared, answer.usage);
-      onEvent({ kind: 'usage', usage: answer.usage });
-    }
+    const usage = this.accountOnce(modelId, prepared, shown);
+    if (usage) onEvent({ kind: 'usage', usage });
     return { usage: answer.usage, prepared, truncated: !answer.complete };
   }
 
@@ -309,9 +311,18 @@ export class ChatEngine {
     void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
   }
 
+  /** Accounts the usage `shown` carries, once (it is cleared), and returns it. */
+  private accountOnce(modelId: string, prepared: PreparedRequest, shown: Shown): NormalizedUsage | undefined {
+    const usage = shown.usage;
+    shown.usage = undefined;
+    if (usage) this.account(modelId, prepared, usage);
+    return usage;
+  }
+
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
     const result = accountUsage(this, modelId, prepared, usage);
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
+    this.deps.onAccounted?.(modelId, prepared, usage);
   }
 }

@@ -13,13 +13,13 @@ import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
 import { computeBudget, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
-import { cutGeometry, rawGridSize, type CutGeometry } from '../trim/cutPolicy';
+import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
 import { trimHistory, type TrimResult } from '../trim/historyTrim';
 import { truncateOversized } from '../trim/truncateOversized';
-import { layoutHistory } from '../trim/units';
-import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
+import { DEFAULT_KEEP_RECENT_ROUNDS, layoutHistory } from '../trim/units';
+import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
-import { historyTrimLine, overBudgetLine } from '../trim/trimLog';
+import { firstTruncation, historyTrimLine, overBudgetLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { chatRoute } from '../routes/chat/chatRoute';
 import type { NativeReplay } from '../routes/nativeReplay';
@@ -100,8 +100,8 @@ export function bodyFor(prepared: PreparedRequest, route: Route): PreparedReques
 }
 
 /**
- * The extension's whole trim path for OpenAI-shaped messages: repair tool pairs, budget, cut, log.
- * The replay tool calls exactly this.
+ * The extension's whole trim path for OpenAI-shaped messages: repair tool pairs, budget, cut, truncate,
+ * log. The replay tool calls exactly this.
  */
 export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: PrepareContext): TrimPlan {
   const repaired = repairToolPairs(messages);
@@ -112,38 +112,88 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const sessionId = ctx.sessions ? ctx.sessions.idFor(input) : conversationSessionId(input);
   const budget = trimBudget(ctx);
   const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim);
-  const tokensBudgeted = Number.isFinite(budget.tokens);
-  const grid = rawGridSize(geometry, ctx.calibration);
+  // While the history only grows, the last cut, its grid and its truncations still bind (never move back).
+  const grew = ctx.states.grew(sessionId, input.length);
+  const prior = ctx.states.get(sessionId);
+  const grid = gridFor(geometry, budget.tokens, ctx.calibration, grew ? ctx.states.frozenGrid(sessionId) : undefined);
   const trim = trimHistory(input, {
     budget,
     geometry,
     calibration: ctx.calibration,
-    extraSteps: ctx.states.get(sessionId).extraSteps,
-    minSteps: tokensBudgeted ? ctx.states.minSteps(sessionId, input.length, grid) : 0,
+    rawGrid: grid.rawGrid,
+    extraSteps: prior.extraSteps,
+    minFirstKept: grew ? prior.lastFirstKept : 0,
+    lastRemoved: grew ? prior.lastRemoved : 0,
+    keepRounds: ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS,
     memo: ctx.memo,
     tools: toolsSize(tools),
   });
-  const cutMoved = ctx.states.recordCut(sessionId, { removed: trim.removed, steps: trim.steps, grid, inputLength: input.length });
-  if (trim.removed > 0) ctx.log.info(historyTrimLine(trim, budget, geometry, cutMoved));
-  const sent = trim.overBudget ? shrinkOversized(trim, budget, geometry, layoutHistory(input).headEnd, ctx) : trim;
+  const sticky = grew ? prior.truncatedThrough : 0;
+  const shrunk = trim.overBudget || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const sent = shrunk.trim;
+  const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
+  const cutMoved = ctx.states.recordCut(sessionId, {
+    removed: trim.removed,
+    steps: trim.steps,
+    firstKept: trim.firstKept,
+    grid,
+    truncatedThrough: shrunk.truncatedThrough,
+    lastExactAt: shrunk.exactAt,
+    prefixChanged,
+    inputLength: input.length,
+  });
+  if (trim.removed > 0 || shrunk.truncatedThrough > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved));
   if (sent.overBudget) ctx.log.error(overBudgetLine(sent, budget));
   return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
 }
 
-/** Over budget with nothing left to drop: truncate the largest kept messages, and say which. */
-function shrinkOversized(trim: TrimResult, budget: Budget, geometry: CutGeometry, headEnd: number, ctx: PrepareContext): TrimResult {
+interface ShrinkScope {
+  budget: Budget;
+  geometry: CutGeometry;
+  /** Input index before which old messages keep their stable truncation from earlier requests. */
+  sticky: number;
+  sessionId: string;
+}
+
+/**
+ * Over budget with nothing left to drop (or messages cut on an earlier request still sent): truncate,
+ * say which the first time, and re-measure what is actually sent (calibration learns from that).
+ */
+function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope: ShrinkScope, ctx: PrepareContext): { trim: TrimResult; truncatedThrough: number; exactAt: number } {
+  const { budget, geometry } = scope;
   const excess = { tokens: trim.estTokens - geometry.ceiling, bytes: trim.bytes - budget.maxBytes };
-  const headCount = trim.sentIndices.filter((i) => i < headEnd).length;
-  const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration, headCount);
-  if (truncations.length === 0) return trim;
-  let estTokens = trim.estTokens;
+  const headEnd = layoutHistory(input).headEnd;
+  const newestStart = newestUnitStart(input);
+  const position = (inputIndex: number): number => trim.sentIndices.filter((i) => i < inputIndex).length;
+  const truncationScope = { headCount: position(headEnd), newestFrom: position(newestStart), stickyBefore: position(scope.sticky) };
+  const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration, truncationScope);
+  if (truncations.length === 0) return { trim, truncatedThrough: 0, exactAt: 0 };
+  let rawTokens = trim.rawTokens;
   let bytes = trim.bytes;
+  // Every message cut (stably or exactly) up to here gets the stable cut on later requests.
+  let truncatedThrough = 0;
+  let exactAt = 0;
   for (const t of truncations) {
-    estTokens -= t.fromTokens - t.toTokens;
-    bytes -= Buffer.byteLength(JSON.stringify(trim.messages[t.index])) - Buffer.byteLength(JSON.stringify(messages[t.index]));
-    ctx.log.warn(`[history-trim] Truncated a ${t.role} message (input #${trim.sentIndices[t.index]}) from ~${t.fromTokens} to ~${t.toTokens} tokens to fit the budget; a marker shows where text was removed.`);
+    const before = ctx.memo.sizeOf(trim.messages[t.index]);
+    const after = measureMessage(messages[t.index]);
+    rawTokens -= before.tokens - after.tokens;
+    bytes -= before.bytes - after.bytes;
+    const inputIndex = trim.sentIndices[t.index];
+    truncatedThrough = Math.max(truncatedThrough, inputIndex + 1);
+    if (!t.stable) exactAt = Math.max(exactAt, inputIndex + 1);
+    if (firstTruncation(scope.sessionId, inputIndex, String(trim.messages[t.index].content), t)) {
+      ctx.log.warn(`[history-trim] Truncated a ${t.role} message (input #${inputIndex}) from ~${t.fromTokens} to ~${t.toTokens} tokens to fit the budget; a marker shows where text was removed.`);
+    }
   }
-  return { ...trim, messages, estTokens, bytes, overBudget: estTokens > geometry.ceiling || bytes > budget.maxBytes };
+  const estTokens = Math.ceil(rawTokens * ctx.calibration);
+  const overBudget = estTokens > geometry.ceiling || bytes > budget.maxBytes;
+  return { trim: { ...trim, messages, rawTokens, estTokens, bytes, overBudget }, truncatedThrough, exactAt };
+}
+
+/** The newest unit: the last message that is not a tool result (a call and its results travel together). */
+function newestUnitStart(messages: readonly WireMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role !== 'tool') return i;
+  return 0;
 }
 
 export function trimBudget(ctx: Pick<PrepareContext, 'settings' | 'limits'>): Budget {

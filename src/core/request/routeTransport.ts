@@ -24,6 +24,8 @@ import { excerptOf } from './streamLog';
 export interface RouteSendOptions {
   route: Route;
   body: Record<string, unknown>;
+  /** For a route whose path names the model (Gemini). */
+  modelId?: string;
   sessionId: string;
   requestId: string;
   /** x-opencode-client. */
@@ -51,7 +53,7 @@ export async function* streamRoute(endpoint: Endpoint, options: RouteSendOptions
   try {
     idle.arm(options.idleTimeoutMs);
     const headers = { sessionId: options.sessionId, requestId: options.requestId, client: options.client };
-    const response = await sendRoute(clientFor(endpoint), { route: options.route, body: options.body, headers, signal: controller.signal });
+    const response = await sendRoute(clientFor(endpoint), { route: options.route, body: options.body, modelId: options.modelId, headers, signal: controller.signal });
     answering = true;
     for await (const result of resultsOf(response, options.route, reader)) {
       if (result.error) throw new APIError(undefined, redactedError(result.error), undefined, response.headers);

@@ -20,6 +20,11 @@ export interface Shown {
   answer: boolean;
   /** Only thinking: no answer yet, but a retry would repeat the thinking. */
   thinking: boolean;
+  /**
+   * The usage received so far and not yet accounted: set while streaming, so that usage which arrived before a
+   * throw (a break after only thinking, an empty answer) still reaches the accounting. The engine clears it.
+   */
+  usage?: NormalizedUsage;
 }
 
 export interface AttemptOptions {
@@ -61,10 +66,10 @@ interface Skipped {
 const anomaliesReported = new WeakMap<Logger, BoundedMap<string, true>>();
 
 /**
- * Streams one answer into onEvent (usage excluded: it is returned), on the request's route. Throws
- * EmptyAnswerError for no text and no tool call. A stream that breaks after text or a tool call was shown is not
- * an error here: the answer is kept, with the usage that already arrived, marked incomplete, and a [stream]
- * warning says so.
+ * Streams one answer into onEvent (usage excluded: it is returned, and kept on `shown`), on the request's route.
+ * Throws EmptyAnswerError for no text and no tool call. A stream that breaks after text or a tool call was shown
+ * is not an error here: the answer is kept, with the usage that already arrived, marked incomplete, and a
+ * [stream] warning says so.
  */
 export async function streamAnswer(options: AttemptOptions, onEvent: (event: StreamEvent) => void, shown: Shown): Promise<StreamedAnswer> {
   const reader = options.route.newReader();
@@ -73,6 +78,7 @@ export async function streamAnswer(options: AttemptOptions, onEvent: (event: Str
     for (const event of events) {
       if (event.kind === 'usage') {
         answer.usage = event.usage;
+        shown.usage = event.usage;
         continue;
       }
       if (event.kind === 'thinking') {
@@ -104,8 +110,8 @@ export async function streamAnswer(options: AttemptOptions, onEvent: (event: Str
 }
 
 function sendOptions(options: AttemptOptions) {
-  const { route, body, sessionId, client, signal, idleTimeoutMs } = options;
-  return { route, body, sessionId, client, signal, idleTimeoutMs, requestId: newRequestId(), expectUsage: options.includeUsage };
+  const { route, body, modelId, sessionId, client, signal, idleTimeoutMs } = options;
+  return { route, body, modelId, sessionId, client, signal, idleTimeoutMs, requestId: newRequestId(), expectUsage: options.includeUsage };
 }
 
 /** The stream ended normally: empty → EmptyAnswerError; else complete unless no end came or a call was dropped. */

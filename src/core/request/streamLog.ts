@@ -7,6 +7,9 @@ import { previewOf } from '../stream/streamFrame';
 import { formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { redact } from '../util/redact';
 import { errorDetail } from './userFacingError';
+import { excerptOf } from '../util/excerpt';
+
+export { excerptOf, RETRY_DETAIL_MAX } from '../util/excerpt';
 
 /** Content was already shown, so the answer is kept as it is and the user is not told to try again. */
 export function truncationLine(error: unknown, model: string): string {
@@ -24,20 +27,6 @@ export function truncationLine(error: unknown, model: string): string {
 
 export function retryLine(model: string, error: unknown, nextAttempt: number, attempts: number, delayMs: number): string {
   return `[retry] ${model}: ${excerptOf(errorDetail(error))} — nothing was shown yet, so trying again: attempt ${nextAttempt} of ${attempts} in ${delayMs} ms.`;
-}
-
-/** Longest detail a [retry] line carries; a gateway's HTML error page is kilobytes (docs/issues/014). */
-export const RETRY_DETAIL_MAX = 200;
-
-/**
- * A detail fit for one log line: an HTML page reduced to its text, whitespace collapsed, at most
- * RETRY_DETAIL_MAX characters, anything that looks like a key redacted.
- */
-export function excerptOf(detail: string, max = RETRY_DETAIL_MAX): string {
-  const html = /<(?:!doctype|html|head|body)\b/i.test(detail);
-  const text = (html ? detail.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ') : detail).replace(/\s+/g, ' ').trim();
-  const short = text.length > max ? `${text.slice(0, max)}… (${detail.length} characters in all)` : text;
-  return redact(short);
 }
 
 export function incompleteLine(model: string): string {

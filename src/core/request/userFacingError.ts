@@ -2,7 +2,8 @@
  * Errors as the user should read them: what happened and what to do, in one or two sentences. The
  * technical detail goes to the log only. Messages never include the API key: they are built from the
  * error's status, body text and our own wording, and both the sentence and the detail pass through
- * redact() (util/redact.ts), because a transport message can quote a header or a URL.
+ * redact() (util/redact.ts), because a transport message can quote a header or a URL. The server's words
+ * are quoted as a short excerpt (util/excerpt.ts): a gateway's error body can be a whole HTML page.
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
@@ -10,6 +11,7 @@ import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { ERROR_DETAIL_MAX, excerptOf } from '../util/excerpt';
 import { redact, redactUrl } from '../util/redact';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
@@ -46,7 +48,8 @@ export function cancelledError(error: unknown): UserFacingError {
 export function toUserFacingError(error: unknown, context: ErrorContext): UserFacingError {
   const plain = error instanceof UserFacingError ? error : describe(error, { ...context, baseUrl: redactUrl(context.baseUrl) });
   const secrets = [context.apiKey];
-  return new UserFacingError(plain.kind, redact(plain.message, secrets), redact(plain.detail, secrets), plain.status);
+  // The detail goes to the [error] line: a short excerpt, never a whole HTML page or body.
+  return new UserFacingError(plain.kind, redact(plain.message, secrets), excerptOf(plain.detail, ERROR_DETAIL_MAX, secrets), plain.status);
 }
 
 function describe(error: unknown, context: ErrorContext): UserFacingError {
@@ -61,7 +64,7 @@ function describe(error: unknown, context: ErrorContext): UserFacingError {
     return new UserFacingError('network', `Could not reach ${context.baseUrl}. Check your network connection or the opencode.baseUrl setting, then try again.`, detail);
   }
   if (error instanceof APIError && typeof error.status === 'number') return fromStatus(error, error.status, context, detail);
-  const text = error instanceof APIError ? firstSentence(error.message) : error instanceof Error ? error.message : String(error);
+  const text = firstSentence(error instanceof Error ? error.message : String(error), context.apiKey);
   return new UserFacingError('request', `The request to ${context.model} failed: ${text}`, detail);
 }
 
@@ -122,7 +125,7 @@ function fromStatus(error: APIError, status: number, context: ErrorContext, deta
   if (status >= 500) {
     return new UserFacingError('server', `The model service had an error (HTTP ${status}). Try again in a moment.`, detail, status);
   }
-  return new UserFacingError('request', `${context.model} refused the request (HTTP ${status}): ${firstSentence(error.message)}`, detail, status);
+  return new UserFacingError('request', `${context.model} refused the request (HTTP ${status}): ${firstSentence(error.message, context.apiKey)}`, detail, status);
 }
 
 function rateLimitMessage(error: APIError, model: string): string {
@@ -166,7 +169,23 @@ function causeOf(error: Error): string {
   return causes.length ? ` (cause: ${causes.join(' ← ')})` : '';
 }
 
-function firstSentence(message: string): string {
-  const clean = message.replace(/^\d{3}\s+/, '');
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+/** The server's words for a chat sentence: no status prefix, an HTML page reduced to text, a short excerpt. */
+function firstSentence(message: string, apiKey: string | undefined): string {
+  return excerptOf(message.replace(/^\d{3}\s+/, ''), undefined, [apiKey]);
+}
+
+/**
+ * The `[error]` line for a request that failed for good. A UserFacingError's detail is already a short redacted
+ * excerpt; any other error is a bug of ours, so its stack frames follow an excerpt of its message.
+ */
+export function errorLogLine(modelId: string, error: unknown): string {
+  if (error instanceof UserFacingError) return `[error] ${modelId}: ${error.message} (${error.detail})`;
+  const frames = error instanceof Error && error.stack ? error.stack.split('\n').filter((line) => /^\s+at\s/.test(line)).slice(0, 12) : [];
+  const name = error instanceof Error ? `${error.name}: ` : '';
+  return redact([`[error] ${modelId}: ${name}${unexpectedErrorMessage(error)}`, ...frames].join('\n'));
+}
+
+/** What the chat shows for an error that is not a UserFacingError: a short, redacted excerpt of its message. */
+export function unexpectedErrorMessage(error: unknown): string {
+  return excerptOf(error instanceof Error ? error.message : String(error), ERROR_DETAIL_MAX);
 }

@@ -23,3 +23,8 @@ export function bearerHeaders(input: HeaderInput): Record<string, string> {
 export function apiKeyHeaders(input: HeaderInput): Record<string, string> {
   return { ...openCodeHeaders(input), [KEY_HEADER]: 'x-api-key' };
 }
+
+/** Gemini: the key only as `x-goog-api-key`. */
+export function googleKeyHeaders(input: HeaderInput): Record<string, string> {
+  return { ...openCodeHeaders(input), [KEY_HEADER]: 'x-goog-api-key' };
+}

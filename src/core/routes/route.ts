@@ -8,8 +8,8 @@ import type { StreamEvent } from '../types';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import type { AssistantLayout, NativeReplay } from './nativeReplay';
 
-export type RouteId = 'chat' | 'responses' | 'messages';
-export const ROUTE_IDS: readonly RouteId[] = ['chat', 'responses', 'messages'];
+export type RouteId = 'chat' | 'responses' | 'messages' | 'gemini';
+export const ROUTE_IDS: readonly RouteId[] = ['chat', 'responses', 'messages', 'gemini'];
 
 export function isRouteId(value: unknown): value is RouteId {
   return typeof value === 'string' && (ROUTE_IDS as readonly string[]).includes(value);
@@ -94,6 +94,8 @@ export interface Route {
   readonly id: RouteId;
   /** Appended to the endpoint's base URL (which ends in /v1). */
   readonly path: string;
+  /** When the path names the model (Gemini: `/models/{id}:streamGenerateContent?alt=sse`); else `path` is used. */
+  pathFor?(modelId: string): string;
   headers(input: HeaderInput): Record<string, string>;
   buildBody(input: BodyInput): Record<string, unknown>;
   newReader(): StreamReader;

@@ -13,12 +13,15 @@ export interface RouteSend {
   body: Record<string, unknown>;
   headers: HeaderInput;
   signal?: AbortSignal;
+  /** The model, for routes whose path names it (Gemini). */
+  modelId?: string;
 }
 
 /** POST {base}{route.path}; resolves with the raw streaming Response, throws the SDK's APIError on HTTP errors. */
 export function sendRoute(client: OpenAI, send: RouteSend): Promise<Response> {
   const headers = send.route.headers(send.headers);
-  return client.post(send.route.path, { body: send.body, headers, signal: send.signal, stream: true }).asResponse();
+  const path = send.route.pathFor && send.modelId !== undefined ? send.route.pathFor(send.modelId) : send.route.path;
+  return client.post(path, { body: send.body, headers, signal: send.signal, stream: true }).asResponse();
 }
 
 /** The `data` payloads of an SSE body, decoded as UTF-8 across chunk boundaries. */

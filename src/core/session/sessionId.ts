@@ -17,7 +17,10 @@ import { BoundedMap } from '../util/boundedMap';
 /** Conversations whose first answers are remembered; an older one that returns gets a derived id once. */
 export const MAX_SESSION_CLAIMS = 1_000;
 
-/** The base id: a hash of the opening messages. Pure; the replay tool and the benchmark use it alone. */
+/**
+ * The base id: a hash of the opening messages. Pure. The benchmark uses it alone: it plans one conversation per
+ * trim state, and the first conversation seen with an opening keeps the base id, so it is the engine's id there.
+ */
 export function conversationSessionId(messages: readonly WireMessage[]): string {
   const hash = createHash('sha256');
   let sawUser = false;

@@ -1,10 +1,11 @@
 /**
- * The validators of everything the extension persists: type and range of each record. Used when loading
- * (persisted.ts drops what fails) and by the classes' own fromJSON, so one rule holds in both places.
+ * The validators of everything the extension persists: type and range of each record, the one place these rules
+ * live. Used when loading (persisted.ts drops what fails); Calibrations and LearnedLimits take what passed as is
+ * (ConversationStates and ReasoningMemory keep a check of their own for callers that load raw JSON).
  */
 import { MAX_CALIBRATION, MIN_CALIBRATION } from '../trim/calibration';
 import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';
-import { MAX_EXTRA_STEPS, type ConversationTrimState } from '../trim/conversationState';
+import { EMPTY_TRIM_STATE, MAX_EXTRA_STEPS, type ConversationTrimState } from '../trim/conversationState';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../request/unsupportedParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
@@ -54,7 +55,8 @@ export function validTrimState(value: unknown): ConversationTrimState | undefine
   if (!isCount(lastRemoved) || !isCount(lastSteps) || !isCount(lastInputLength) || !isCount(extraSteps, MAX_EXTRA_STEPS)) return undefined;
   if (typeof lastGrid !== 'number' || !Number.isFinite(lastGrid) || lastGrid < 0 || lastRemoved > lastInputLength) return undefined;
   if (!Object.values(rest).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) return undefined;
-  return { ...(rest as Record<string, number>), lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps };
+  // Fields a state saved by an older version lacks (the frozen grid, truncation marks) default to "none".
+  return { ...EMPTY_TRIM_STATE, ...(rest as Record<string, number>), lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps };
 }
 
 const LIMIT_SOURCES: readonly ModelEntry['limitSource'][] = ['endpoint', 'bundled', 'learned', 'fallback', 'unknown'];

@@ -1,16 +1,27 @@
 /**
  * What the trim remembers per conversation (keyed by the session id): the last cut, to log whether it
- * moved and to keep it from moving back, and extra steps asked for by the overflow sensor. Small and
- * serializable, so the adapter persists it and a restart still holds the same cut.
+ * moved and to keep it from moving back, the frozen grid, how far the cache-stable truncation reached,
+ * and extra steps asked for by the overflow sensor. Small and serializable, so the adapter persists it
+ * and a restart still holds the same cut.
  */
+import type { FrozenGrid } from './cutPolicy';
 
 export interface ConversationTrimState {
-  /** Messages dropped on the last request; the cut position, since history only grows at the end. */
+  /** Messages dropped on the last request. */
   lastRemoved: number;
-  /** Grid steps cut on the last request, the grid size they were cut on, and the input length then. */
+  /** Grid steps cut on the last request, and the input length then. */
   lastSteps: number;
-  lastGrid: number;
   lastInputLength: number;
+  /** Input index of the first message kept after the head on the last request (the cut). */
+  lastFirstKept: number;
+  /** The frozen grid (raw estimator units; 0 = none yet), and the budget and factor it was laid with. */
+  lastGrid: number;
+  gridBudget: number;
+  gridFactor: number;
+  /** One past the newest message given the cache-stable truncation (0 = none): later requests truncate at least these. */
+  truncatedThrough: number;
+  /** One past the message cut to fit exactly on the last request (0 = none): resending it changes the prefix. */
+  lastExactAt: number;
   /** Extra steps asked for by the overflow sensor, applied to the next request only. */
   extraSteps: number;
 }
@@ -18,12 +29,28 @@ export interface ConversationTrimState {
 /** Overflow may ask for at most this many extra steps; calibration corrects the estimate meanwhile. */
 export const MAX_EXTRA_STEPS = 3;
 
-const EMPTY: ConversationTrimState = { lastRemoved: 0, lastSteps: 0, lastGrid: 0, lastInputLength: 0, extraSteps: 0 };
+export const EMPTY_TRIM_STATE: ConversationTrimState = {
+  lastRemoved: 0,
+  lastSteps: 0,
+  lastInputLength: 0,
+  lastFirstKept: 0,
+  lastGrid: 0,
+  gridBudget: 0,
+  gridFactor: 0,
+  truncatedThrough: 0,
+  lastExactAt: 0,
+  extraSteps: 0,
+};
 
 export interface CutRecord {
   removed: number;
   steps: number;
-  grid: number;
+  firstKept: number;
+  grid: FrozenGrid;
+  truncatedThrough: number;
+  lastExactAt: number;
+  /** Something before the cut changed anyway (a message cut exactly on the last request is sent again). */
+  prefixChanged: boolean;
   inputLength: number;
 }
 
@@ -33,24 +60,42 @@ export class ConversationStates {
   constructor(private readonly capacity = 200) {}
 
   get(sessionId: string): ConversationTrimState {
-    return this.states.get(sessionId) ?? EMPTY;
+    return this.states.get(sessionId) ?? EMPTY_TRIM_STATE;
+  }
+
+  /** True while the history only grew since the last request: the last cut and truncations still bind. */
+  grew(sessionId: string, inputLength: number): boolean {
+    const state = this.get(sessionId);
+    return state.lastInputLength > 0 && inputLength >= state.lastInputLength;
+  }
+
+  /** The conversation's frozen grid, if it has cut. */
+  frozenGrid(sessionId: string): FrozenGrid | undefined {
+    const state = this.get(sessionId);
+    return state.lastGrid > 0 ? { rawGrid: state.lastGrid, budget: state.gridBudget, factor: state.gridFactor } : undefined;
   }
 
   /**
-   * The fewest steps the next cut may take. A cut never moves back while the history only grew: a
-   * slightly lower calibration factor must not re-send old messages (one cold prefix) only to drop them
-   * again a turn later (another). A shorter history (an edit, a summary) or another grid starts afresh.
+   * Records the cut just made; returns whether the sent prefix moved (a different cut, a different set
+   * of dropped messages, or a message truncated that was sent whole before). Pending extra steps are used up.
    */
-  minSteps(sessionId: string, inputLength: number, grid: number): number {
-    const state = this.get(sessionId);
-    return inputLength >= state.lastInputLength && grid === state.lastGrid ? state.lastSteps : 0;
-  }
-
-  /** Records the cut just made; returns whether it moved. Pending extra steps are used up by it. */
   recordCut(sessionId: string, cut: CutRecord): boolean {
     const state = this.get(sessionId);
-    this.put(sessionId, { lastRemoved: cut.removed, lastSteps: cut.steps, lastGrid: cut.grid, lastInputLength: cut.inputLength, extraSteps: 0 });
-    return cut.removed !== state.lastRemoved;
+    const hasCut = cut.removed > 0 || cut.truncatedThrough > 0;
+    const grid = hasCut ? cut.grid : { rawGrid: 0, budget: 0, factor: 0 };
+    this.put(sessionId, {
+      lastRemoved: cut.removed,
+      lastSteps: cut.steps,
+      lastInputLength: cut.inputLength,
+      lastFirstKept: cut.firstKept,
+      lastGrid: grid.rawGrid,
+      gridBudget: grid.budget,
+      gridFactor: grid.factor,
+      truncatedThrough: cut.truncatedThrough,
+      lastExactAt: cut.lastExactAt,
+      extraSteps: 0,
+    });
+    return cut.prefixChanged || cut.removed !== state.lastRemoved || (cut.removed > 0 && cut.firstKept !== state.lastFirstKept) || cut.truncatedThrough !== state.truncatedThrough;
   }
 
   addExtraStep(sessionId: string): number {
@@ -68,8 +113,9 @@ export class ConversationStates {
     const states = new ConversationStates(capacity);
     if (value && typeof value === 'object') {
       for (const [id, raw] of Object.entries(value as Record<string, Partial<ConversationTrimState>>)) {
+        // Fields added later (the frozen grid, truncatedThrough) default to "none", which is always safe.
         if (!raw || typeof raw !== 'object' || Array.isArray(raw)) continue;
-        const state = { ...EMPTY, ...raw };
+        const state = { ...EMPTY_TRIM_STATE, ...raw };
         const valid = Object.values(state).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
         // The engine loads through core/state/records.ts first; this keeps fromJSON safe on its own too.
         if (valid) states.put(id, { ...state, extraSteps: Math.min(MAX_EXTRA_STEPS, state.extraSteps) });

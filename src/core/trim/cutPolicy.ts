@@ -33,11 +33,23 @@ export function cutGeometry(budgetTokens: number, settings: Omit<HistoryTrimSett
   return { headroom, step, grid: Math.max(1, headroom + step), margin, ceiling: Math.max(0, budgetTokens - margin) };
 }
 
+/** A frozen grid is re-laid only when the calibration factor has drifted more than this from the one it was laid with. */
+export const REGRID_DRIFT = 0.1;
+
+export interface FrozenGrid {
+  /** Grid step in raw estimator units; 0 = none frozen yet. */
+  rawGrid: number;
+  budget: number;
+  factor: number;
+}
+
 /**
- * The grid is laid in raw estimator units so that a small change of the calibration factor does not
- * shift every grid line (and with it the cut). The factor is quantized for the same reason.
+ * The grid in raw estimator units. Once a conversation has cut, its grid is frozen: a small calibration
+ * change must not shift every grid line (and with it the cut). It is laid afresh only when the budget
+ * changes or the factor drifts more than REGRID_DRIFT; the cut still never moves back (pickCut's minDrop).
  */
-export function rawGridSize(geometry: CutGeometry, calibration: number): number {
-  const quantized = Math.max(0.25, Math.round(calibration * 20) / 20);
-  return Math.max(1, geometry.grid / quantized);
+export function gridFor(geometry: CutGeometry, budgetTokens: number, calibration: number, frozen: FrozenGrid | undefined): FrozenGrid {
+  const factor = calibration > 0 ? calibration : 1;
+  if (frozen && frozen.rawGrid > 0 && frozen.budget === budgetTokens && Math.abs(factor / frozen.factor - 1) <= REGRID_DRIFT) return frozen;
+  return { rawGrid: Math.max(1, geometry.grid / factor), budget: budgetTokens, factor };
 }

@@ -1,23 +1,34 @@
 /**
  * historyTrim: decides which messages of a request are sent. Pure and deterministic: the same history,
- * settings and calibration give the same cut, so a restart lands on the same cut and the provider's
+ * settings, grid and calibration give the same cut, so a restart lands on the same cut and the provider's
  * prefix cache stays warm. Messages that stay are the very objects passed in, never rewritten.
  */
 import type { WireMessage } from '../wire/wireTypes';
-import type { Budget } from './budget';
-import { rawGridSize, type CutGeometry } from './cutPolicy';
+import { BYTES_PER_TOKEN, type Budget } from './budget';
+import type { CutGeometry } from './cutPolicy';
 import type { MessageSize, SizeMemo } from './messageSize';
-import { layoutHistory, type HistoryLayout } from './units';
+import { droppedSums, gridLines, pickCut, type CutInputs } from './pickCut';
+import { firstKeptIndex, keptIndices, layoutHistory, type HistoryLayout } from './units';
 
 export interface TrimOptions {
   budget: Budget;
   geometry: CutGeometry;
   /** API tokens per estimated token for this model (1 = uncalibrated). */
   calibration: number;
+  /** Grid step in raw estimator units (frozen per conversation once it has cut; see gridFor). Default: grid ÷ calibration. */
+  rawGrid?: number;
   /** Extra grid steps to cut after an overflow was sensed on this conversation. */
   extraSteps: number;
-  /** Cut at least this many grid steps (the conversation's last cut, so the cut never moves back). */
-  minSteps?: number;
+  /**
+   * The conversation's last cut (input index of the first message kept after the head; 0 = none yet). Given,
+   * the trim is stateful: the cut holds while it fits, never moves back, and a move lands at or below
+   * budget − headroom. Omitted: the smallest grid line that fits (a pure function of the history).
+   */
+  minFirstKept?: number;
+  /** Messages the last request dropped (with minFirstKept): a hold that drops a different number is a move. */
+  lastRemoved?: number;
+  /** Newest rounds of the current turn that are always sent (default: the whole current turn). */
+  keepRounds?: number;
   memo: SizeMemo;
   /** Size of the tools block, which is sent with every request. */
   tools: MessageSize;
@@ -36,6 +47,8 @@ export interface TrimResult {
   sentIndices: number[];
   /** Input messages not sent. */
   removed: number;
+  /** Input index of the first message kept after the head (the cut). */
+  firstKept: number;
   /** Grid steps cut (0 when nothing was dropped). */
   steps: number;
   /** Calibrated token estimate of what is sent, tools included. */
@@ -48,76 +61,51 @@ export interface TrimResult {
 
 export function trimHistory(messages: readonly WireMessage[], options: TrimOptions): TrimResult {
   const sizes = messages.map((message) => options.memo.sizeOf(message));
+  const layout = layoutHistory(messages, options.keepRounds);
   const fullRaw = sum(sizes, 'tokens') + options.tools.tokens;
   const fullBytes = sum(sizes, 'bytes') + options.tools.bytes;
-  const fits = (raw: number, bytes: number): boolean =>
-    Math.ceil(raw * options.calibration) <= options.geometry.ceiling && bytes <= options.budget.maxBytes;
-
-  const layout = layoutHistory(messages);
-  const forced = options.extraSteps > 0 || (options.minSteps ?? 0) > 0;
-  const cut = Number.isFinite(options.budget.tokens) && (forced || !fits(fullRaw, fullBytes))
-    ? chooseCut(layout, sizes, fullRaw, fullBytes, fits, options)
-    : { dropUnits: 0, steps: 0 };
-
+  const { budget, geometry, calibration } = options;
+  const fitsUnder = (tokens: number, maxBytes: number) => (raw: number, bytes: number): boolean =>
+    Math.ceil(raw * calibration) <= tokens && bytes <= maxBytes;
+  const fits = fitsUnder(geometry.ceiling, budget.maxBytes);
+  const budgeted = Number.isFinite(budget.tokens);
+  let cut = { dropUnits: 0, steps: 0 };
+  if (budgeted) {
+    const dropped = droppedSums(layout.middle, sizes);
+    const minDrop = options.minFirstKept === undefined ? undefined : layout.middle.filter((unit) => unit.start < (options.minFirstKept ?? 0)).length;
+    const inputs: CutInputs = {
+      dropped,
+      lines: gridLines(dropped, options.rawGrid ?? geometry.grid / (calibration > 0 ? calibration : 1)),
+      fullRaw,
+      fullBytes,
+      minDrop,
+      holdIsMove: minDrop !== undefined && options.lastRemoved !== undefined && messages.length - keptIndices(messages.length, layout, minDrop).length !== options.lastRemoved,
+      extraSteps: options.extraSteps,
+      fits,
+      landsLow: fitsUnder(budget.tokens - geometry.headroom, lowWaterBytes(budget.maxBytes, geometry.headroom)),
+    };
+    cut = pickCut(inputs);
+  }
   const sentIndices = keptIndices(messages.length, layout, cut.dropUnits);
-  const kept = sentIndices.map((i) => messages[i]);
   const rawTokens = sentIndices.reduce((total, i) => total + sizes[i].tokens, options.tools.tokens);
   const bytes = sentIndices.reduce((total, i) => total + sizes[i].bytes, options.tools.bytes);
-  const estTokens = Math.ceil(rawTokens * options.calibration);
   return {
-    messages: kept,
+    messages: sentIndices.map((i) => messages[i]),
     sentIndices,
-    removed: messages.length - kept.length,
+    removed: messages.length - sentIndices.length,
+    firstKept: firstKeptIndex(layout, cut.dropUnits),
     steps: cut.steps,
-    estTokens,
+    estTokens: Math.ceil(rawTokens * calibration),
     rawTokens,
     bytes,
-    overBudget: Number.isFinite(options.budget.tokens) && !fits(rawTokens, bytes),
+    overBudget: budgeted && !fits(rawTokens, bytes),
     breakdown: breakdownOf(messages, sizes, layout, sentIndices, options),
   };
 }
 
-/**
- * Drops whole grid steps of middle units, oldest first: the smallest number of steps that fits, plus
- * any extra steps the overflow sensor asked for, and never fewer than minSteps. A step ends at the first unit boundary at or past
- * k × grid tokens dropped, so the same history always yields the same boundaries.
- */
-function chooseCut(
-  layout: HistoryLayout,
-  sizes: readonly MessageSize[],
-  fullRaw: number,
-  fullBytes: number,
-  fits: (raw: number, bytes: number) => boolean,
-  options: TrimOptions,
-): { dropUnits: number; steps: number } {
-  const grid = rawGridSize(options.geometry, options.calibration);
-  const units = layout.middle;
-  let droppedRaw = 0;
-  let droppedBytes = 0;
-  let dropUnits = 0;
-  let steps = 0;
-  let fitSteps = fits(fullRaw, fullBytes) ? 0 : -1;
-  const done = (): boolean => fitSteps >= 0 && steps >= Math.max(fitSteps + options.extraSteps, options.minSteps ?? 0);
-  while (dropUnits < units.length && !done()) {
-    steps++;
-    while (dropUnits < units.length && droppedRaw < steps * grid) {
-      const unit = units[dropUnits++];
-      for (let i = unit.start; i < unit.end; i++) {
-        droppedRaw += sizes[i].tokens;
-        droppedBytes += sizes[i].bytes;
-      }
-    }
-    if (fitSteps < 0 && fits(fullRaw - droppedRaw, fullBytes - droppedBytes)) fitSteps = steps;
-  }
-  return { dropUnits, steps };
-}
-
-function keptIndices(count: number, layout: HistoryLayout, dropUnits: number): number[] {
-  const firstKeptMiddle = dropUnits < layout.middle.length ? layout.middle[dropUnits].start : layout.tailStart;
-  const indices: number[] = [];
-  for (let i = 0; i < layout.headEnd; i++) indices.push(i);
-  for (let i = firstKeptMiddle; i < count; i++) indices.push(i);
-  return indices;
+/** The byte ceiling less the headroom at 4.5 bytes per token, like the token low-water mark. */
+function lowWaterBytes(maxBytes: number, headroom: number): number {
+  return Number.isFinite(maxBytes) ? Math.max(0, maxBytes - Math.round(headroom * BYTES_PER_TOKEN)) : maxBytes;
 }
 
 function breakdownOf(
@@ -129,12 +117,13 @@ function breakdownOf(
 ): TrimBreakdown {
   const cal = (raw: number): number => Math.ceil(raw * options.calibration);
   const breakdown: TrimBreakdown = { system: 0, anchor: 0, tools: cal(options.tools.tokens), history: 0, currentTurn: 0 };
+  const turnStart = layout.prompt >= 0 ? layout.prompt : layout.tailStart;
   for (const i of sentIndices) {
     const tokens = cal(sizes[i].tokens);
     if (i < layout.headEnd) {
       if (messages[i].role === 'system') breakdown.system += tokens;
       else breakdown.anchor += tokens;
-    } else if (i >= layout.tailStart) breakdown.currentTurn += tokens;
+    } else if (i >= turnStart) breakdown.currentTurn += tokens;
     else breakdown.history += tokens;
   }
   return breakdown;

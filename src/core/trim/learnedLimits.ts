@@ -43,14 +43,10 @@ export class LearnedLimits {
     return Object.fromEntries(this.limits);
   }
 
-  static fromJSON(value: unknown): LearnedLimits {
+  /** From the persisted map, already validated on load (core/state/records.ts validContextWindow): no second check here. */
+  static fromJSON(value: Readonly<Record<string, number>>): LearnedLimits {
     const learned = new LearnedLimits();
-    if (value && typeof value === 'object') {
-      for (const [model, limit] of Object.entries(value as Record<string, unknown>)) {
-        // A limit below any real model's window (e.g. 1) would drop all history: refused, like parseContextLimit.
-        if (typeof limit === 'number' && Number.isInteger(limit) && limit >= MIN_LEARNED_LIMIT && limit <= 100_000_000) learned.limits.set(model, limit);
-      }
-    }
+    for (const [model, limit] of Object.entries(value)) learned.limits.set(model, limit);
     return learned;
   }
 }

@@ -5,7 +5,9 @@
  */
 import type { Budget } from './budget';
 import type { CutGeometry } from './cutPolicy';
+import { BoundedMap } from '../util/boundedMap';
 import type { TrimResult } from './historyTrim';
+import type { Truncation } from './truncateOversized';
 
 export function historyTrimLine(result: TrimResult, budget: Budget, geometry: CutGeometry, cutMoved: boolean): string {
   return (
@@ -24,4 +26,18 @@ export function overBudgetLine(result: TrimResult, budget: Budget): string {
     `against budget=${budget.tokens} maxBytes=${budget.maxBytes} ` +
     `(system=${b.system} anchor=${b.anchor} tools=${b.tools} history=${b.history} currentTurn=${b.currentTurn} reserve=${budget.reserve}).`
   );
+}
+
+const warned = new BoundedMap<string, true>(4_096);
+
+/**
+ * True the first time this message of this conversation is truncated this way: the WARN is written once,
+ * not on every later request that sends the same cut (a stable cut is the same on every request).
+ */
+export function firstTruncation(sessionId: string, inputIndex: number, originalText: string, truncation: Truncation): boolean {
+  const sample = `${originalText.length}:${originalText.slice(0, 64)}…${originalText.slice(-64)}`;
+  const key = `${sessionId}|${inputIndex}|${sample}|${truncation.stable ? 'stable' : truncation.toTokens}`;
+  if (warned.has(key)) return false;
+  warned.set(key, true);
+  return true;
 }

@@ -2,10 +2,16 @@
  * How a history splits for trimming:
  *   head   — the leading system message(s) and the first unit (the anchor): always sent;
  *   middle — droppable units, oldest first: one message, or an assistant tool-call message with all of
- *            its tool results, so a call never travels without its results or a result without its call;
- *   tail   — the current turn (the last user message and everything after it): always sent.
+ *            its tool results, so a call never travels without its results or a result without its call.
+ *            Older turns come first, then the oldest rounds of the current turn (a long agent turn is
+ *            trimmed like any other session);
+ *   prompt — the current user prompt: always sent, even once rounds after it have been dropped;
+ *   tail   — the newest `keepRounds` rounds of the current turn (by default all of it): always sent.
  */
 import type { WireMessage } from '../wire/wireTypes';
+
+/** Newest rounds of the current turn the extension never drops (the setting's default; docs/history-trim.md says why 2). */
+export const DEFAULT_KEEP_RECENT_ROUNDS = 2;
 
 export interface Unit {
   /** Index of the unit's first message in the input. */
@@ -17,31 +23,68 @@ export interface Unit {
 export interface HistoryLayout {
   headEnd: number;
   middle: Unit[];
+  /** Index of the current user prompt (always sent), or -1 when there is none after the head. */
+  prompt: number;
   tailStart: number;
 }
 
-export function layoutHistory(messages: readonly WireMessage[]): HistoryLayout {
+export function layoutHistory(messages: readonly WireMessage[], keepRounds = Infinity): HistoryLayout {
   let headEnd = 0;
   while (headEnd < messages.length && messages[headEnd].role === 'system') headEnd++;
   if (headEnd < messages.length) headEnd = unitEnd(messages, headEnd);
 
-  let tailStart = messages.length;
+  let prompt = -1;
   for (let i = messages.length - 1; i >= headEnd; i--) {
     if (messages[i].role === 'user') {
-      tailStart = i;
+      prompt = i;
       break;
     }
   }
-  // No user message after the head: the current turn is the last unit, so it is still never dropped.
-  if (tailStart === messages.length) tailStart = lastUnitStart(messages, headEnd);
+  const roundsFrom = prompt >= 0 ? prompt + 1 : headEnd;
+  const rounds = unitsBetween(messages, roundsFrom, messages.length);
+  const keep = keptRoundCount(rounds.length, keepRounds, prompt >= 0);
+  const dropRounds = rounds.length - keep;
+  // No droppable round: the prompt simply starts the tail (the current turn travels whole).
+  const tailStart = dropRounds === 0 && prompt >= 0 ? prompt : keep === 0 ? messages.length : rounds[dropRounds].start;
+  const middle = [...(prompt >= 0 ? unitsBetween(messages, headEnd, prompt) : []), ...rounds.slice(0, dropRounds)];
+  return { headEnd, middle, prompt, tailStart };
+}
 
-  const middle: Unit[] = [];
-  for (let start = headEnd; start < tailStart; ) {
-    const end = Math.min(unitEnd(messages, start), tailStart);
-    middle.push({ start, end });
+/**
+ * How many of the current turn's rounds are never dropped. Infinity (the default of layoutHistory): the
+ * whole current turn. With no user prompt after the head, the newest unit stands in for it (at least one
+ * is kept; with the default, exactly one, as before rounds could be dropped).
+ */
+function keptRoundCount(rounds: number, keepRounds: number, hasPrompt: boolean): number {
+  const wanted = hasPrompt ? keepRounds : Number.isFinite(keepRounds) ? Math.max(1, keepRounds) : 1;
+  return Math.min(rounds, Math.max(0, Math.floor(wanted)));
+}
+
+/** Input indices sent when the oldest `dropUnits` middle units are dropped: head, prompt, the rest. */
+export function keptIndices(count: number, layout: HistoryLayout, dropUnits: number): number[] {
+  const firstKept = firstKeptIndex(layout, dropUnits);
+  const indices: number[] = [];
+  for (let i = 0; i < layout.headEnd; i++) indices.push(i);
+  if (layout.prompt >= 0 && layout.prompt < firstKept) indices.push(layout.prompt);
+  for (let i = firstKept; i < count; i++) indices.push(i);
+  return indices;
+}
+
+/** The first message kept after the head when `dropUnits` middle units are gone. */
+export function firstKeptIndex(layout: HistoryLayout, dropUnits: number): number {
+  const first = dropUnits < layout.middle.length ? layout.middle[dropUnits].start : layout.tailStart;
+  // The prompt is always sent, so a cut just before it and one just after it send the same messages.
+  return first === layout.prompt ? first + 1 : first;
+}
+
+function unitsBetween(messages: readonly WireMessage[], from: number, to: number): Unit[] {
+  const units: Unit[] = [];
+  for (let start = from; start < to; ) {
+    const end = Math.min(unitEnd(messages, start), to);
+    units.push({ start, end });
     start = end;
   }
-  return { headEnd, middle, tailStart };
+  return units;
 }
 
 /** A tool-call message owns the tool results that directly follow it. */
@@ -52,13 +95,4 @@ function unitEnd(messages: readonly WireMessage[], start: number): number {
     while (end < messages.length && messages[end].role === 'tool') end++;
   }
   return end;
-}
-
-function lastUnitStart(messages: readonly WireMessage[], from: number): number {
-  let last = messages.length;
-  for (let start = from; start < messages.length; ) {
-    last = start;
-    start = unitEnd(messages, start);
-  }
-  return last;
 }

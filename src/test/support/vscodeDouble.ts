@@ -115,12 +115,55 @@ export function setSetting(key: string, value: unknown): void {
 
 export const workspace = {
   getConfiguration(section?: string) {
-    return { get: (key: string, fallback?: unknown) => (section === 'opencode' && settingsStore.has(key) ? settingsStore.get(key) : fallback) };
+    return {
+      get: (key: string, fallback?: unknown) => (section === 'opencode' && settingsStore.has(key) ? settingsStore.get(key) : fallback),
+      update: async (key: string, value: unknown) => {
+        if (section === 'opencode') setSetting(key, value);
+      },
+    };
   },
   onDidChangeConfiguration: configChanged.event,
 };
 
+/** The status bar items the extension created, as plain records (tests read their text). */
+export const createdStatusItems: any[] = [];
+export const createdPanels: any[] = [];
+export const StatusBarAlignment = { Left: 1, Right: 2 } as const;
+export const ViewColumn = { Active: -1, Beside: -2, One: 1 } as const;
+export const ConfigurationTarget = { Global: 1, Workspace: 2, WorkspaceFolder: 3 } as const;
+export class Uri {
+  private constructor(readonly scheme: string, readonly path: string) {}
+  static file(path: string): Uri {
+    return new Uri('file', path);
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+}
+export class Location {
+  constructor(readonly uri: Uri, readonly range: unknown) {}
+}
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
 export const window = {
+  createStatusBarItem(id: string, alignment?: number, priority?: number): any {
+    const item = { id, alignment, priority, text: '', tooltip: undefined as unknown, visible: false, show() { item.visible = true; }, hide() { item.visible = false; }, dispose() {} };
+    createdStatusItems.push(item);
+    return item;
+  },
+  /** A panel whose page can be read (`webview.html`) and spoken to (`send`), as the page's script would. */
+  createWebviewPanel(viewType: string, title: string): any {
+    const received = new EventEmitter<unknown>();
+    const disposed = new EventEmitter<void>();
+    const panel = {
+      viewType, title, webview: { html: '', onDidReceiveMessage: received.event }, onDidDispose: disposed.event,
+      reveal() {}, dispose: () => disposed.fire(), send: (message: unknown) => received.fire(message),
+    };
+    createdPanels.push(panel);
+    return panel;
+  },
   createOutputChannel(name: string): RecordingLogChannel {
     const channel = new RecordingLogChannel(name);
     createdChannels.push(channel);
@@ -170,7 +213,7 @@ export class ThemeIcon {
 }
 
 export class MarkdownString {
-  value = '';
+  constructor(public value = '', readonly supportThemeIcons = false) {}
   appendMarkdown(text: string): this {
     this.value += text;
     return this;

@@ -19,7 +19,7 @@ export interface OpenCodeError {
   resetSeconds?: number;
 }
 
-const FORMAT_ROUTES: Record<string, RouteId> = { 'oa-compat': 'chat', openai: 'responses', anthropic: 'messages' };
+const FORMAT_ROUTES: Record<string, RouteId> = { 'oa-compat': 'chat', openai: 'responses', anthropic: 'messages', google: 'gemini' };
 const WRONG_FORMAT = /Model (\S+) is not supported for format ([\w-]+)/;
 
 /** The error's type and message from any of the gateway's body shapes (JSON object or text). */

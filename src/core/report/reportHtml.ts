@@ -1,0 +1,107 @@
+/**
+ * The session report page: plain HTML from the report data, styled with the theme's CSS variables, under a
+ * strict Content-Security-Policy (nothing remote; the one style block and the one small script carry a
+ * nonce). Native form controls keep it keyboard accessible; the chart has a table behind it for screen
+ * readers. The page never computes anything: the extension re-renders it with each what-if answer.
+ */
+import type { Quota } from '../quota/goUsage';
+import { formatReset } from '../quota/quotaText';
+import { chartSvg } from './chartSvg';
+import type { ReportData, WhatIf } from './reportData';
+import type { SimSummary } from './simulate';
+
+export interface ReportPage {
+  data: ReportData;
+  whatIf?: WhatIf;
+  quota?: Quota;
+  /** What the what-if form shows (the last choice, else the values in force). */
+  chosen: { headroom: number; step: number };
+  /** A line under the what-if form, e.g. "Wrote … to your user settings." */
+  notice?: string;
+  nonce: string;
+}
+
+export function esc(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const n = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '∞');
+const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
+
+function totalsSection(data: ReportData): string {
+  const t = data.totals;
+  const rows: [string, string, string][] = [
+    ['requests', n(t.requests), 'answers with usage'],
+    ['prompt tokens billed cold', n(t.coldTokens), 'full price'],
+    ['prompt tokens from cache', n(t.cachedTokens), 'cache-read price'],
+    ['completion tokens', n(t.completionTokens), ''],
+    ['cut moves', n(t.cutMoves), 'each re-bills the prompt cold'],
+    ['mean cache hit', pct(t.meanHit), ''],
+    ['sent over budget', n(t.overBudget), 'ERROR lines'],
+  ];
+  return `<table class="totals" id="totals"><caption>Totals (what the [usage] lines said)</caption>${rows.map(([k, v, note]) => `<tr><th scope="row">${k}</th><td data-key="${esc(k)}">${v}</td><td class="note">${note}</td></tr>`).join('')}</table>`;
+}
+
+function summaryCells(s: SimSummary, cost: number): string {
+  return `<td>${n(s.cutMoves)}</td><td>${pct(s.meanHit)}</td><td>${n(s.meanKept)}</td><td>${n(s.coldTokens)}</td><td>${n(s.cachedTokens)}</td><td>${n(cost)}</td>`;
+}
+
+function costSection(data: ReportData): string {
+  const head = '<tr><th scope="col">policy</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th><th scope="col">vs no trim</th><th scope="col">over budget</th></tr>';
+  const rows = data.costs.map((row) => `<tr data-policy="${row.id}"><th scope="row">${esc(row.label)} (replayed)</th>${summaryCells(row.summary, row.cost)}<td>${pct(row.relative)}</td><td>${n(row.overBudget)}</td></tr>`);
+  return `<table class="costs" id="costs"><caption>The same requests with other trims</caption>${head}${rows.join('')}</table>` +
+    `<p class="note">Cost = cold tokens + ${data.cachedPrice} × cached tokens (cache reads are billed at about a tenth). Replays use the extension's estimator scaled to what the endpoint reported, and an exact-prefix cache model; no trim would have been refused wherever it is over budget.</p>`;
+}
+
+function whatIfSection(page: ReportPage): string {
+  const { chosen, whatIf } = page;
+  const form = `<form id="whatif"><fieldset><legend>What if</legend>` +
+    `<label>headroom tokens <input id="headroom" type="number" min="0" max="1000000" step="1" value="${chosen.headroom}"></label> ` +
+    `<label>cut step tokens <input id="step" type="number" min="0" max="1000000" step="1" value="${chosen.step}"></label> ` +
+    `<button type="submit">Replay</button> <button type="button" id="apply">Write to settings</button></fieldset></form>`;
+  const notice = page.notice ? `<p role="status" id="notice">${esc(page.notice)}</p>` : '';
+  if (!whatIf) return form + notice;
+  const head = '<tr><th scope="col"></th><th scope="col">headroom</th><th scope="col">step</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th></tr>';
+  const row = (label: string, side: WhatIf['current']): string => `<tr><th scope="row">${label}</th><td>${n(side.headroom)}</td><td>${n(side.step)}</td>${summaryCells(side.summary, side.cost)}</tr>`;
+  return form + notice + `<table id="whatif-result" aria-live="polite">${head}${row('now', whatIf.current)}${row('chosen', whatIf.chosen)}</table>`;
+}
+
+function quotaSection(quota: Quota | undefined): string {
+  if (!quota) return '';
+  if (quota.state === 'unknown') return `<h2>OpenCode Go quota</h2><p>unknown (${esc(quota.reason)})</p>`;
+  const rows = quota.windows.map((w) => `<tr><th scope="row">${w.name}</th><td><meter min="0" max="100" high="90" value="${w.percent}">${w.percent}%</meter> ${Math.round(w.percent)}%${w.status === 'rate-limited' ? ' <strong>rate-limited</strong>' : ''}</td><td>resets ${esc(formatReset(w.resetsAt))}</td></tr>`);
+  return `<h2>OpenCode Go quota</h2><table id="quota">${rows.join('')}</table>`;
+}
+
+function requestTable(data: ReportData): string {
+  const rows = data.records.map((r, i) => `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td></tr>`);
+  return `<details><summary>Every request</summary><table id="requests"><tr><th scope="col">#</th><th scope="col">prompt</th><th scope="col">cached</th><th scope="col">hit</th><th scope="col">completion</th><th scope="col">cut</th><th scope="col">not sent</th></tr>${rows.join('')}</table></details>`;
+}
+
+const STYLE = `body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 16px 24px}
+table{border-collapse:collapse;margin:8px 0}th,td{padding:2px 10px;text-align:right;border-bottom:1px solid var(--vscode-panel-border)}th[scope=row]{text-align:left}caption{text-align:left;font-weight:600;padding:4px 0}
+.note{color:var(--vscode-descriptionForeground)}.chart{width:100%;max-width:900px;height:auto}
+.grid{stroke:var(--vscode-panel-border);stroke-width:1}.axis{fill:var(--vscode-descriptionForeground);font-size:11px}
+.cached{fill:var(--vscode-charts-green)}.cold{fill:var(--vscode-charts-orange)}.hit{fill:none;stroke:var(--vscode-charts-blue);stroke-width:2}
+.move{fill:var(--vscode-charts-red)}.budget{stroke:var(--vscode-charts-yellow);stroke-width:2}.lowwater{stroke:var(--vscode-charts-purple);stroke-width:1.5;stroke-dasharray:6 4}
+.legend span{margin-right:14px}.sw{display:inline-block;width:10px;height:10px;margin-right:4px}
+.sw.cached{background:var(--vscode-charts-green)}.sw.cold{background:var(--vscode-charts-orange)}.sw.hit{background:var(--vscode-charts-blue)}.sw.move{background:var(--vscode-charts-red)}.sw.budget{background:var(--vscode-charts-yellow)}.sw.lowwater{background:var(--vscode-charts-purple)}
+input{background:var(--vscode-input-background);color:var(--vscode-input-foreground);border:1px solid var(--vscode-input-border,transparent);width:9em}
+button{background:var(--vscode-button-background);color:var(--vscode-button-foreground);border:none;padding:4px 12px;cursor:pointer}button:focus,input:focus,summary:focus{outline:1px solid var(--vscode-focusBorder)}
+fieldset{border:1px solid var(--vscode-panel-border)}`;
+
+const SCRIPT = `const vscode=acquireVsCodeApi();const v=()=>({headroom:Number(document.getElementById('headroom').value),step:Number(document.getElementById('step').value)});
+document.getElementById('whatif').addEventListener('submit',e=>{e.preventDefault();vscode.postMessage({type:'whatIf',...v()});});
+document.getElementById('apply').addEventListener('click',()=>vscode.postMessage({type:'apply',...v()}));`;
+
+const LEGEND = '<p class="legend" aria-hidden="true"><span><i class="sw cached"></i>cached prompt</span><span><i class="sw cold"></i>uncached prompt</span><span><i class="sw hit"></i>cache hit (right axis)</span><span><i class="sw move"></i>cut moved</span><span><i class="sw budget"></i>budget</span><span><i class="sw lowwater"></i>low-water mark</span></p>';
+
+export function reportHtml(page: ReportPage): string {
+  const { data, nonce } = page;
+  const csp = `default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1.0"><title>OpenCode session report</title><style nonce="${nonce}">${STYLE}</style></head><body>` +
+    `<h1>Session report</h1><p>Model <code>${esc(data.modelId)}</code> · conversation <code>${esc(data.sessionId.slice(0, 12))}</code> · ${data.records.length} request(s)</p>` +
+    `${chartSvg(data.records)}${LEGEND}${totalsSection(data)}${costSection(data)}${whatIfSection(page)}${quotaSection(page.quota)}${requestTable(data)}` +
+    `<script nonce="${nonce}">${SCRIPT}</script></body></html>`;
+}

@@ -1,0 +1,124 @@
+/**
+ * What the extension keeps of each conversation in memory for the status bar and the session report: one
+ * small record per accounted request (the figures of its `[usage]` and `[history-trim]` lines), plus the
+ * latest full history and tools, from which earlier requests are rebuilt for the what-if replay (history
+ * only grows at the end, so request k's input is the first `inputCount` messages of the latest one).
+ * Bounded: a few conversations, a few hundred requests each.
+ */
+import type { TrimPlan } from '../request/prepareRequest';
+import type { NormalizedUsage } from '../types';
+import { BoundedMap } from '../util/boundedMap';
+import type { WireMessage, WireTool } from '../wire/wireTypes';
+
+export interface RequestRecord {
+  /** Milliseconds since the epoch when the usage arrived. */
+  at: number;
+  modelId: string;
+  sessionId: string;
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  /** Share of the prompt served from cache, 0…1. */
+  cacheHit: number;
+  /** Input tokens the trim aims under (Infinity when the trim is off). */
+  budget: number;
+  window: number | undefined;
+  /** Output tokens held back from the window. */
+  reserve: number;
+  maxBytes: number;
+  headroom: number;
+  step: number;
+  /** The payload may grow up to here before the cut moves. */
+  ceiling: number;
+  /** Where the payload lands after a cut move: ceiling − (step + headroom). */
+  lowWater: number;
+  cutMoved: boolean;
+  /** Messages of the history not sent. */
+  removed: number;
+  inputCount: number;
+  estTokens: number;
+  /** Sent over budget: the `[history-trim] Over budget` ERROR line was written. */
+  overBudget: boolean;
+  /** API tokens per raw estimator token on this request (reported prompt / raw estimate). */
+  factor: number;
+}
+
+export interface ConversationLog {
+  sessionId: string;
+  modelId: string;
+  records: RequestRecord[];
+  /** The latest request's whole history and tools (what-if replays prefixes of it). */
+  input: readonly WireMessage[];
+  tools: readonly WireTool[];
+}
+
+export const MAX_CONVERSATIONS = 10;
+export const MAX_RECORDS_PER_CONVERSATION = 500;
+
+export function toRequestRecord(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at: number): RequestRecord {
+  const { budget, geometry, trim } = plan;
+  const prompt = Math.max(0, usage.contextTokens);
+  const cached = Math.min(prompt, Math.max(0, usage.cachedTokens));
+  return {
+    at,
+    modelId,
+    sessionId: plan.sessionId,
+    promptTokens: prompt,
+    cachedTokens: cached,
+    completionTokens: Math.max(0, usage.completionTokens),
+    cacheHit: prompt > 0 ? cached / prompt : 0,
+    budget: budget.tokens,
+    window: budget.window,
+    reserve: budget.reserve,
+    maxBytes: budget.maxBytes,
+    headroom: geometry.headroom,
+    step: geometry.step,
+    ceiling: geometry.ceiling,
+    lowWater: Math.max(0, geometry.ceiling - geometry.grid),
+    cutMoved: trim.removed > 0 && plan.cutMoved,
+    removed: trim.removed,
+    inputCount: plan.input.length,
+    estTokens: trim.estTokens,
+    overBudget: trim.overBudget,
+    factor: trim.rawTokens > 0 && prompt > 0 ? prompt / trim.rawTokens : 1,
+  };
+}
+
+export class RequestLog {
+  private readonly conversations = new BoundedMap<string, ConversationLog>(MAX_CONVERSATIONS);
+  private last: RequestRecord | undefined;
+
+  add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now()): RequestRecord {
+    const record = toRequestRecord(modelId, plan, usage, at);
+    const log = this.conversations.get(plan.sessionId) ?? { sessionId: plan.sessionId, modelId, records: [], input: [], tools: [] };
+    log.modelId = modelId;
+    log.records.push(record);
+    if (log.records.length > MAX_RECORDS_PER_CONVERSATION) log.records.splice(0, log.records.length - MAX_RECORDS_PER_CONVERSATION);
+    log.input = plan.input;
+    log.tools = plan.tools;
+    this.conversations.set(plan.sessionId, log);
+    this.last = record;
+    return record;
+  }
+
+  /** The most recent request of any conversation. */
+  latest(): RequestRecord | undefined {
+    return this.last;
+  }
+
+  /** The request before `record` in the same conversation, if any. */
+  previous(record: RequestRecord): RequestRecord | undefined {
+    const records = this.conversations.peek(record.sessionId)?.records ?? [];
+    const index = records.indexOf(record);
+    return index > 0 ? records[index - 1] : undefined;
+  }
+
+  get(sessionId: string): ConversationLog | undefined {
+    return this.conversations.peek(sessionId);
+  }
+
+  /** Most recently used first. */
+  list(): ConversationLog[] {
+    return [...this.conversations.entriesInOrder()].map(([, log]) => log).reverse();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The status bar item's text, tooltip (markdown) and warning state, from the last observed request, the
+ * settings in force and the OpenCode Go quota. Pure: the adapter (src/vscode/statusBar.ts) only copies these
+ * strings onto a StatusBarItem.
+ */
+import type { HistoryTrimSettings } from '../config/settings';
+import type { Quota } from '../quota/goUsage';
+import { quotaLines, quotaWarning } from '../quota/quotaText';
+import type { RequestRecord } from './requestLog';
+
+export interface StatusView {
+  text: string;
+  tooltip: string;
+  /** Why the item is in the warning colour, or undefined. */
+  warning?: string;
+}
+
+/** A hit this low on a request whose cut held means the prefix changed (something broke the cache). */
+export const COLLAPSED_HIT = 0.5;
+
+/** 412_000 → "412K", 1_250_000 → "1.3M", 950 → "950". */
+export function compactTokens(n: number): string {
+  if (!Number.isFinite(n)) return '∞';
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+  if (n >= 1_000) return `${Math.round(n / 1_000)}K`;
+  return String(Math.round(n));
+}
+
+export function percent(ratio: number): string {
+  return `${Math.round(ratio * 100)}%`;
+}
+
+/** The model's short name: the id after its last slash, at most 24 characters. */
+export function shortModelName(modelId: string): string {
+  const short = modelId.slice(modelId.lastIndexOf('/') + 1);
+  return short.length > 24 ? `${short.slice(0, 23)}…` : short;
+}
+
+export function statusWarning(last: RequestRecord, previous: RequestRecord | undefined, quota?: Quota): string | undefined {
+  if (last.overBudget) return 'The last request was sent over budget (see the [history-trim] ERROR line).';
+  if (previous && !last.cutMoved && last.cacheHit < COLLAPSED_HIT && previous.cacheHit >= COLLAPSED_HIT) {
+    return `The cache hit fell to ${percent(last.cacheHit)} while the cut held: something changed the start of the prompt.`;
+  }
+  return quota ? quotaWarning(quota) : undefined;
+}
+
+export function statusText(last: RequestRecord): string {
+  const fill = Number.isFinite(last.budget) ? `${compactTokens(last.promptTokens)}/${compactTokens(last.budget)}` : compactTokens(last.promptTokens);
+  return `OpenCode ${shortModelName(last.modelId)} ${percent(last.cacheHit)} · ${fill}`;
+}
+
+export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, quota?: Quota, warning?: string): string {
+  const lines = [
+    `**OpenCode** · \`${last.modelId}\``,
+    '',
+    `| last request | |`,
+    `|---|---:|`,
+    `| prompt | ${last.promptTokens.toLocaleString('en-US')} |`,
+    `| cached | ${last.cachedTokens.toLocaleString('en-US')} (${percent(last.cacheHit)}) |`,
+    `| completion | ${last.completionTokens.toLocaleString('en-US')} |`,
+    `| budget | ${Number.isFinite(last.budget) ? last.budget.toLocaleString('en-US') : 'no trim'} |`,
+    `| headroom · step | ${last.headroom.toLocaleString('en-US')} · ${last.step.toLocaleString('en-US')} |`,
+    '',
+    last.removed > 0
+      ? `Cut ${last.cutMoved ? '**moved**' : 'held'}: ${last.removed} older message(s) not sent.`
+      : 'Whole history sent.',
+    `Settings now: headroom ratio ${trim.headroomRatio} (${trim.headroomMinTokens}…${trim.headroomMaxTokens}), cut step ${trim.cutStepTokens}${trim.enabled ? '' : ', trim **off**'}.`,
+  ];
+  if (quota) lines.push('', ...quotaLines(quota));
+  if (warning) lines.push('', `$(warning) ${warning}`);
+  lines.push('', 'Click for the session report.');
+  return lines.join('\n');
+}
+
+export function statusView(last: RequestRecord, previous: RequestRecord | undefined, trim: HistoryTrimSettings, quota?: Quota): StatusView {
+  const warning = statusWarning(last, previous, quota);
+  return { text: statusText(last), tooltip: statusTooltip(last, trim, quota, warning), warning };
+}

@@ -1,0 +1,32 @@
+/**
+ * The model picker's thinking option for one model: the `configurationSchema` VS Code shows next to the model
+ * (an enum with labels), a pure function of the catalogue entry. Undefined for models without levels to offer.
+ * The adapter (phase B) passes it on the model's LanguageModelChatInformation and reads the chosen value back
+ * from the request's model configuration; `opencode.models["<id>"].reasoningEffort` is the settings fallback.
+ */
+import type { CatalogEntry, EffortLevel } from '../models/catalog/catalogTypes';
+
+export const EFFORT_PROPERTY = 'reasoningEffort';
+
+const LABELS: Record<EffortLevel | 'default', string> = {
+  default: 'Default', off: 'Off', on: 'On', none: 'None', minimal: 'Minimal', low: 'Low', medium: 'Medium', high: 'High', xhigh: 'Extra high', max: 'Max',
+};
+
+export function effortConfigurationSchema(entry: CatalogEntry): Record<string, unknown> | undefined {
+  const levels = entry.reasoning?.levels ?? [];
+  if (levels.length === 0) return undefined;
+  const values = ['default', ...levels] as const;
+  return {
+    type: 'object',
+    properties: {
+      [EFFORT_PROPERTY]: {
+        type: 'string',
+        title: 'Thinking effort',
+        description: `How much ${entry.id} thinks before answering. Default lets the model decide.`,
+        enum: [...values],
+        enumItemLabels: values.map((v) => LABELS[v]),
+        default: 'default',
+      },
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The one status bar item: hidden until the first OpenCode request (or showing "set key" when the endpoint
+ * needs a key and none is set); then the last request's hit and fill, updated only from what the extension
+ * observed — a request accounted, a setting changed, the quota fetched. Text and tooltip come from
+ * core/report/statusText.ts.
+ */
+import * as vscode from 'vscode';
+import type { QuotaService } from '../core/quota/quotaService';
+import type { RequestLog } from '../core/report/requestLog';
+import { statusView } from '../core/report/statusText';
+import type { SettingsReader } from './settingsReader';
+
+export const STATUS_ITEM_ID = 'opencode.status';
+
+export class OpenCodeStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
+
+  constructor(
+    private readonly requests: RequestLog,
+    private readonly settings: SettingsReader,
+    private readonly quota: QuotaService,
+    private readonly needsKey: () => Promise<boolean>,
+  ) {
+    this.item.name = 'OpenCode';
+  }
+
+  /** Re-renders from the latest record; cheap, called on every observed change. */
+  update(): void {
+    const last = this.requests.latest();
+    if (!last) return void this.offerKey();
+    const view = statusView(last, this.requests.previous(last), this.settings.current.historyTrim, this.quota.current);
+    this.item.text = `${view.warning ? '$(warning)' : '$(comment-discussion)'} ${view.text}`;
+    const tooltip = new vscode.MarkdownString(view.tooltip, true);
+    this.item.tooltip = tooltip;
+    this.item.accessibilityInformation = { label: view.warning ? `${view.text}. ${view.warning}` : view.text };
+    this.item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.command = { command: 'opencode.showReport', title: 'Show Session Report', arguments: [last.sessionId] };
+    this.item.show();
+  }
+
+  /** Before any request: a "set key" item when one is needed, else nothing. */
+  private async offerKey(): Promise<void> {
+    if (!(await this.needsKey())) return this.item.hide();
+    if (this.requests.latest()) return;
+    this.item.text = '$(key) OpenCode: set API key';
+    this.item.tooltip = 'OpenCode needs an API key for this endpoint. Click to set one (kept in secret storage).';
+    this.item.command = 'opencode.setApiKey';
+    this.item.backgroundColor = undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
