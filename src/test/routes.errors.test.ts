@@ -7,6 +7,7 @@ import { APIError } from 'openai';
 import { toUserFacingError } from '../core/request/userFacingError';
 import { failureClass, nextRetryDelayMs } from '../core/request/retryPolicy';
 import { unsupportedParamOf, withoutParams } from '../core/request/unsupportedParams';
+import { resolveSettings } from '../core/config/settings';
 
 const context = { baseUrl: 'https://opencode.ai/zen/go/v1', model: 'glm-5' };
 const apiError = (status: number, body: object, headers: Record<string, string> = {}) => new APIError(status, body, undefined, new Headers(headers));
@@ -55,5 +56,17 @@ describe('refused parameters on every route', () => {
     assert.deepStrictEqual(withoutParams(messages, new Set(['max_tokens', 'stop_sequences', 'temperature']), 'messages'), { model: 'claude', max_tokens: 100, messages: [] });
     const chat = { model: 'glm', max_tokens: 100, stream_options: { include_usage: true }, messages: [{ role: 'assistant', content: 'a', reasoning_content: 'r' }] };
     assert.deepStrictEqual(withoutParams(chat, new Set(['max_tokens', 'stream_options', 'reasoning_content']), 'chat'), { model: 'glm', messages: [{ role: 'assistant', content: 'a' }] });
+  });
+});
+
+describe('the opencode.models setting', () => {
+  it('keeps valid entries and warns once per ignored value, naming it', () => {
+    const warnings: string[] = [];
+    const raw = { 'claude-x': { api: 'messages' }, 'gpt-y': { api: 'soap' }, 'glm-z': 'chat', 'kimi-k': { api: 'chat', colour: 'blue' } };
+    const settings = resolveSettings((key) => (key === 'models' ? raw : undefined), (m) => warnings.push(m));
+    assert.deepStrictEqual(settings.models, { 'claude-x': { api: 'messages' }, 'kimi-k': { api: 'chat' } });
+    assert.strictEqual(warnings.length, 3, warnings.join('\n'));
+    assert.ok(warnings.every((w) => w.startsWith('opencode.models')));
+    assert.deepStrictEqual(resolveSettings((key) => (key === 'models' ? 'messages' : undefined), () => undefined).models, {});
   });
 });
