@@ -128,6 +128,19 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
     assert.deepStrictEqual(restarted.log.lines.filter((l) => l.message.startsWith('[route]')), []);
   });
 
+  it('npm start\'s models all answer without a setting: the Gemini model is found after three refusals, said once', async () => {
+    const { engine, log } = engineFor(server().url, {}, new MemoryStore(), fast);
+    for (const model of ['fake-large', 'fake-responses', 'fake-messages', 'fake-native-gemini']) {
+      const answer = await run(engine, model, [text(`hello ${model}`)], []);
+      assert.match(answer.text, new RegExp(`^Answer 1 to: hello ${model}`));
+    }
+    assert.deepStrictEqual(log.lines.filter((l) => l.message.startsWith('[route]')).map((l) => l.message), [
+      '[route] model=fake-responses from=chat to=responses refused=oa-compat remembered',
+      '[route] model=fake-messages from=chat to=messages refused=oa-compat remembered',
+      '[route] model=fake-native-gemini from=chat to=gemini refused=oa-compat remembered',
+    ]);
+  });
+
   it('a setting that names the wrong route is corrected for the request, said once, and never becomes a key error', async () => {
     const { engine, log } = engineFor(server().url, { models: { 'fake-responses': { api: 'messages' } } }, new MemoryStore(), fast);
     const answer = await run(engine, 'fake-responses', [text('hi')], []);
