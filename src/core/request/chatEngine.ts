@@ -13,9 +13,8 @@ import { NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay
 import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
-import { routeSwitchLine } from '../routes/select/routeLog';
-import { catalogOf } from '../routes/select/routeTable';
-import { nextRoute, selectRoute, type RouteChoice } from '../routes/select/selectRoute';
+import type { RouteChoice } from '../routes/select/selectRoute';
+import { chooseRoute, learnRoute, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
@@ -25,8 +24,7 @@ import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage } from './accountUsage';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
-import { openCodeErrorOf } from './openCodeError';
-import { bodyFor, prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
+import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type Shown } from './streamAnswer';
 import { unsupportedParamOf, withoutParams } from './unsupportedParams';
@@ -87,12 +85,6 @@ const MAX_REASONING_ENTRIES = 500;
 const MAX_MODELS = 1_000;
 const MAX_NATIVE_LAYOUTS = 300;
 
-/** One refused route on the way to the one that answered. */
-interface RouteSwitch {
-  from: RouteId;
-  format: string;
-}
-
 export class ChatEngine {
   readonly memo = new SizeMemo();
   readonly calibrations: Calibrations;
@@ -136,12 +128,7 @@ export class ChatEngine {
 
   /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
   routeFor(modelId: string, settings: Settings = this.deps.settings()): RouteChoice {
-    return selectRoute({
-      modelId,
-      override: settings.models?.[modelId],
-      learned: this.routes.get(settings.baseUrl, modelId),
-      catalog: catalogOf(settings.baseUrl),
-    });
+    return chooseRoute(modelId, settings, this.routes);
   }
 
   prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
@@ -204,7 +191,7 @@ export class ChatEngine {
           this.deps.log.warn(redact(truncationLine(error, request.modelId), [endpoint.apiKey]));
           return { prepared, truncated: true };
         }
-        const switched = shown.thinking ? undefined : this.switchRoute(request.modelId, prepared, error, switches, settings.baseUrl);
+        const switched = shown.thinking ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings.baseUrl);
         if (switched) {
           prepared = switched;
           continue;
@@ -226,25 +213,11 @@ export class ChatEngine {
     }
   }
 
-  /**
-   * The gateway said the model is not served in this format ("not supported for format F"; HTTP 401 on
-   * OpenCode): the same request, trim unchanged, on the next route — each route tried once at most.
-   */
-  private switchRoute(modelId: string, prepared: PreparedRequest, error: unknown, switches: RouteSwitch[], baseUrl: string): PreparedRequest | undefined {
-    const refused = openCodeErrorOf(error);
-    if (refused?.kind !== 'wrong-route') return undefined;
-    const tried = [...switches.map((s) => s.from), prepared.route.id];
-    const next = nextRoute(modelId, prepared.route.id, tried, catalogOf(baseUrl));
-    if (!next) return undefined;
-    switches.push({ from: prepared.route.id, format: refused.format ?? 'unknown' });
-    return bodyFor(prepared, routeById(next));
-  }
-
   /** The route that answered after a refusal: remembered (persisted) and said in one [route] line. */
   private rememberRoute(baseUrl: string, modelId: string, switches: RouteSwitch[], route: RouteId): void {
-    const remembered = this.routes.learn(baseUrl, modelId, route);
-    if (remembered) void this.store.save(STORE_KEYS.routes, this.routes.toJSON());
-    this.deps.log.info(routeSwitchLine(modelId, switches[0].from, route, switches[0].format, remembered));
+    const learned = learnRoute(this.routes, baseUrl, modelId, switches, route);
+    if (learned.changed) void this.store.save(STORE_KEYS.routes, this.routes.toJSON());
+    this.deps.log.info(learned.line);
   }
 
   /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
