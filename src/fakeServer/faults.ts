@@ -75,7 +75,7 @@ const FAULTS: Record<FaultName, FaultFunction> = {
   }),
   stall: (spec) => ({
     kind: 'reply',
-    shape: { interruption: { afterDeltas: 1, then: 'stall', ms: numberParam(spec, 'ms', 60_000) } },
+    shape: { interruption: { afterDeltas: numberParam(spec, 'afterChunks', 1), then: 'stall', ms: numberParam(spec, 'ms', 60_000) } },
   }),
   'malformed-chunk': (spec) => ({ kind: 'reply', shape: { malformedAfterDeltas: numberParam(spec, 'afterChunks', 2) } }),
   'no-done': () => ({ kind: 'reply', shape: { omitFinishAndDone: true } }),

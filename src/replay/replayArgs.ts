@@ -4,10 +4,11 @@
  * exactly as the extension applies them to settings, with a warning.
  */
 import { parseArgs } from 'util';
+import { isRouteId, ROUTE_IDS, type RouteId } from '../core/routes/route';
 import type { ModelLimits } from '../core/types';
 
 export const USAGE =
-  'usage: npm run --silent replay -- FILE [--context-window N] [--max-output N] [--reserved N] [--headroom-ratio X] [--headroom-min N] [--headroom-max N] [--cut-step N] [--max-input N] [--json]';
+  'usage: npm run --silent replay -- FILE [--context-window N] [--max-output N] [--reserved N] [--headroom-ratio X] [--headroom-min N] [--headroom-max N] [--cut-step N] [--max-input N] [--api chat|responses|messages|gemini] [--json]';
 
 /** Flag → the setting it stands for (undefined: a model limit, not a setting). */
 const NUMBER_FLAGS = {
@@ -29,6 +30,8 @@ export interface ReplayArgs {
   settingValues: Record<string, number>;
   contextWindow?: number;
   maxOutputTokens?: ModelLimits['maxOutputTokens'];
+  /** The route whose provider cache is modelled (the cut is the same on every route). */
+  api: RouteId;
 }
 
 export type ParsedArgs = { help: true } | { help: false; args: ReplayArgs };
@@ -45,6 +48,7 @@ export function parseReplayArgs(argv: string[]): ParsedArgs {
       options: {
         ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
         json: { type: 'boolean', default: false },
+        api: { type: 'string', default: 'chat' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -55,7 +59,8 @@ export function parseReplayArgs(argv: string[]): ParsedArgs {
   if (values.help) return { help: true };
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no replay file given' : `expected one replay file, got ${positionals.length}`);
   const settingValues: Record<string, number> = {};
-  const args: ReplayArgs = { file: positionals[0], json: values.json === true, settingValues };
+  if (!isRouteId(values.api)) throw new UsageError(`--api ${JSON.stringify(values.api)} is not one of ${ROUTE_IDS.join(', ')}`);
+  const args: ReplayArgs = { file: positionals[0], json: values.json === true, settingValues, api: values.api };
   for (const flag of Object.keys(NUMBER_FLAGS) as NumberFlag[]) {
     const raw = (values as Record<string, unknown>)[flag];
     if (typeof raw !== 'string') continue;

@@ -1,7 +1,7 @@
 /**
  * Replays a session through exactly the extension's trim path (planTrim, with the engine's conversation
- * identity) and accounting (accountUsage), with the prefix-cache model (src/cacheModel, shared with the fake
- * server) standing in for the provider's usage.
+ * identity) and accounting (accountUsage), with the route's cache model (src/cacheModel, shared with the fake
+ * server; routeUsage.ts) standing in for the provider's usage.
  * Used by `npm run replay` and by the benchmark.
  */
 import { performance } from 'perf_hooks';
@@ -14,9 +14,9 @@ import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ModelLimits } from '../core/types';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
-import { PrefixCacheModel } from '../cacheModel/prefixCache';
+import type { RouteId } from '../core/routes/route';
 import type { ReplayRequest } from './replayFile';
+import { RouteCaches } from './routeUsage';
 
 export interface ReplayOptions {
   settings: Settings;
@@ -26,6 +26,8 @@ export interface ReplayOptions {
   onLog?: (level: string, message: string) => void;
   /** A size memo that has already measured other requests (tests: a warm memo must give the same cuts). */
   memo?: SizeMemo;
+  /** The route whose provider cache stands in for usage (the cut is the same on every route). Default chat. */
+  api?: RouteId;
 }
 
 export interface ReplayStep {
@@ -39,6 +41,8 @@ export interface ReplayStep {
   overBudget: boolean;
   promptTokens: number;
   cachedTokens: number;
+  /** Tokens billed as cache writes (Messages only: Anthropic's cache_creation_input_tokens). */
+  cacheWriteTokens: number;
   cacheHit: number;
   trimMs: number;
 }
@@ -64,7 +68,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   const memo = options.memo ?? new SizeMemo();
   // The engine's conversation identity: a file may hold several conversations with the same opening.
   const sessions = new SessionIds();
-  const cache = new PrefixCacheModel();
+  const cache = new RouteCaches(options.api);
   const steps: ReplayStep[] = [];
   let i = 0;
   for (const request of requests) {
@@ -80,9 +84,10 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       sessions,
     });
     const trimMs = performance.now() - started;
-    const observed = cache.observe(plan.sessionId, { messages: plan.trim.messages, tools: request.tools });
-    const usage = normalizeUsage({ prompt_tokens: observed.promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: observed.cachedTokens } });
+    const usage = cache.observe(plan, modelId);
     if (usage) accountUsage(state, modelId, plan, usage);
+    const promptTokens = usage?.contextTokens ?? 0;
+    const cachedTokens = usage?.cachedTokens ?? 0;
     steps.push({
       i: i++,
       removed: plan.trim.removed,
@@ -92,9 +97,10 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       budget: plan.budget.tokens,
       cutMoved: plan.trim.removed > 0 && plan.cutMoved,
       overBudget: plan.trim.overBudget,
-      promptTokens: observed.promptTokens,
-      cachedTokens: observed.cachedTokens,
-      cacheHit: observed.promptTokens > 0 ? observed.cachedTokens / observed.promptTokens : 0,
+      promptTokens,
+      cachedTokens,
+      cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+      cacheHit: promptTokens > 0 ? cachedTokens / promptTokens : 0,
       trimMs,
     });
   }

@@ -11,7 +11,8 @@ import OpenAI from 'openai';
 import { openAIClientOptions } from '../core/request/clientOptions';
 import { routeById } from '../core/routes/registry';
 import { sendRoute } from '../core/routes/routeHttp';
-import { clientFor, streamChat } from '../core/request/chatTransport';
+import { clientFor } from '../core/request/chatTransport';
+import { streamRoute } from '../core/request/routeTransport';
 
 const LEAK = 'LEAKED-FROM-ENV';
 const HOSTILE_ENV: Record<string, string> = {
@@ -100,7 +101,10 @@ describe('client isolation: environment variables never reach the endpoint (issu
       const frames = [];
       const endpoint = { baseUrl: `${server.url}/v1`, apiKey: 'sk-ours-123456' };
       const signal = new AbortController().signal;
-      for await (const frame of streamChat(endpoint, { model: 'm', messages: [{ role: 'user', content: 'x' }] }, { sessionId: 'ses_ours', requestId: 'req_ours', signal, idleTimeoutMs: 5_000 })) frames.push(frame);
+      const route = routeById('chat');
+      const body = { model: 'm', stream: true, messages: [{ role: 'user', content: 'x' }] };
+      const options = { route, body, sessionId: 'ses_ours', requestId: 'req_ours', signal, idleTimeoutMs: 5_000, expectUsage: true };
+      for await (const frame of streamRoute(endpoint, options, route.newReader())) frames.push(frame);
       await clientFor(endpoint).get('/models');
       assert.ok(frames.length > 0);
       assert.strictEqual(server.requests.length, 2);

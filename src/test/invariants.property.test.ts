@@ -151,7 +151,7 @@ async function runSession(server: FakeServer, session: Session): Promise<void> {
   bodies.forEach((body, i) => {
     const sent = body.messages as WireMessage[];
     const attempt = attempts[i];
-    assert.deepStrictEqual(sent, attempt.prepared.body.messages, 'the server received what was prepared');
+    assert.deepStrictEqual(sent, attempt.prepared.trim.messages, 'the server received what was prepared');
     assertToolPairs(sent);
     const { input, trim } = attempt.prepared;
     const anchorAt = input.findIndex((m) => m.role !== 'system');
@@ -203,11 +203,11 @@ describe('the byte ceiling after truncation (docs/issues/007-over-byte-ceiling-s
     const engine = new ChatEngine({ log, store: new MemoryStore(), settings: () => settings, apiKey: async () => undefined });
     const messages = [text('user', 'ANCHOR: build the parser'), text('assistant', `assistant 0 ${filler(1, 0)}`), text('user', `CURRENT turn 0 ${filler(1_289, 0)}`)];
     const prepared = engine.prepare({ modelId: 'm', messages, tools: TOOLS }, { contextWindow: 8_000, maxOutputTokens: 4_000 });
-    const bytes = prepared.body.messages.reduce((total, m) => total + Buffer.byteLength(JSON.stringify(m)), 0) + Buffer.byteLength(JSON.stringify(TOOLS));
+    const bytes = prepared.trim.messages.reduce((total, m) => total + Buffer.byteLength(JSON.stringify(m)), 0) + Buffer.byteLength(JSON.stringify(TOOLS));
     assert.ok(bytes <= 4_000, `sent ${bytes} bytes against a 4,000-byte ceiling`);
     assert.strictEqual(prepared.trim.overBudget, false);
     assert.ok(!log.messages('error').some((m) => m.startsWith(OVER_BUDGET)), 'nothing over budget, so no ERROR line');
     assert.ok(log.messages('warn').some((m) => m.startsWith('[history-trim] Truncated a user message')), 'the truncation is logged');
-    assert.strictEqual((prepared.body.messages[0].content as string), 'ANCHOR: build the parser', 'the anchor is kept whole');
+    assert.strictEqual((prepared.trim.messages[0].content as string), 'ANCHOR: build the parser', 'the anchor is kept whole');
   });
 });

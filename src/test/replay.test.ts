@@ -43,6 +43,26 @@ describe('replay tool', () => {
     assert.strictEqual(requests[4].tools.length, 1);
   });
 
+  it('--api: the same cut on every route; on Messages the breakpoints keep the hit high between cut moves and writes are billed', () => {
+    const file = path.join(dir, 'routes.jsonl');
+    writeSession(file, 80);
+    const run = (api: string) => {
+      const out = execFileSync(process.execPath, [REPLAY, file, '--context-window', '30000', '--max-output', '4000', '--api', api, '--json'], { encoding: 'utf8' });
+      const rows = out.trim().split('\n').map((l) => JSON.parse(l));
+      rows.pop();
+      return rows;
+    };
+    const [chat, responses, messages] = ['chat', 'responses', 'messages'].map(run);
+    for (const rows of [responses, messages]) assert.deepStrictEqual(rows.map((r) => r.sentIndices), chat.map((r) => r.sentIndices), 'the same cut');
+    assert.ok(chat.every((r) => r.cacheWriteTokens === 0));
+    assert.ok(messages.slice(1).every((r) => r.cacheWriteTokens > 0), 'each Messages request writes what it appended');
+    const held = messages.filter((r, i) => i > 0 && r.removed > 0 && !r.cutMoved);
+    assert.ok(held.length > 10 && held.every((r) => r.cacheHit >= 0.9), `held-cut hits ${held.map((r) => r.cacheHit.toFixed(2)).join(' ')}`);
+    const bad = spawnSync(process.execPath, [REPLAY, file, '--api', 'soap'], { encoding: 'utf8' });
+    assert.strictEqual(bad.status, 2);
+    assert.match(bad.stderr, /--api "soap" is not one of chat, responses, messages, gemini/);
+  });
+
   it('prints one JSON object per request and a summary; the cut holds between moves and hits stay high', () => {
     const file = path.join(dir, 'long.jsonl');
     writeSession(file, 120);
@@ -50,7 +70,7 @@ describe('replay tool', () => {
     const rows = out.trim().split('\n').map((l) => JSON.parse(l));
     const summary = rows.pop().summary;
     assert.strictEqual(rows.length, 120);
-    assert.deepStrictEqual(Object.keys(rows[0]).sort(), ['budget', 'bytes', 'cacheHit', 'cachedTokens', 'cutMoved', 'estTokens', 'i', 'overBudget', 'removed', 'sentIndices', 'trimMs'].sort());
+    assert.deepStrictEqual(Object.keys(rows[0]).sort(), ['budget', 'bytes', 'cacheHit', 'cacheWriteTokens', 'cachedTokens', 'cutMoved', 'estTokens', 'i', 'overBudget', 'removed', 'sentIndices', 'trimMs'].sort());
     assert.strictEqual(rows[0].budget, 26_000);
     assert.ok(summary.trims > 50, `trims ${summary.trims}`);
     assert.ok(summary.cutMoves >= 2 && summary.cutMoves <= summary.trims / 4, `cut moves ${summary.cutMoves} of ${summary.trims} trims`);

@@ -89,7 +89,7 @@ describe('oversized messages', () => {
     const huge = `BEGIN ${filler(30_000, 3)} END`;
     const messages = chat('ANCHOR task', 'ok', huge);
     const plan = engine.prepare({ modelId: 'm', messages, tools: [] }, { contextWindow: 100_000 });
-    const sent = plan.body.messages.at(-1)?.content as string;
+    const sent = plan.trim.messages.at(-1)?.content as string;
     assert.ok(sent.startsWith('BEGIN ') && sent.endsWith(' END'), 'both ends kept');
     assert.match(sent, /\[… \d+ characters removed by the OpenCode extension to fit the model's context window …\]/);
     assert.ok(!plan.trim.overBudget && plan.trim.estTokens <= 8_000, `now ~${plan.trim.estTokens} tokens`);
@@ -115,7 +115,7 @@ describe('a long agent turn whose tool results alone exceed the budget', () => {
     const first = engine.prepare({ modelId: 'm', messages: agentTurn(20), tools: [] }, limits);
     const second = engine.prepare({ modelId: 'm', messages: agentTurn(21), tools: [] }, limits);
     for (const plan of [first, second]) assert.ok(!plan.trim.overBudget && plan.trim.estTokens <= 30_000, `~${plan.trim.estTokens} tokens`);
-    const sent = (plan: typeof first) => plan.body.messages.map((m) => JSON.stringify(m));
+    const sent = (plan: typeof first) => plan.trim.messages.map((m) => JSON.stringify(m));
     const a = sent(first);
     const b = sent(second);
     assert.ok(first.trim.removed > 0, 'old rounds were dropped');

@@ -1,10 +1,12 @@
 /**
  * npm run --silent replay -- FILE [--context-window N] [--max-output N] [--reserved N]
- *   [--headroom-ratio X] [--headroom-min N] [--headroom-max N] [--cut-step N] [--max-input N] [--json]
+ *   [--headroom-ratio X] [--headroom-min N] [--headroom-max N] [--cut-step N] [--max-input N]
+ *   [--api chat|responses|messages|gemini] [--json]
  *
  * Replays a recorded session (opencode.recordRequests writes them) through the extension's trim path.
  * Without --json it prints the lines the extension would log; with --json one object per request and a
- * summary. Settings are validated exactly as the extension validates them (warnings on stderr). Exit codes:
+ * summary. `--api` picks the provider cache that stands in for usage (exact prefix for chat and Responses,
+ * Anthropic's breakpoints for Messages); the cut is the same on every route. Settings are validated exactly as the extension validates them (warnings on stderr). Exit codes:
  * 0 done, 1 the file cannot be read or a line is malformed (the error names the line and field), 2 a bad
  * command line (the error names the flag).
  */
@@ -40,6 +42,7 @@ function main(argv: string[]): number {
   const { steps, summary } = replaySession(requests, {
     settings,
     limits,
+    api: args.api,
     onLog: args.json ? undefined : (level, message) => process.stdout.write(`${level === 'info' ? '' : `${level.toUpperCase()} `}${message}\n`),
   });
   if (args.json) {

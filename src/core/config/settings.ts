@@ -4,6 +4,7 @@
  * a warning names the setting and the value actually used.
  */
 
+import { validateModelOverrides, type ModelOverride } from '../routes/select/modelOverrides';
 import { redact, redactUrl } from '../util/redact';
 
 export const PRESET_URLS = {
@@ -35,6 +36,8 @@ export interface Settings {
   streamIdleTimeoutSeconds: number;
   maxRetries: number;
   recordRequests: boolean;
+  /** Per-model overrides (`opencode.models`): the route (`api`) today; room for more fields per model. */
+  models?: Readonly<Record<string, ModelOverride>>;
 }
 
 export type ReadSetting = (key: string) => unknown;
@@ -67,7 +70,15 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
     streamIdleTimeoutSeconds: num('streamIdleTimeoutSeconds', 120, 5, 3_600),
     maxRetries: num('maxRetries', 3, 0, 10),
     recordRequests: readBoolean(read, warn, 'recordRequests', false),
+    models: readModelOverrides(read, warn),
   };
+}
+
+/** Valid entries kept; each ignored value explained in one warning (modelOverrides.ts). */
+function readModelOverrides(read: ReadSetting, warn: Warn): Record<string, ModelOverride> {
+  const { byModel, problems } = validateModelOverrides(read('models'));
+  for (const problem of problems) warn(problem);
+  return Object.fromEntries(byModel);
 }
 
 /**

@@ -8,7 +8,13 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../log';
 import { PersistedStore, type KeyValueStore } from '../state/persisted';
-import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
+import { routeById } from '../routes/registry';
+import type { RouteId } from '../routes/route';
+import { LearnedRoutes } from '../routes/select/learnedRoutes';
+import type { RouteChoice } from '../routes/select/selectRoute';
+import { chooseRoute, learnRoute, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
@@ -17,7 +23,7 @@ import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage } from './accountUsage';
-import type { Endpoint } from './chatTransport';
+import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type Shown } from './streamAnswer';
@@ -70,11 +76,14 @@ const STORE_KEYS = {
   reasoning: 'opencode.reasoning',
   unsupported: 'opencode.unsupportedParams',
   sessions: 'opencode.sessionClaims',
+  nativeReplay: 'opencode.nativeReplay',
+  routes: 'opencode.learnedRoutes',
 };
 /** The capacities of the persisted maps (the in-memory classes hold as many). */
 const MAX_TRIM_STATES = 200;
 const MAX_REASONING_ENTRIES = 500;
 const MAX_MODELS = 1_000;
+const MAX_NATIVE_LAYOUTS = 300;
 
 export class ChatEngine {
   readonly memo = new SizeMemo();
@@ -84,6 +93,10 @@ export class ChatEngine {
   readonly reasoning: ReasoningMemory;
   /** Which conversation owns each opening (the session id and trim-state key). */
   readonly sessions: SessionIds;
+  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (routes/nativeReplay.ts). */
+  readonly nativeReplay: NativeReplayMemory;
+  /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
+  readonly routes: LearnedRoutes;
   /** Parameters each model refused (unsupportedParams.ts). */
   readonly unsupported: Record<string, string[]>;
   readonly log: Logger;
@@ -100,6 +113,8 @@ export class ChatEngine {
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, MAX_TRIM_STATES));
     this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, MAX_REASONING_ENTRIES));
     this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
+    this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, MAX_NATIVE_LAYOUTS));
+    this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
     this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
   }
@@ -111,8 +126,14 @@ export class ChatEngine {
     return listed;
   }
 
+  /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
+  routeFor(modelId: string, settings: Settings = this.deps.settings()): RouteChoice {
+    return chooseRoute(modelId, settings, this.routes);
+  }
+
   prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
     const settings = this.deps.settings();
+    const choice = this.routeFor(request.modelId, settings);
     const limits = this.limitsFor(request.modelId, listed);
     if (!limits.contextWindow) this.noteUnknownWindow(request.modelId, settings.contextLimitFallback);
     return prepareRequest(request, {
@@ -125,6 +146,9 @@ export class ChatEngine {
       log: this.deps.log,
       reasoning: this.reasoning,
       sessions: this.sessions,
+      route: routeById(choice.route),
+      reasoningModel: choice.reasoning,
+      replay: this.nativeReplay,
     });
   }
 
@@ -150,13 +174,16 @@ export class ChatEngine {
     const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
     let prepared = this.prepare(request, listed);
+    const switches: RouteSwitch[] = [];
     let retriedContextLength = false;
     let badAnswerRetries = 0;
     for (let attempt = 1; ; attempt++) {
       this.deps.record?.(prepared);
       const shown: Shown = { answer: false, thinking: false };
       try {
-        return await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
+        const outcome = await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
+        if (switches.length > 0) this.rememberRoute(settings.baseUrl, request.modelId, switches, prepared.route.id);
+        return outcome;
       } catch (error) {
         // Usage that arrived before the throw (a break after only thinking, an empty answer) is still accounted.
         this.accountOnce(request.modelId, prepared, shown);
@@ -164,6 +191,11 @@ export class ChatEngine {
         if (shown.answer) {
           this.deps.log.warn(redact(truncationLine(error, request.modelId), [endpoint.apiKey]));
           return { prepared, truncated: true };
+        }
+        const switched = shown.thinking ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings.baseUrl);
+        if (switched) {
+          prepared = switched;
+          continue;
         }
         if (this.dropRefusedParam(request.modelId, error)) continue;
         if (!retriedContextLength && isContextLengthError(error)) {
@@ -180,6 +212,13 @@ export class ChatEngine {
         });
       }
     }
+  }
+
+  /** The route that answered after a refusal: remembered (persisted) and said in one [route] line. */
+  private rememberRoute(baseUrl: string, modelId: string, switches: RouteSwitch[], route: RouteId): void {
+    const learned = learnRoute(this.routes, baseUrl, modelId, switches, route);
+    if (learned.changed) void this.store.save(STORE_KEYS.routes, this.routes.toJSON());
+    this.deps.log.info(learned.line);
   }
 
   /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
@@ -211,28 +250,39 @@ export class ChatEngine {
 
   /** One attempt; then the reasoning memory and the accounting, and the usage reported last. */
   private async attempt(endpoint: Endpoint, prepared: PreparedRequest, settings: Settings, onEvent: (event: StreamEvent) => void, signal: AbortSignal, shown: Shown, modelId: string): Promise<RunOutcome> {
-    const dropped = new Set(this.unsupported[modelId] ?? []);
+    const dropped = new Set<string>(this.unsupported[modelId] ?? []);
+    const route = prepared.route;
     const answer = await streamAnswer(
       {
         endpoint,
-        body: withoutParams(prepared.body, dropped),
+        route,
+        body: withoutParams(prepared.body, dropped, route.id),
         sessionId: prepared.sessionId,
         modelId,
         signal,
         idleTimeoutMs: this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000,
-        includeUsage: !dropped.has('stream_options'),
+        includeUsage: route.id !== 'chat' || !dropped.has('stream_options'),
+        client: OPENCODE_CLIENT,
         log: this.deps.log,
       },
       onEvent,
       shown,
     );
+    // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
       this.reasoning.remember(answer.callIds, answer.thinking);
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
+    this.rememberLayout(answer.layout);
     const usage = this.accountOnce(modelId, prepared, shown);
     if (usage) onEvent({ kind: 'usage', usage });
     return { usage: answer.usage, prepared, truncated: !answer.complete };
+  }
+
+  /** Native items to pass back on later turns, persisted so they survive a restart. */
+  private rememberLayout(layout: AssistantLayout | undefined): void {
+    if (!this.nativeReplay.remember(layout)) return;
+    void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
   }
 
   /** Accounts the usage `shown` carries, once (it is cleared), and returns it. */

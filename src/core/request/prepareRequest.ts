@@ -1,12 +1,13 @@
 /**
- * Request preparation, top to bottom: convert → repair tool pairs → trim → body. Pure apart from the
- * memo and the per-conversation state it updates; it logs what it decided.
+ * Request preparation, top to bottom: convert → repair tool pairs → trim → the route's body. Everything up to
+ * the trim is route-neutral (the cut is the same whatever the route); only the last step asks the route.
+ * Pure apart from the memo and the per-conversation state it updates; it logs what it decided.
  */
 import type { Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { repairToolPairs } from '../convert/repairToolPairs';
 import { toWireMessages } from '../convert/toWireMessages';
-import { toWireToolChoice, toWireTools } from '../convert/toWireTools';
+import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
@@ -20,7 +21,9 @@ import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '.
 import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overBudgetLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import type { ChatRequestBody } from './chatTransport';
+import { chatRoute } from '../routes/chat/chatRoute';
+import type { NativeReplay } from '../routes/nativeReplay';
+import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 
 export interface ChatRequest {
   modelId: string;
@@ -44,10 +47,19 @@ export interface PrepareContext {
   reasoning?: ReasoningMemory;
   /** Tells conversations with the same opening apart (sessionId.ts); without it, the opening alone is the id. */
   sessions?: SessionIds;
+  /** The request's route (selectRoute); chat when not given. */
+  route?: Route;
+  /** A Responses reasoning model (route table): ask for its encrypted reasoning to pass back. */
+  reasoningModel?: boolean;
+  /** Native items of earlier answers, passed back verbatim by the native routes. */
+  replay?: NativeReplay;
 }
 
 export interface PreparedRequest extends TrimPlan {
-  body: ChatRequestBody;
+  route: Route;
+  /** What the route built the body from: a route switch rebuilds only the body (bodyFor), never the trim. */
+  bodyInput: BodyInput;
+  body: Record<string, unknown>;
 }
 
 export interface TrimPlan {
@@ -69,7 +81,24 @@ export function prepareRequest(request: ChatRequest, ctx: PrepareContext): Prepa
     wire = restored.messages;
   }
   const plan = planTrim(wire, toWireTools(request.tools), ctx);
-  return { ...plan, body: buildBody(request, plan.trim, plan.tools) };
+  const route = ctx.route ?? chatRoute;
+  const bodyInput: BodyInput = {
+    modelId: request.modelId,
+    messages: plan.trim.messages,
+    tools: plan.tools,
+    toolChoice: request.toolMode === 'required' ? 'required' : undefined,
+    options: forwardedOptions(request.modelOptions),
+    sessionId: plan.sessionId,
+    maxOutputTokens: ctx.limits.maxOutputTokens,
+    reasoning: ctx.reasoningModel,
+    replay: ctx.replay,
+  };
+  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput) };
+}
+
+/** The same prepared request on another route: the trim (and so the cut) unchanged, only the body rebuilt. */
+export function bodyFor(prepared: PreparedRequest, route: Route): PreparedRequest {
+  return { ...prepared, route, body: route.buildBody(prepared.bodyInput) };
 }
 
 /**
@@ -183,18 +212,9 @@ export function trimBudget(ctx: Pick<PrepareContext, 'settings' | 'limits'>): Bu
   return budget;
 }
 
-function buildBody(request: ChatRequest, trim: TrimResult, tools: WireTool[]): ChatRequestBody {
-  const body: ChatRequestBody = { model: request.modelId, messages: trim.messages };
-  if (tools.length > 0) body.tools = tools;
-  const toolChoice = toWireToolChoice(request.toolMode, tools.length);
-  if (toolChoice) body.tool_choice = toolChoice;
-  Object.assign(body, forwardedOptions(request.modelOptions));
-  return body;
-}
-
 /** VS Code puts internal fields into modelOptions; only these sampling options reach the endpoint. */
-export function forwardedOptions(options: Record<string, unknown> | undefined): Partial<ChatRequestBody> {
-  const out: Partial<ChatRequestBody> = {};
+export function forwardedOptions(options: Record<string, unknown> | undefined): SamplingOptions {
+  const out: SamplingOptions = {};
   if (!options) return out;
   if (typeof options.temperature === 'number') out.temperature = options.temperature;
   if (typeof options.top_p === 'number') out.top_p = options.top_p;

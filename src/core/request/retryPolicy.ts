@@ -6,6 +6,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import { openCodeErrorOf } from './openCodeError';
 import { EmptyAnswerError, StreamInterruptedError } from './streamErrors';
 
 export const BASE_DELAY_MS = 500;
@@ -29,7 +30,8 @@ export function failureClass(error: unknown): FailureClass {
   if (error instanceof APIConnectionTimeoutError) return 'final';
   if (error instanceof APIConnectionError) return 'transient';
   if (error instanceof APIError && typeof error.status === 'number') {
-    if (isQuotaError(error)) return 'final';
+    // OpenCode's own refusals (usage limit, credits, free tier, wrong route, key) do not pass with waiting.
+    if (isQuotaError(error) || openCodeErrorOf(error)) return 'final';
     return [408, 429, 500, 502, 503, 504].includes(error.status) ? 'transient' : 'final';
   }
   return 'final';

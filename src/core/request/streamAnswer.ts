@@ -1,16 +1,18 @@
 /**
- * One attempt at an answer: send the prepared body, map the SSE stream to events, hand every shown event to the
+ * One attempt at an answer: send the prepared body on its route, map the SSE stream to events, hand every shown event to the
  * caller at once, and say what happened (usage, whether it completed, what it showed). No retry, no
  * accounting: the engine decides those from the result, or from the error and `shown`.
  */
 import type { Logger } from '../log';
+import type { AssistantLayout } from '../routes/nativeReplay';
+import type { ReadResult, Route, StreamReader } from '../routes/route';
 import { newRequestId } from '../session/sessionId';
-import { StreamMapper } from '../stream/streamMapper';
 import type { NormalizedUsage, StreamEvent } from '../types';
 import { BoundedMap } from '../util/boundedMap';
-import { streamChat, type ChatRequestBody, type Endpoint, type StreamItem } from './chatTransport';
+import type { Endpoint } from './chatTransport';
+import { streamRoute } from './routeTransport';
 import { EmptyAnswerError } from './streamErrors';
-import { incompleteLine, malformedLine, outputLimitLine, truncationLine, usageAnomalyLine } from './streamLog';
+import { droppedCallsLine, incompleteLine, malformedLine, outputLimitLine, truncationLine, usageAnomalyLine } from './streamLog';
 
 /** What this attempt has already put in front of the user; filled in while it streams, read after a throw. */
 export interface Shown {
@@ -27,22 +29,28 @@ export interface Shown {
 
 export interface AttemptOptions {
   endpoint: Endpoint;
-  body: ChatRequestBody;
+  route: Route;
+  body: Record<string, unknown>;
   sessionId: string;
   modelId: string;
   signal: AbortSignal;
   idleTimeoutMs: number;
+  /** Usage was asked for (false on the chat route when the model refuses stream_options). */
   includeUsage: boolean;
+  /** x-opencode-client. */
+  client?: string;
   log: Logger;
 }
 
 export interface StreamedAnswer {
   usage?: NormalizedUsage;
-  /** A finish reason or [DONE] arrived, and the stream did not break after content was shown. */
+  /** The end marker or a finish reason arrived, no tool call was dropped, and the stream did not break after content was shown. */
   complete: boolean;
   /** Thinking text and tool-call ids of the answer (for the reasoning memory). */
   thinking: string;
   callIds: string[];
+  /** Native items to pass back verbatim later (Responses reasoning, Anthropic thinking), when any arrived. */
+  layout?: AssistantLayout;
 }
 
 /** Payloads skipped, or chunks with fields dropped, in this answer; one WARN line at the end. */
@@ -50,18 +58,21 @@ interface Skipped {
   notJson: number;
   wrongShape: number;
   first?: string;
+  /** The end marker arrived (for EmptyAnswerError's detail). */
+  sawEnd: boolean;
 }
 
 /** Per log (one per extension activation): models whose usage was already reported as inconsistent, once per shape. */
 const anomaliesReported = new WeakMap<Logger, BoundedMap<string, true>>();
 
 /**
- * Streams one answer into onEvent (usage excluded: it is returned, and kept on `shown`). Throws EmptyAnswerError
- * for no text and no tool call. A stream that breaks after text or a tool call was shown is not an error here: the answer is kept,
- * with the usage that already arrived, marked incomplete, and a [stream] warning says so.
+ * Streams one answer into onEvent (usage excluded: it is returned, and kept on `shown`), on the request's route.
+ * Throws EmptyAnswerError for no text and no tool call. A stream that breaks after text or a tool call was shown
+ * is not an error here: the answer is kept, with the usage that already arrived, marked incomplete, and a
+ * [stream] warning says so.
  */
 export async function streamAnswer(options: AttemptOptions, onEvent: (event: StreamEvent) => void, shown: Shown): Promise<StreamedAnswer> {
-  const mapper = new StreamMapper();
+  const reader = options.route.newReader();
   const answer: StreamedAnswer = { complete: false, thinking: '', callIds: [] };
   const emit = (events: StreamEvent[]): void => {
     for (const event of events) {
@@ -80,45 +91,53 @@ export async function streamAnswer(options: AttemptOptions, onEvent: (event: Str
       onEvent(event);
     }
   };
-  const send = { sessionId: options.sessionId, requestId: newRequestId(), signal: options.signal, idleTimeoutMs: options.idleTimeoutMs, includeUsage: options.includeUsage };
-  const skipped: Skipped = { notJson: 0, wrongShape: 0 };
-  let sawDone = false;
+  const skipped: Skipped = { notJson: 0, wrongShape: 0, sawEnd: false };
   try {
-    for await (const item of streamChat(options.endpoint, options.body, send)) {
-      if (item.kind === 'done') sawDone = true;
-      else emit(readItem(item, mapper, skipped));
-    }
-    emit(mapper.finish());
+    for await (const result of streamRoute(options.endpoint, sendOptions(options), reader)) emit(readResult(result, skipped));
+    emit(reader.finish());
   } catch (error) {
     if (options.signal.aborted || !shown.answer) throw error;
     options.log.warn(truncationLine(error, options.modelId));
-    emit(mapper.abandon());
+    emit(reader.abandon());
+    answer.layout = reader.layout();
     return answer;
   } finally {
     // Skipped payloads and odd usage are worth a line whether or not the stream then completed.
     if (skipped.first !== undefined) options.log.warn(malformedLine(options.modelId, skipped.notJson + skipped.wrongShape, skipped.first, skippedKind(skipped)));
-    reportUsageAnomaly(options, mapper.summary.usageAnomaly);
+    reportUsageAnomaly(options, reader.summary.usageAnomaly);
   }
-  const { textChars, toolCalls, finishReason } = mapper.summary;
-  if (textChars === 0 && toolCalls === 0) throw new EmptyAnswerError(finishReason, sawDone);
-  answer.complete = !!finishReason || sawDone;
-  if (!answer.complete) options.log.warn(incompleteLine(options.modelId));
+  return ended(options, reader, answer, skipped.sawEnd);
+}
+
+function sendOptions(options: AttemptOptions) {
+  const { route, body, modelId, sessionId, client, signal, idleTimeoutMs } = options;
+  return { route, body, modelId, sessionId, client, signal, idleTimeoutMs, requestId: newRequestId(), expectUsage: options.includeUsage };
+}
+
+/** The stream ended normally: empty → EmptyAnswerError; else complete unless no end came or a call was dropped. */
+function ended(options: AttemptOptions, reader: StreamReader, answer: StreamedAnswer, sawEnd: boolean): StreamedAnswer {
+  const { textChars, toolCalls, finishReason, complete, droppedToolCalls } = reader.summary;
+  if (textChars === 0 && toolCalls === 0) throw new EmptyAnswerError(finishReason, sawEnd);
+  answer.complete = complete && droppedToolCalls === 0;
+  answer.layout = reader.layout();
+  if (droppedToolCalls > 0) options.log.warn(droppedCallsLine(options.modelId, droppedToolCalls));
+  else if (!complete) options.log.warn(incompleteLine(options.modelId));
   if (finishReason === 'length') options.log.warn(outputLimitLine(options.modelId));
   return answer;
 }
 
-/** A chunk's events; a payload that is not JSON, or a chunk with fields of the wrong type, is counted. */
-function readItem(item: Exclude<StreamItem, { kind: 'done' }>, mapper: StreamMapper, skipped: Skipped): StreamEvent[] {
-  if (item.kind === 'malformed') {
+/** A payload's events; one that is not JSON, or a chunk with fields of the wrong type, is counted. */
+function readResult(result: ReadResult, skipped: Skipped): StreamEvent[] {
+  if (result.end) skipped.sawEnd = true;
+  if (result.malformed !== undefined) {
     skipped.notJson++;
-    skipped.first ??= item.raw;
-    return [];
+    skipped.first ??= result.malformed;
   }
-  if (item.raw !== undefined) {
+  if (result.wrongShape !== undefined) {
     skipped.wrongShape++;
-    skipped.first ??= item.raw;
+    skipped.first ??= result.wrongShape;
   }
-  return mapper.push(item.chunk);
+  return result.events;
 }
 
 function skippedKind(skipped: Skipped): string {

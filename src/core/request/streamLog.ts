@@ -33,6 +33,11 @@ export function incompleteLine(model: string): string {
   return `[stream] The answer from ${model} ended without a finish reason or [DONE]; it may be incomplete.`;
 }
 
+/** Tool calls whose arguments never finished arriving: not run with half an input (docs/routes.md). */
+export function droppedCallsLine(model: string, count: number): string {
+  return `[stream] The answer from ${model} ended inside ${count} tool call(s) whose arguments never finished; they were dropped, not run. The answer is incomplete.`;
+}
+
 export function outputLimitLine(model: string): string {
   return `[stream] ${model} stopped at its output limit (finish_reason=length); the answer may be cut short.`;
 }

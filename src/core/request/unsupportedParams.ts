@@ -5,9 +5,11 @@
  * ourselves can be dropped, and only when the error names one.
  */
 import { APIError } from 'openai';
-import type { ChatRequestBody } from './chatTransport';
+import type { RouteId } from '../routes/route';
+import type { WireMessage } from '../wire/wireTypes';
 
-export const DROPPABLE_PARAMS = ['temperature', 'top_p', 'max_tokens', 'stop', 'tool_choice', 'stream_options', 'reasoning_content'] as const;
+/** Chat's names first; then the native routes' own (Responses max_output_tokens/include/reasoning, Messages stop_sequences). */
+export const DROPPABLE_PARAMS = ['temperature', 'top_p', 'max_tokens', 'stop', 'tool_choice', 'stream_options', 'reasoning_content', 'max_output_tokens', 'stop_sequences', 'include', 'reasoning'] as const;
 export type DroppableParam = (typeof DROPPABLE_PARAMS)[number];
 
 const REFUSAL = /unsupported|not supported|unrecognized|unknown|not allowed|extra (inputs|fields)|not permitted|invalid param/i;
@@ -21,13 +23,19 @@ export function unsupportedParamOf(error: unknown): DroppableParam | undefined {
   return DROPPABLE_PARAMS.find((param) => new RegExp(`\\b${param}\\b`).test(error.message));
 }
 
-/** The body without the dropped parameters (`stream_options` is the transport's, see SendOptions). */
-export function withoutParams(body: ChatRequestBody, dropped: ReadonlySet<string>): ChatRequestBody {
+/**
+ * The body without the dropped parameters, on any route (each route has its own field names, so a name is
+ * dropped where the body has it). Messages requires max_tokens: it is never dropped there.
+ */
+export function withoutParams(body: Record<string, unknown>, dropped: ReadonlySet<string>, route: RouteId = 'chat'): Record<string, unknown> {
   if (dropped.size === 0) return body;
-  const out: ChatRequestBody = { ...body };
-  for (const param of ['temperature', 'top_p', 'max_tokens', 'stop', 'tool_choice'] as const) if (dropped.has(param)) delete out[param];
-  if (dropped.has('reasoning_content')) {
-    out.messages = body.messages.map((m) => {
+  const out: Record<string, unknown> = { ...body };
+  for (const param of dropped) {
+    if (param === 'reasoning_content' || param === 'messages' || param === 'model' || (param === 'max_tokens' && route === 'messages')) continue;
+    delete out[param];
+  }
+  if (dropped.has('reasoning_content') && route === 'chat' && Array.isArray(body.messages)) {
+    out.messages = (body.messages as WireMessage[]).map((m) => {
       if (m.role !== 'assistant' || m.reasoning_content === undefined) return m;
       const { reasoning_content: _dropped, ...rest } = m;
       return rest;

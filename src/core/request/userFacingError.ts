@@ -7,6 +7,8 @@
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
+import { openCodeErrorOf } from './openCodeError';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { ERROR_DETAIL_MAX, excerptOf } from '../util/excerpt';
@@ -87,8 +89,23 @@ function emptyAnswerMessage(error: EmptyAnswerError, model: string): string {
   return `The model returned an empty answer: ${model} sent no text and no tool call. Try again, or pick another model if this repeats.`;
 }
 
+/** OpenCode's error classes → the kind the adapter reports; only a real AuthError is about the key. */
+const OPENCODE_KINDS: Record<OpenCodeErrorKind, ErrorKind> = {
+  'wrong-route': 'model',
+  'free-tier': 'model',
+  region: 'model',
+  credits: 'quota',
+  'usage-limit': 'quota',
+  'missing-session': 'request',
+  auth: 'key',
+};
+
 function fromStatus(error: APIError, status: number, context: ErrorContext, detail: string): UserFacingError {
   const text = detail.toLowerCase();
+  // Before the status rules: OpenCode answers 401 for a wrong route and 403 for the free tier. A real
+  // AuthError falls through to the key sentence below.
+  const openCode = openCodeErrorOf(error);
+  if (openCode && openCode.kind !== 'auth') return new UserFacingError(OPENCODE_KINDS[openCode.kind], openCode.message, detail, status);
   if (status === 401 || status === 403) {
     return new UserFacingError('key', `${context.baseUrl} rejected the API key (HTTP ${status}). ${SET_KEY_HINT}`, detail, status);
   }

@@ -57,6 +57,10 @@ export interface ReadResult {
   error?: Record<string, unknown>;
   /** The payload was not JSON (the caller skips and logs it, as on the chat route). */
   malformed?: string;
+  /** Chat: the chunk had fields of the wrong type, dropped (chunkShape.ts); the raw payload, for the log. */
+  wrongShape?: string;
+  /** The answer's end marker ([DONE], response.completed/incomplete, message_stop): reading stops here. */
+  end?: boolean;
 }
 
 export interface StreamSummary {
@@ -70,6 +74,8 @@ export interface StreamSummary {
   sawUsage: boolean;
   /** Tool calls that never completed (the stream ended inside them): dropped, never executed with `{}`. */
   droppedToolCalls: number;
+  /** What was odd about the usage record, when it contradicted itself (logged once per model). */
+  usageAnomaly?: string;
 }
 
 export interface StreamReader {
@@ -77,6 +83,8 @@ export interface StreamReader {
   push(data: unknown, eventName?: string): ReadResult;
   /** The stream ended: flush what is held back. */
   finish(): StreamEvent[];
+  /** The stream broke after content was shown: flush held-back text only; unfinished calls are dropped. */
+  abandon(): StreamEvent[];
   readonly summary: StreamSummary;
   /** What must be kept to pass this answer back verbatim later (undefined when nothing native arrived). */
   layout(): AssistantLayout | undefined;

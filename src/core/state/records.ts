@@ -9,6 +9,8 @@ import { EMPTY_TRIM_STATE, MAX_EXTRA_STEPS, type ConversationTrimState } from '.
 import { DROPPABLE_PARAMS, type DroppableParam } from '../request/unsupportedParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
+import { isLayout, type AssistantLayout } from '../routes/nativeReplay';
+import { LearnedRoutes } from '../routes/select/learnedRoutes';
 
 /** A context window below this is not a real model's (the same floor as parseContextLimit). */
 export const MIN_CONTEXT_WINDOW = MIN_LEARNED_LIMIT;
@@ -93,4 +95,16 @@ export function validModelList(value: unknown): { value?: CachedModelList; dropp
     }
   }
   return { value: { fetchedAt, models }, dropped: value.models.length - models.length };
+}
+
+/** A remembered answer layout (Responses reasoning items, Anthropic thinking blocks) for NativeReplayMemory. */
+export function validLayout(value: unknown): AssistantLayout | undefined {
+  return isLayout(value) ? value : undefined;
+}
+
+/** The learned routes record: `{version:1, entries}`; malformed entries are dropped and counted. */
+export function validLearnedRoutes(value: unknown): { value?: LearnedRoutes; dropped: number } {
+  const learned = LearnedRoutes.fromJSON(value);
+  const given = isRecord(value) && Array.isArray(value.entries) ? value.entries.length : 1;
+  return { value: learned, dropped: Math.max(0, given - learned.size) };
 }

@@ -8,7 +8,7 @@
 import { resolveSettings, type Settings } from '../../core/config/settings';
 
 export interface SettingSchema {
-  type: 'string' | 'integer' | 'number' | 'boolean';
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'object';
   default: unknown;
   minimum?: number;
   maximum?: number;
@@ -90,6 +90,12 @@ function stringMismatches(resolver: Resolver, key: string, schema: SettingSchema
   return refusesNumber && !readsOtherType ? [] : [`${key}: package.json says string, the resolver reads another type`];
 }
 
+/** An object setting (opencode.models): a value of another type is refused with a warning naming it. */
+function objectMismatches(resolver: Resolver, key: string): string[] {
+  const refusesString = run(resolver, { [key]: 'a string' }).warnings.some((w) => w.startsWith(`${PREFIX}${key} `));
+  return refusesString ? [] : [`${key}: package.json says object, the resolver accepts another type`];
+}
+
 /** Setting package.json's default must resolve exactly as leaving the setting unset, without a warning. */
 function defaultMismatches(resolver: Resolver, key: string, schema: SettingSchema): string[] {
   const unset = run(resolver, {});
@@ -110,6 +116,7 @@ export function settingsMismatches(schema: SettingsSchema, resolver: Resolver = 
     if (!read.has(key)) continue;
     if (setting.type === 'integer' || setting.type === 'number') out.push(...numericMismatches(resolver, key, setting));
     else if (setting.type === 'boolean') out.push(...booleanMismatches(resolver, key, setting));
+    else if (setting.type === 'object') out.push(...objectMismatches(resolver, key));
     else out.push(...stringMismatches(resolver, key, setting));
     out.push(...defaultMismatches(resolver, key, setting));
   }

@@ -4,8 +4,8 @@
  * only puts them behind the Route interface.
  */
 import { toWireToolChoice } from '../../convert/toWireTools';
-import { frameOf } from '../../stream/streamFrame';
-import { StreamMapper, type ChunkLike } from '../../stream/streamMapper';
+import { frameOf, frameOfJson, type StreamFrame } from '../../stream/streamFrame';
+import { StreamMapper } from '../../stream/streamMapper';
 import type { StreamEvent } from '../../types';
 import { isRecord } from '../../util/isRecord';
 import { bearerHeaders } from '../headers';
@@ -36,23 +36,34 @@ export function buildChatBody(input: BodyInput): Record<string, unknown> {
 class ChatReader implements StreamReader {
   private readonly mapper = new StreamMapper();
   private sawDone = false;
-  private dropped = 0;
+  private readonly dropped = 0;
 
   push(data: unknown): ReadResult {
-    if (typeof data === 'string') {
-      const frame = frameOf(data);
-      if (frame.kind === 'done') this.sawDone = true;
-      if (frame.kind === 'malformed') return { events: [], malformed: frame.raw };
-      if (frame.kind === 'error') return { events: [], error: frame.error };
-      return { events: frame.kind === 'chunk' ? this.mapper.push(frame.chunk) : [] };
-    }
+    if (typeof data === 'string') return this.read(frameOf(data));
     if (!isRecord(data)) return { events: [], malformed: String(data) };
-    if (data.error) return { events: [], error: isRecord(data.error) ? data.error : { message: String(data.error) } };
-    return { events: this.mapper.push(data as ChunkLike) };
+    return this.read(frameOfJson(data, JSON.stringify(data)));
+  }
+
+  private read(frame: StreamFrame): ReadResult {
+    switch (frame.kind) {
+      case 'done':
+        this.sawDone = true;
+        return { events: [], end: true };
+      case 'malformed':
+        return { events: [], malformed: frame.raw };
+      case 'error':
+        return { events: [], error: frame.error };
+    }
+    const events = this.mapper.push(frame.chunk);
+    return frame.raw === undefined ? { events } : { events, wrongShape: frame.raw };
   }
 
   finish(): StreamEvent[] {
     return this.mapper.finish();
+  }
+
+  abandon(): StreamEvent[] {
+    return this.mapper.abandon();
   }
 
   get summary(): StreamSummary {
@@ -65,6 +76,7 @@ class ChatReader implements StreamReader {
       complete: this.sawDone || !!s.finishReason,
       sawUsage: s.sawUsage,
       droppedToolCalls: this.dropped,
+      usageAnomaly: s.usageAnomaly,
     };
   }
 

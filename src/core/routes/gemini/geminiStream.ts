@@ -87,6 +87,11 @@ export class GeminiReader implements StreamReader {
     return this.state.finish([]);
   }
 
+  /** The stream broke after content was shown: Gemini sends whole calls, so nothing is held back. */
+  abandon(): StreamEvent[] {
+    return [];
+  }
+
   /** Text first, then each call, a signed call's native slot right before it (Gemini puts calls after text). */
   layout(): AssistantLayout | undefined {
     const recorder = new LayoutRecorder('gemini');

@@ -40,7 +40,7 @@ export class MessagesReader implements StreamReader {
     const events: StreamEvent[] = [];
     if (payload.type === 'error') return { events, error: isRecord(payload.error) ? payload.error : payload };
     this.read(payload, events);
-    return { events };
+    return payload.type === 'message_stop' ? { events, end: true } : { events };
   }
 
   private read(p: Payload, events: StreamEvent[]): void {
@@ -117,6 +117,12 @@ export class MessagesReader implements StreamReader {
     for (const open of this.blocks.values()) if (open.type === 'tool_use') this.state.summary.droppedToolCalls++;
     this.blocks.clear();
     return this.state.finish([]);
+  }
+
+  abandon(): StreamEvent[] {
+    for (const open of this.blocks.values()) if (open.type === 'tool_use') this.state.summary.droppedToolCalls++;
+    this.blocks.clear();
+    return [];
   }
 
   layout(): AssistantLayout | undefined {

@@ -37,7 +37,8 @@ export class ResponsesReader implements StreamReader {
     if (!isRecord(payload)) return { events: [], malformed: typeof payload === 'string' ? payload : String(data) };
     const events: StreamEvent[] = [];
     const error = this.read(payload, events);
-    return error ? { events, error } : { events };
+    if (error) return { events, error };
+    return payload.type === 'response.completed' || payload.type === 'response.incomplete' ? { events, end: true } : { events };
   }
 
   private read(p: Payload, events: StreamEvent[]): Payload | undefined {
@@ -140,6 +141,12 @@ export class ResponsesReader implements StreamReader {
     this.state.summary.droppedToolCalls += this.calls.size;
     this.calls.clear();
     return this.state.finish([]);
+  }
+
+  abandon(): StreamEvent[] {
+    this.state.summary.droppedToolCalls += this.calls.size;
+    this.calls.clear();
+    return [];
   }
 
   layout(): AssistantLayout | undefined {
