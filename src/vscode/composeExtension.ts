@@ -43,6 +43,9 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
   const requests = new RequestLog();
   const quota = new QuotaService({ endpoint, log });
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  // The one-time welcome, once the endpoint is usable: at start, or when a key or the base URL arrives.
+  const greet = (): void => void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
   const reports = new ReportPanels(requests, settings, quota, log);
   const engine = new ChatEngine({
     log,
@@ -55,8 +58,6 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     onAccounted: (modelId, prepared, usage) => {
       requests.add(modelId, prepared, usage);
       statusBar.update();
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
       reports.refresh(prepared.sessionId);
       void quota.refresh();
     },
@@ -83,21 +84,18 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     catalog.onDidChange(() => provider.notifyInfoChanged()),
     keys.onDidChange(() => {
       statusBar.update();
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+      greet();
       void catalog.refresh().catch(() => undefined);
     }),
     settings.onDidChange(() => {
       provider.notifyInfoChanged();
       statusBar.update();
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+      greet();
       void catalog.refresh().catch(() => undefined);
     }),
   );
   statusBar.update();
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  greet();
   registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });
   return { log, settings, engine, provider, requests, statusBar };
 }
