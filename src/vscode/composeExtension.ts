@@ -46,7 +46,7 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
   const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
   // The one-time welcome, once the endpoint is usable: at start, or when a key or the base URL arrives.
   const greet = (): void => void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
-  const reports = new ReportPanels(requests, settings, quota, log);
+  const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath);
   const engine = new ChatEngine({
     log,
     store: context.globalState,

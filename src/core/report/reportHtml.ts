@@ -8,7 +8,9 @@ import type { Quota } from '../quota/goUsage';
 import { formatReset } from '../quota/quotaText';
 import { chartSvg } from './chartSvg';
 import type { ReportData, WhatIf } from './reportData';
+import type { RequestRecord } from './requestLog';
 import type { SimSummary } from './simulate';
+import { routeLabel } from './statusText';
 
 export interface ReportPage {
   data: ReportData;
@@ -39,7 +41,7 @@ function totalsSection(data: ReportData): string {
     ['mean cache hit', pct(t.meanHit), ''],
     ['sent over budget', n(t.overBudget), 'ERROR lines'],
   ];
-  return `<table class="totals" id="totals"><caption>Totals (what the [usage] lines said)</caption>${rows.map(([k, v, note]) => `<tr><th scope="row">${k}</th><td data-key="${esc(k)}">${v}</td><td class="note">${note}</td></tr>`).join('')}</table>`;
+  return `<table class="totals" id="totals"><caption>Totals (${data.recordedFile ? 'replayed from the recording' : 'what the [usage] lines said'})</caption>${rows.map(([k, v, note]) => `<tr><th scope="row">${k}</th><td data-key="${esc(k)}">${v}</td><td class="note">${note}</td></tr>`).join('')}</table>`;
 }
 
 function summaryCells(s: SimSummary, cost: number): string {
@@ -73,9 +75,28 @@ function quotaSection(quota: Quota | undefined): string {
   return `<h2>OpenCode Go quota</h2><table id="quota">${rows.join('')}</table>`;
 }
 
+/** The routes the conversation's requests took, in order of first use ('' when the records carry none). */
+export function routesOf(records: readonly RequestRecord[]): string[] {
+  return [...new Set(records.map((r) => r.route).filter((r): r is string => !!r))];
+}
+
 function requestTable(data: ReportData): string {
-  const rows = data.records.map((r, i) => `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td></tr>`);
-  return `<details><summary>Every request</summary><table id="requests"><tr><th scope="col">#</th><th scope="col">prompt</th><th scope="col">cached</th><th scope="col">hit</th><th scope="col">completion</th><th scope="col">cut</th><th scope="col">not sent</th></tr>${rows.join('')}</table></details>`;
+  const withRoute = routesOf(data.records).length > 0;
+  const route = (r: RequestRecord): string => (withRoute ? `<td>${esc(r.route ? routeLabel(r.route) : '—')}</td>` : '');
+  const rows = data.records.map((r, i) => `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td>${route(r)}</tr>`);
+  const routeHead = withRoute ? '<th scope="col">route</th>' : '';
+  return `<details><summary>Every request</summary><table id="requests"><tr><th scope="col">#</th><th scope="col">prompt</th><th scope="col">cached</th><th scope="col">hit</th><th scope="col">completion</th><th scope="col">cut</th><th scope="col">not sent</th>${routeHead}</tr>${rows.join('')}</table></details>`;
+}
+
+function headline(data: ReportData): string {
+  const routes = routesOf(data.records);
+  const route = routes.length ? ` · route ${routes.map((r) => `<code>${esc(routeLabel(r))}</code>`).join(', ')}` : '';
+  if (data.recordedFile) {
+    return `<p role="note" id="recorded">Read from the request recording <code>${esc(data.recordedFile)}</code> (opencode.recordRequests), ${data.records.length} request(s). ` +
+      'A recording holds what was sent, not what the endpoint answered: every figure below is this extension\'s trim replayed under your current settings, ' +
+      'with its token estimator and an exact-prefix cache model; the budget is the fallback window (opencode.contextLimitFallback), since the recording does not name the model.</p>';
+  }
+  return `<p>Model <code>${esc(data.modelId)}</code> · conversation <code>${esc(data.sessionId.slice(0, 12))}</code> · ${data.records.length} request(s)${route}</p>`;
 }
 
 const STYLE = `body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 16px 24px}
@@ -101,7 +122,7 @@ export function reportHtml(page: ReportPage): string {
   const csp = `default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1.0"><title>OpenCode session report</title><style nonce="${nonce}">${STYLE}</style></head><body>` +
-    `<h1>Session report</h1><p>Model <code>${esc(data.modelId)}</code> · conversation <code>${esc(data.sessionId.slice(0, 12))}</code> · ${data.records.length} request(s)</p>` +
+    `<h1>Session report</h1>${headline(data)}` +
     `${chartSvg(data.records)}${LEGEND}${totalsSection(data)}${costSection(data)}${whatIfSection(page)}${quotaSection(page.quota)}${requestTable(data)}` +
     `<script nonce="${nonce}">${SCRIPT}</script></body></html>`;
 }

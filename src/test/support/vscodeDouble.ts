@@ -219,9 +219,20 @@ export const window = {
     return channel;
   },
   showInputBox: async (): Promise<string | undefined> => undefined,
-  showInformationMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
-  showErrorMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
+  showInformationMessage: async (message: unknown, ..._args: unknown[]): Promise<string | undefined> => void shownMessages.push({ level: 'info', message: String(message) }),
+  showErrorMessage: async (message: unknown, ..._args: unknown[]): Promise<string | undefined> => void shownMessages.push({ level: 'error', message: String(message) }),
+  /** Answers with what `quickPick.choose` picks from the items (nothing when unset); the items are kept. */
+  showQuickPick: async (items: any[] | Thenable<any[]>): Promise<any> => {
+    const list = await items;
+    quickPick.offered = list;
+    return quickPick.choose?.(list);
+  },
 };
+
+/** Messages shown through showInformationMessage / showErrorMessage (unless a test replaced them). */
+export const shownMessages: { level: string; message: string }[] = [];
+/** What the next quick pick answers, and the items it last offered. */
+export const quickPick: { choose?: (items: any[]) => any; offered: any[] } = { offered: [] };
 
 export const registeredProviders = new Map<string, any>();
 export const lm = {

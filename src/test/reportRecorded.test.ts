@@ -1,0 +1,152 @@
+/**
+ * The session report reads recorded conversations (opencode.recordRequests) as well as memory: a
+ * conversation recorded in an earlier window session opens after a "restart" (a second activation with
+ * VS Code's per-session log folder layout); a bad recording is one clear error message, never a panel.
+ */
+import * as assert from 'assert';
+import fc from 'fast-check';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { resolveSettings } from '../core/config/settings';
+import type { ReportData } from '../core/report/reportData';
+import { readRecording } from '../core/report/recordedConversation';
+import { activate } from '../extension';
+import { recordingFolders } from '../vscode/recordings';
+import * as double from './support/vscodeDouble';
+import { ask, assistant, user, type ActivatedExtension } from './support/activatedExtension';
+import { useFakeServer } from './support/suiteHooks';
+
+const EXT = 'opencode-community.opencode-chat-provider';
+
+/** A window session: VS Code's log folder layout `<logs>/<session>/window1/exthost/<extension>`. */
+function activateWindow(root: string, session: string, url: string, settings: Record<string, unknown>): ActivatedExtension {
+  double.settingsStore.clear();
+  double.settingsStore.set('baseUrl', url);
+  for (const [key, value] of Object.entries(settings)) double.settingsStore.set(key, value);
+  const logDir = path.join(root, 'logs', session, 'window1', 'exthost', EXT);
+  fs.mkdirSync(logDir, { recursive: true });
+  const context = double.createExtensionContext(logDir);
+  const channels = double.createdChannels.length;
+  activate(context);
+  return {
+    provider: double.registeredProviders.get('opencode'),
+    log: double.createdChannels[channels],
+    context,
+    logDir,
+    dispose: () => context.subscriptions.forEach((d: { dispose(): void }) => d.dispose()),
+  };
+}
+
+describe('session report: recorded conversations', () => {
+  const server = useFakeServer();
+  let root = '';
+  let ext: ActivatedExtension | undefined;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-rec-'));
+    double.quickPick.choose = undefined;
+    double.shownMessages.length = 0;
+  });
+  afterEach(() => {
+    ext?.dispose();
+    ext = undefined;
+    double.settingsStore.clear();
+    double.quickPick.choose = undefined;
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  const showReport = async (): Promise<ReportData | undefined> => (await double.commands.executeCommand('opencode.showReport')) as ReportData | undefined;
+
+  it('a conversation recorded before a restart opens from the earlier session folder, what-if included', async () => {
+    ext = activateWindow(root, '20261201T010000', server().url, { recordRequests: true });
+    const first = user(`recorded question ${'lorem ipsum '.repeat(200)}`);
+    await ask(ext, 'fake-small', [first]);
+    await ask(ext, 'fake-small', [first, assistant('answer one'), user('second')]);
+    await ask(ext, 'fake-small', [first, assistant('answer one'), user('second'), assistant('answer two'), user('third')]);
+    const [recording] = fs.readdirSync(path.join(ext.logDir, 'requests'));
+    assert.ok(recording?.endsWith('.jsonl'), 'the recorder wrote a file');
+    ext.dispose();
+
+    ext = activateWindow(root, '20261201T020000', server().url, { recordRequests: true });
+    const panels = double.createdPanels.length;
+    double.quickPick.choose = (items) => items.find((i: { id: string }) => i.id.startsWith('recorded:'));
+    const data = await showReport();
+    assert.ok(data, 'the recorded conversation opened');
+    assert.strictEqual(double.quickPick.offered.length, 1);
+    assert.strictEqual(data.recordedFile, recording);
+    assert.deepStrictEqual(data.records.map((r) => r.inputCount), [1, 3, 5]);
+    assert.ok(data.records[1].cachedTokens > 0, 'the second request reuses the first one\'s prefix');
+    assert.strictEqual(data.costs.length, 3);
+    const panel = double.createdPanels[panels];
+    assert.ok(panel.webview.html.includes('id="recorded"') && panel.webview.html.includes(recording));
+    assert.ok(panel.webview.html.includes('Totals (replayed from the recording)'));
+    panel.send({ type: 'whatIf', headroom: 200, step: 200 });
+    for (let i = 0; i < 100 && !panel.webview.html.includes('id="whatif-result"'); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(panel.webview.html.includes('<td>200</td><td>200</td>'));
+  });
+
+  it('a bad recording gives an error naming the file and the line; no panel opens; the file stays', async () => {
+    ext = activateWindow(root, '20261201T030000', server().url, { recordRequests: true });
+    const folder = path.join(ext.logDir, 'requests');
+    fs.mkdirSync(folder, { recursive: true });
+    const bad = '{"messages":[{"role":"user","content":"hi"}],"tools":[]}\n{"messages":[{"role":"robot","content":"x"}]}\n';
+    fs.writeFileSync(path.join(folder, 'bad.jsonl'), bad);
+    fs.writeFileSync(path.join(folder, 'empty.jsonl'), '\n\n');
+    const panels = double.createdPanels.length;
+    for (const [name, expected] of [
+      ['bad.jsonl', /^OpenCode: bad\.jsonl is not a valid request recording: line 2: messages\[0\]\.role: expected "system", "user", "assistant" or "tool", got a string\. The file was left as it is\.$/],
+      ['empty.jsonl', /^OpenCode: empty\.jsonl holds no requests\. The file was left as it is\.$/],
+    ] as const) {
+      double.quickPick.choose = (items) => items.find((i: { detail: string }) => i.detail.endsWith(name));
+      assert.strictEqual(await showReport(), undefined);
+      const said = double.shownMessages.filter((m) => m.level === 'error').at(-1)?.message;
+      assert.match(said ?? '', expected);
+    }
+    assert.strictEqual(double.createdPanels.length, panels, 'no panel for a bad file');
+    assert.strictEqual(fs.readFileSync(path.join(folder, 'bad.jsonl'), 'utf8'), bad);
+    assert.match(ext.log.text(), /\[warn\] \[report\] bad\.jsonl is not a valid request recording: line 2/);
+  });
+
+  it('recordings are offered only while opencode.recordRequests is on', async () => {
+    ext = activateWindow(root, '20261201T040000', server().url, {});
+    const folder = path.join(ext.logDir, 'requests');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'old.jsonl'), '{"messages":[{"role":"user","content":"hi"}]}\n');
+    double.quickPick.offered = [];
+    assert.strictEqual(await showReport(), undefined);
+    assert.deepStrictEqual(double.quickPick.offered, []);
+    const said = double.shownMessages.map((m) => m.message).find((m) => m.includes('no requests'));
+    assert.match(said ?? '', /no requests in this window yet.*Turn on opencode\.recordRequests/);
+  });
+});
+
+describe('recordings (pure parts)', () => {
+  const settings = resolveSettings(() => undefined, () => undefined);
+
+  it('any text is either a recording or one sentence naming the file; never a throw', () => {
+    const line = fc.oneof(
+      fc.string(),
+      fc.constant('{"messages":[{"role":"user","content":"hi"}]}'),
+      fc.constant('{"append":[{"role":"assistant","content":"ok"},{"role":"user","content":"more"}]}'),
+      fc.json(),
+    );
+    fc.assert(fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
+      const result = readRecording('x.jsonl', lines.join('\n'), settings, {}, 0);
+      if (result.ok) assert.ok(result.log.records.length > 0 && result.log.recordedFile === 'x.jsonl');
+      else assert.match(result.reason, /^x\.jsonl (is not a valid request recording: line \d+: .+\.|holds no requests\.)$/);
+    }));
+  });
+
+  it('finds the earlier window sessions only in VS Code\'s log layout', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-folders-'));
+    try {
+      const dir = (session: string, win: string): string => path.join(root, 'logs', session, win, 'exthost', EXT);
+      for (const [s, w] of [['A', 'window1'], ['B', 'window1'], ['B', 'window2'], ['B', 'output']]) fs.mkdirSync(dir(s, w), { recursive: true });
+      const found = recordingFolders(dir('B', 'window1')).map((f) => path.relative(root, f));
+      assert.deepStrictEqual(found.sort(), [['A', 'window1'], ['B', 'window1'], ['B', 'window2']].map(([s, w]) => path.join('logs', s, w, 'exthost', EXT, 'requests')).sort());
+      assert.deepStrictEqual(recordingFolders(path.join(root, 'flat')), [path.join(root, 'flat', 'requests')]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
