@@ -60,7 +60,7 @@ function whatIfSection(page: ReportPage): string {
   const form = `<form id="whatif"><fieldset><legend>What if</legend>` +
     `<label>headroom tokens <input id="headroom" type="number" min="0" max="1000000" step="1" value="${chosen.headroom}"></label> ` +
     `<label>cut step tokens <input id="step" type="number" min="0" max="1000000" step="1" value="${chosen.step}"></label> ` +
-    `<button type="submit">Replay</button> <button type="button" id="apply">Write to settings</button></fieldset></form>`;
+    `<button type="submit" id="replay">Replay</button> <button type="button" id="apply">Write to settings</button></fieldset></form>`;
   const notice = page.notice ? `<p role="status" id="notice">${esc(page.notice)}</p>` : '';
   if (!whatIf) return form + notice;
   const head = '<tr><th scope="col"></th><th scope="col">headroom</th><th scope="col">step</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th></tr>';
@@ -111,9 +111,11 @@ input{background:var(--vscode-input-background);color:var(--vscode-input-foregro
 button{background:var(--vscode-button-background);color:var(--vscode-button-foreground);border:none;padding:4px 12px;cursor:pointer}button:focus,input:focus,summary:focus{outline:1px solid var(--vscode-focusBorder)}
 fieldset{border:1px solid var(--vscode-panel-border)}`;
 
+// Each answer replaces the page; the pressed button gets the focus back, so keyboard users keep their place.
 const SCRIPT = `const vscode=acquireVsCodeApi();const v=()=>({headroom:Number(document.getElementById('headroom').value),step:Number(document.getElementById('step').value)});
-document.getElementById('whatif').addEventListener('submit',e=>{e.preventDefault();vscode.postMessage({type:'whatIf',...v()});});
-document.getElementById('apply').addEventListener('click',()=>vscode.postMessage({type:'apply',...v()}));`;
+const back=(vscode.getState()||{}).focus;if(back){vscode.setState({});document.getElementById(back)?.focus();}
+document.getElementById('whatif').addEventListener('submit',e=>{e.preventDefault();vscode.setState({focus:'replay'});vscode.postMessage({type:'whatIf',...v()});});
+document.getElementById('apply').addEventListener('click',()=>{vscode.setState({focus:'apply'});vscode.postMessage({type:'apply',...v()});});`;
 
 const LEGEND = '<p class="legend" aria-hidden="true"><span><i class="sw cached"></i>cached prompt</span><span><i class="sw cold"></i>uncached prompt</span><span><i class="sw hit"></i>cache hit (right axis)</span><span><i class="sw move"></i>cut moved</span><span><i class="sw budget"></i>budget</span><span><i class="sw lowwater"></i>low-water mark</span></p>';
 

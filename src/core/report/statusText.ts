@@ -36,16 +36,16 @@ export function shortModelName(modelId: string): string {
   return short.length > 24 ? `${short.slice(0, 23)}…` : short;
 }
 
-const ROUTE_LABELS: Record<string, string> = {
-  chat: 'chat (/chat/completions)',
-  responses: 'responses (/responses)',
-  messages: 'messages (/messages)',
-  gemini: 'gemini (:streamGenerateContent)',
-};
+const ROUTE_LABELS = new Map([
+  ['chat', 'chat (/chat/completions)'],
+  ['responses', 'responses (/responses)'],
+  ['messages', 'messages (/messages)'],
+  ['gemini', 'gemini (:streamGenerateContent)'],
+]);
 
 /** A route name for the tooltip and the report: the known four by name, anything else only its safe characters. */
 export function routeLabel(route: string): string {
-  return ROUTE_LABELS[route] ?? (route.replace(/[^\w.-]/g, '').slice(0, 24) || 'unknown');
+  return ROUTE_LABELS.get(route) ?? (route.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 24) || 'unknown');
 }
 
 export function statusWarning(last: RequestRecord, previous: RequestRecord | undefined, quota?: Quota): string | undefined {
