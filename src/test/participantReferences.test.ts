@@ -82,6 +82,29 @@ describe('@opencode references: files, selections, images', () => {
     assert.ok(!sent.streamed.includes('Not included'), sent.streamed);
   });
 
+  it('an open editor is sent as the user sees it: unsaved edits, an untitled file', async () => {
+    const uri = double.Uri.file(file('edited.ts', 'DISK_VERSION'));
+    const untitled = double.Uri.from({ scheme: 'untitled', path: 'Untitled-1' });
+    const closers = [double.openEditor(uri, 'EDITED_NOT_SAVED'), double.openEditor(untitled, 'SCRATCH_TEXT')];
+    try {
+      const { prompt, references } = withMarkers('compare', [{ marker: '#file:edited.ts', value: uri }, { marker: '#file:Untitled-1', value: untitled }]);
+      const sent = await send('fake-large', prompt, references);
+      assert.strictEqual(sent.text, `<attachment name="edited.ts">\nEDITED_NOT_SAVED\n</attachment><attachment name="Untitled-1">\nSCRATCH_TEXT\n</attachment>${prompt}`);
+    } finally {
+      closers.forEach((close) => close());
+    }
+  });
+
+  it('a selection of whole lines is named by the lines it covers', async () => {
+    const uri = double.Uri.file(file('five.txt', 'one\ntwo\nthree\nfour\nfive\n'));
+    const { prompt, references } = withMarkers('see', [
+      { marker: '#sel:a', value: new double.Location(uri, new double.Range(1, 0, 3, 0)) },
+      { marker: '#sel:b', value: new double.Location(uri, new double.Range(4, 0, 4, 4)) },
+    ]);
+    const sent = await send('fake-large', prompt, references);
+    assert.strictEqual(sent.text, `<attachment name="a (lines 2-3)">\ntwo\nthree\n\n</attachment><attachment name="b (line 5)">\nfive\n</attachment>${prompt}`);
+  });
+
   it('an image goes to a vision model as an image part', async () => {
     const { prompt, references } = withMarkers('what is in', [{ marker: '#file:dot.png', value: double.Uri.file(file('dot.png', PNG)) }]);
     const sent = await send('fake-vision', prompt, references);

@@ -145,6 +145,13 @@ function textDocument(uri: Uri, text: string): any {
   return { uri, lineCount: lines.length, getText: (range?: Range) => (range ? joined.slice(offset(range.start), offset(range.end)) : joined) };
 }
 
+/** An open editor holding `text` (unsaved: the disk is not touched); returns a function that closes it. */
+export function openEditor(uri: Uri, text: string): () => void {
+  const doc = textDocument(uri, text);
+  workspace.textDocuments.push(doc);
+  return () => workspace.textDocuments.splice(workspace.textDocuments.indexOf(doc), 1);
+}
+
 export const workspace = {
   /** workspace.fs over the real disk (file URIs only); errors are the node errors, as a FileSystemError carries them. */
   fs: {
@@ -160,8 +167,11 @@ export const workspace = {
       return entries.map((e) => [e.name, e.isDirectory() ? FileType.Directory : FileType.File]);
     },
   },
+  /** Open editors; a test opens one with `openEditor` (its text may differ from the disk, as when unsaved). */
+  textDocuments: [] as any[],
   async openTextDocument(uri: Uri): Promise<any> {
-    return textDocument(uri, await nodeFs.promises.readFile(uri.fsPath, 'utf8'));
+    const open = workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    return open ?? textDocument(uri, await nodeFs.promises.readFile(uri.fsPath, 'utf8'));
   },
   getConfiguration(section?: string) {
     return {
@@ -185,8 +195,14 @@ export class Uri {
   static file(path: string): Uri {
     return new Uri('file', path);
   }
+  static from(parts: { scheme: string; path: string }): Uri {
+    return new Uri(parts.scheme, parts.path);
+  }
   get fsPath(): string {
     return this.path;
+  }
+  toString(): string {
+    return `${this.scheme}://${this.path}`;
   }
 }
 export class Location {
