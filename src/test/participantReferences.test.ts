@@ -148,17 +148,19 @@ describe('@opencode references: files, selections, images', () => {
     const binary = double.Uri.file(file('blob.bin', Buffer.from([1, 0, 2, 0, 3])));
     const folder = double.Uri.file(dir);
     const goneRange = new double.Location(double.Uri.file(path.join(dir, 'gone.ts')), new double.Range(0, 0, 1, 0));
+    const huge = double.Uri.file(file('huge.log', Buffer.alloc(2 * 1024 * 1024 + 1, 'a')));
     const ok = double.Uri.file(file('ok.txt', 'READABLE_MARKER'));
     const { prompt, references } = withMarkers('check', [
       { marker: '#file:deleted.ts', value: gone },
       { marker: '#file:blob.bin', value: binary },
       { marker: '#folder:refs', value: folder, id: 'vscode.folder' },
       { marker: '#selection', value: goneRange },
+      { marker: '#file:huge.log', value: huge },
       { marker: '#file:ok.txt', value: ok },
     ]);
     const sent = await send('fake-large', prompt, references);
     assert.strictEqual(sent.text, `<attachment name="ok.txt">\nREADABLE_MARKER\n</attachment>${prompt}`);
     const footer = sent.streamed.slice(sent.streamed.indexOf('Not included'));
-    assert.match(footer, /^Not included in full: deleted\.ts \(could not be read: [^)]*ENOENT[^)]*\); blob\.bin \(a binary file\); refs \(a folder, not a file\); selection \(could not be read: [^)]*ENOENT[^)]*\)\._$/);
+    assert.match(footer, /^Not included in full: deleted\.ts \(could not be read: [^)]*ENOENT[^)]*\); blob\.bin \(a binary file\); refs \(a folder, not a file\); selection \(could not be read: [^)]*ENOENT[^)]*\); huge\.log \(2048 KiB is too large to attach\)\._$/);
   });
 });

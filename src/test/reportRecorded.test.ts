@@ -11,10 +11,12 @@ import * as path from 'path';
 import { resolveSettings } from '../core/config/settings';
 import type { ReportData } from '../core/report/reportData';
 import { readRecording } from '../core/report/recordedConversation';
+import { RequestRecording } from '../core/replay/requestRecording';
 import { activate } from '../extension';
 import { recordingFolders } from '../vscode/recordings';
 import * as double from './support/vscodeDouble';
 import { ask, assistant, user, type ActivatedExtension } from './support/activatedExtension';
+import { conversationArb } from './support/conversationArb';
 import { useFakeServer } from './support/suiteHooks';
 
 const EXT = 'opencode-community.opencode-chat-provider';
@@ -135,6 +137,18 @@ describe('recordings (pure parts)', () => {
       if (result.ok) assert.ok(result.log.records.length > 0 && result.log.recordedFile === 'x.jsonl');
       else assert.match(result.reason, /^x\.jsonl (is not a valid request recording: line \d+: .+\.|holds no requests\.)$/);
     }));
+  });
+
+  it('whatever the recorder writes reads back: one record per request, its inputs, cached never above prompt', () => {
+    fc.assert(fc.property(conversationArb, fc.integer({ min: 1_000, max: 200_000 }), ({ turns }, fallback) => {
+      const recording = new RequestRecording();
+      const text = turns.map((history) => recording.lineFor(history, [])).join('\n');
+      const result = readRecording('s.jsonl', text, { ...settings, contextLimitFallback: fallback }, {}, 0);
+      assert.ok(result.ok, result.ok ? '' : result.reason);
+      assert.deepStrictEqual(result.log.records.map((r) => r.inputCount), turns.map((t) => t.length));
+      assert.strictEqual(result.log.sessionId, 's');
+      for (const r of result.log.records) assert.ok(r.cachedTokens <= r.promptTokens && r.promptTokens > 0 && r.window === fallback, JSON.stringify(r));
+    }), { numRuns: 60 });
   });
 
   it('finds the earlier window sessions only in VS Code\'s log layout', () => {
