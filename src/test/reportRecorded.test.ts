@@ -59,14 +59,17 @@ describe('session report: recorded conversations', () => {
 
   const showReport = async (): Promise<ReportData | undefined> => (await double.commands.executeCommand('opencode.showReport')) as ReportData | undefined;
 
-  it('a conversation recorded before a restart opens from the earlier session folder, what-if included', async () => {
+  it('a conversation recorded before a restart opens from the earlier session folder, on the same cuts, what-if included', async () => {
     ext = activateWindow(root, '20261201T010000', server().url, { recordRequests: true });
-    const first = user(`recorded question ${'lorem ipsum '.repeat(200)}`);
-    await ask(ext, 'fake-small', [first]);
-    await ask(ext, 'fake-small', [first, assistant('answer one'), user('second')]);
-    await ask(ext, 'fake-small', [first, assistant('answer one'), user('second'), assistant('answer two'), user('third')]);
-    const [recording] = fs.readdirSync(path.join(ext.logDir, 'requests'));
-    assert.ok(recording?.endsWith('.jsonl'), 'the recorder wrote a file');
+    const history = [user(`recorded question ${'lorem ipsum '.repeat(200)}`)];
+    for (let turn = 0; turn < 12; turn++) {
+      await ask(ext, 'fake-small', history);
+      history.push(assistant(`answer ${turn} ${'dolor sit amet '.repeat(250)}`), user(`turn ${turn} ${'consectetur '.repeat(250)}`));
+    }
+    const observed = (await double.commands.executeCommand('opencode.showReport', 'latest')) as ReportData;
+    assert.ok(observed.records.some((r) => r.removed > 0), 'the conversation was cut');
+    const recording = fs.readdirSync(path.join(ext.logDir, 'requests')).find((f) => f.endsWith('.jsonl'));
+    assert.ok(recording, 'the recorder wrote a file');
     ext.dispose();
 
     ext = activateWindow(root, '20261201T020000', server().url, { recordRequests: true });
@@ -76,15 +79,33 @@ describe('session report: recorded conversations', () => {
     assert.ok(data, 'the recorded conversation opened');
     assert.strictEqual(double.quickPick.offered.length, 1);
     assert.strictEqual(data.recordedFile, recording);
-    assert.deepStrictEqual(data.records.map((r) => r.inputCount), [1, 3, 5]);
+    assert.strictEqual(data.modelId, 'fake-small', 'the model from the meta file');
+    assert.deepStrictEqual(data.records.map((r) => r.inputCount), observed.records.map((r) => r.inputCount));
+    assert.deepStrictEqual(data.records.map((r) => r.budget), observed.records.map((r) => r.budget));
+    assert.deepStrictEqual(data.records.map((r) => r.removed), observed.records.map((r) => r.removed), 'the replay lands on the cuts the real run made');
     assert.ok(data.records[1].cachedTokens > 0, 'the second request reuses the first one\'s prefix');
     assert.strictEqual(data.costs.length, 3);
     const panel = double.createdPanels[panels];
     assert.ok(panel.webview.html.includes('id="recorded"') && panel.webview.html.includes(recording));
+    assert.ok(panel.webview.html.includes('the budget is the one <code>fake-small</code> had'));
     assert.ok(panel.webview.html.includes('Totals (replayed from the recording)'));
     panel.send({ type: 'whatIf', headroom: 200, step: 200 });
     for (let i = 0; i < 100 && !panel.webview.html.includes('id="whatif-result"'); i++) await new Promise((r) => setTimeout(r, 10));
     assert.ok(panel.webview.html.includes('<td>200</td><td>200</td>'));
+  });
+
+  it('a recording without its meta file (or a broken one) is replayed for the fallback window and says so', async () => {
+    ext = activateWindow(root, '20261201T023000', server().url, { recordRequests: true });
+    const folder = path.join(ext.logDir, 'requests');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'old.jsonl'), '{"messages":[{"role":"user","content":"hi"}]}\n{"append":[{"role":"assistant","content":"yo"},{"role":"user","content":"more"}]}\n');
+    fs.writeFileSync(path.join(folder, 'old.meta.json'), '{"model": 7}');
+    double.quickPick.choose = (items) => items[0];
+    const data = await showReport();
+    assert.ok(data);
+    assert.strictEqual(data.modelId, 'recorded');
+    assert.strictEqual(data.records[0].window, 128_000);
+    assert.ok(double.createdPanels.at(-1).webview.html.includes('the budget is the fallback window (opencode.contextLimitFallback)'));
   });
 
   it('a bad recording gives an error naming the file and the line; no panel opens; the file stays', async () => {
@@ -133,7 +154,7 @@ describe('recordings (pure parts)', () => {
       fc.json(),
     );
     fc.assert(fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
-      const result = readRecording('x.jsonl', lines.join('\n'), settings, {}, 0);
+      const result = readRecording('x.jsonl', lines.join('\n'), settings, undefined, 0);
       if (result.ok) assert.ok(result.log.records.length > 0 && result.log.recordedFile === 'x.jsonl');
       else assert.match(result.reason, /^x\.jsonl (is not a valid request recording: line \d+: .+\.|holds no requests\.)$/);
     }));
@@ -143,7 +164,7 @@ describe('recordings (pure parts)', () => {
     fc.assert(fc.property(conversationArb, fc.integer({ min: 1_000, max: 200_000 }), ({ turns }, fallback) => {
       const recording = new RequestRecording();
       const text = turns.map((history) => recording.lineFor(history, [])).join('\n');
-      const result = readRecording('s.jsonl', text, { ...settings, contextLimitFallback: fallback }, {}, 0);
+      const result = readRecording('s.jsonl', text, { ...settings, contextLimitFallback: fallback }, undefined, 0);
       assert.ok(result.ok, result.ok ? '' : result.reason);
       assert.deepStrictEqual(result.log.records.map((r) => r.inputCount), turns.map((t) => t.length));
       assert.strictEqual(result.log.sessionId, 's');

@@ -57,6 +57,7 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     record: (prepared) => settings.current.recordRequests && recorder.record(prepared),
     onAccounted: (modelId, prepared, usage) => {
       requests.add(modelId, prepared, usage);
+      if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       statusBar.update();
       reports.refresh(prepared.sessionId);
       void quota.refresh();

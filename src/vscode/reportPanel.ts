@@ -11,7 +11,7 @@ import type { QuotaService } from '../core/quota/quotaService';
 import { reportData, whatIf, whatIfSettings, type ReportData } from '../core/report/reportData';
 import { reportHtml } from '../core/report/reportHtml';
 import { parseReportMessage } from '../core/report/reportMessages';
-import { MAX_RECORDING_BYTES, readRecording } from '../core/report/recordedConversation';
+import { MAX_RECORDING_BYTES, parseRecordingMeta, readRecording } from '../core/report/recordedConversation';
 import { MAX_CONVERSATIONS, type ConversationLog, type RequestLog } from '../core/report/requestLog';
 import { BoundedMap } from '../core/util/boundedMap';
 import { listRecordings, type RecordingFile } from './recordings';
@@ -24,6 +24,14 @@ interface OpenReport {
   panel: vscode.WebviewPanel;
   chosen?: { headroom: number; step: number };
   notice?: string;
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 export class ReportPanels implements vscode.Disposable {
@@ -106,7 +114,7 @@ export class ReportPanels implements vscode.Disposable {
       try {
         const bytes = fs.statSync(file).size;
         if (bytes > MAX_RECORDING_BYTES) return { ok: false, reason: `${path.basename(file)} is ${Math.round(bytes / 1048576)} MiB, more than the report reads; replay it with npm run replay -- FILE.` };
-        return readRecording(path.basename(file), fs.readFileSync(file, 'utf8'), settings, {}, fs.statSync(file).mtimeMs);
+        return readRecording(path.basename(file), fs.readFileSync(file, 'utf8'), settings, parseRecordingMeta(readIfThere(file.replace(/\.jsonl$/, '.meta.json'))), fs.statSync(file).mtimeMs);
       } catch (error) {
         return { ok: false, reason: `${path.basename(file)} could not be read (${error instanceof Error ? error.message : String(error)}).` };
       }

@@ -7,6 +7,7 @@
 import type { Quota } from '../quota/goUsage';
 import { formatReset } from '../quota/quotaText';
 import { chartSvg } from './chartSvg';
+import { RECORDED_MODEL } from './recordedConversation';
 import type { ReportData, WhatIf } from './reportData';
 import type { RequestRecord } from './requestLog';
 import type { SimSummary } from './simulate';
@@ -92,9 +93,12 @@ function headline(data: ReportData): string {
   const routes = routesOf(data.records);
   const route = routes.length ? ` · route ${routes.map((r) => `<code>${esc(routeLabel(r))}</code>`).join(', ')}` : '';
   if (data.recordedFile) {
+    const budget = data.modelId === RECORDED_MODEL
+      ? 'the budget is the fallback window (opencode.contextLimitFallback), since the recording does not name the model'
+      : `the budget is the one <code>${esc(data.modelId)}</code> had (${n(data.records[data.records.length - 1]?.budget ?? 0)} tokens)`;
     return `<p role="note" id="recorded">Read from the request recording <code>${esc(data.recordedFile)}</code> (opencode.recordRequests), ${data.records.length} request(s). ` +
       'A recording holds what was sent, not what the endpoint answered: every figure below is this extension\'s trim replayed under your current settings, ' +
-      'with its token estimator and an exact-prefix cache model; the budget is the fallback window (opencode.contextLimitFallback), since the recording does not name the model.</p>';
+      `with its token estimator and an exact-prefix cache model; ${budget}.</p>`;
   }
   return `<p>Model <code>${esc(data.modelId)}</code> · conversation <code>${esc(data.sessionId.slice(0, 12))}</code> · ${data.records.length} request(s)${route}</p>`;
 }
