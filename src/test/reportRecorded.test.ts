@@ -125,6 +125,13 @@ describe('session report: recorded conversations', () => {
       const said = double.shownMessages.filter((m) => m.level === 'error').at(-1)?.message;
       assert.match(said ?? '', expected);
     }
+    fs.writeFileSync(path.join(folder, 'gone.jsonl'), '{"messages":[{"role":"user","content":"hi"}]}\n');
+    double.quickPick.choose = (items) => {
+      fs.rmSync(path.join(folder, 'gone.jsonl'));
+      return items.find((i: { detail: string }) => i.detail.endsWith('gone.jsonl'));
+    };
+    assert.strictEqual(await showReport(), undefined);
+    assert.match(double.shownMessages.filter((m) => m.level === 'error').at(-1)?.message ?? '', /^OpenCode: gone\.jsonl could not be read \(ENOENT[^)]*\)\. /);
     assert.strictEqual(double.createdPanels.length, panels, 'no panel for a bad file');
     assert.strictEqual(fs.readFileSync(path.join(folder, 'bad.jsonl'), 'utf8'), bad);
     assert.match(ext.log.text(), /\[warn\] \[report\] bad\.jsonl is not a valid request recording: line 2/);

@@ -6,6 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import type { Settings } from '../core/config/settings';
+import { MAX_RECORDING_BYTES, parseRecordingMeta, readRecording, type RecordingResult } from '../core/report/recordedConversation';
 
 export interface RecordingFile {
   file: string;
@@ -56,4 +58,25 @@ export function listRecordings(logDir: string): RecordingFile[] {
     }
   }
   return found.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, MAX_LISTED_RECORDINGS);
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A recording and its meta file, parsed and validated (core/report/recordedConversation.ts); never throws. */
+export function readRecordingFile(file: string, settings: Settings): RecordingResult {
+  const name = path.basename(file);
+  try {
+    const stat = fs.statSync(file);
+    if (stat.size > MAX_RECORDING_BYTES) return { ok: false, reason: `${name} is ${Math.round(stat.size / 1048576)} MiB, more than the report reads; replay it with npm run replay -- FILE.` };
+    const meta = parseRecordingMeta(readIfThere(file.replace(/\.jsonl$/, '.meta.json')));
+    return readRecording(name, fs.readFileSync(file, 'utf8'), settings, meta, stat.mtimeMs);
+  } catch (error) {
+    return { ok: false, reason: `${name} could not be read (${error instanceof Error ? error.message : String(error)}).` };
+  }
 }

@@ -1,20 +1,18 @@
 /**
  * "OpenCode: Show Session Report": one webview per conversation, rendered from core/report (data and HTML);
  * this file only opens panels, answers the page's two messages (replay a what-if, write the chosen values
- * to the user's settings) and re-renders when the conversation gets a new request.
+ * to the user's settings) and re-renders when the conversation gets a new request. Conversations come from
+ * memory (RequestLog) and, with opencode.recordRequests on, from the recordings on disk (recordings.ts).
  */
 import { randomBytes } from 'node:crypto';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { QuotaService } from '../core/quota/quotaService';
 import { reportData, whatIf, whatIfSettings, type ReportData } from '../core/report/reportData';
 import { reportHtml } from '../core/report/reportHtml';
 import { parseReportMessage } from '../core/report/reportMessages';
-import { MAX_RECORDING_BYTES, parseRecordingMeta, readRecording } from '../core/report/recordedConversation';
 import { MAX_CONVERSATIONS, type ConversationLog, type RequestLog } from '../core/report/requestLog';
 import { BoundedMap } from '../core/util/boundedMap';
-import { listRecordings, type RecordingFile } from './recordings';
+import { listRecordings, readRecordingFile, type RecordingFile } from './recordings';
 import type { SettingsReader } from './settingsReader';
 
 /** Report ids of conversations read from a recording: this prefix and the file's path. */
@@ -24,14 +22,6 @@ interface OpenReport {
   panel: vscode.WebviewPanel;
   chosen?: { headroom: number; step: number };
   notice?: string;
-}
-
-function readIfThere(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 export class ReportPanels implements vscode.Disposable {
@@ -109,16 +99,7 @@ export class ReportPanels implements vscode.Disposable {
 
   /** Reads and validates a recording; a bad one is an error message and a [report] line, never a panel. */
   private loadRecording(file: string, id: string): boolean {
-    const settings = this.settings.current;
-    const result = ((): ReturnType<typeof readRecording> => {
-      try {
-        const bytes = fs.statSync(file).size;
-        if (bytes > MAX_RECORDING_BYTES) return { ok: false, reason: `${path.basename(file)} is ${Math.round(bytes / 1048576)} MiB, more than the report reads; replay it with npm run replay -- FILE.` };
-        return readRecording(path.basename(file), fs.readFileSync(file, 'utf8'), settings, parseRecordingMeta(readIfThere(file.replace(/\.jsonl$/, '.meta.json'))), fs.statSync(file).mtimeMs);
-      } catch (error) {
-        return { ok: false, reason: `${path.basename(file)} could not be read (${error instanceof Error ? error.message : String(error)}).` };
-      }
-    })();
+    const result = readRecordingFile(file, this.settings.current);
     if (!result.ok) {
       this.log.warn(`[report] ${result.reason}`);
       void vscode.window.showErrorMessage(`OpenCode: ${result.reason} The file was left as it is.`);
