@@ -90,11 +90,19 @@ describe('adapter', () => {
       await ask(ext, 'fake-large', [user('task')]);
       await ask(ext, 'fake-large', [user('task'), double.LanguageModelChatMessage.Assistant('ok') as never, user('next')]);
       const folder = path.join(ext.logDir, 'requests');
-      const files = fs.readdirSync(folder);
-      assert.strictEqual(files.length, 1);
+      const files = fs.readdirSync(folder).sort();
+      assert.strictEqual(files.length, 2);
+      assert.ok(files[0].endsWith('.jsonl') && files[1] === files[0].replace(/\.jsonl$/, '.meta.json'), files.join(', '));
       const lines = fs.readFileSync(path.join(folder, files[0]), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       assert.deepStrictEqual(lines[0], { messages: [{ role: 'user', content: 'task' }], tools: [] });
       assert.deepStrictEqual(lines[1], { append: [{ role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }] });
+      // Beside it, for the session report: the model, the budget and each request's reported tokens per estimate.
+      const meta = JSON.parse(fs.readFileSync(path.join(folder, files[1]), 'utf8'));
+      assert.strictEqual(meta.model, 'fake-large');
+      assert.strictEqual(meta.contextWindow, 1_000_000);
+      assert.ok(meta.budget > 0 && meta.maxBytes > 0 && meta.reserve > 0, JSON.stringify(meta));
+      assert.strictEqual(meta.factors.length, 2);
+      assert.ok(meta.factors.every((f: number) => f > 0), JSON.stringify(meta.factors));
     } finally {
       ext.dispose();
       await open.close();

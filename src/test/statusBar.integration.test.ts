@@ -77,6 +77,6 @@ describe('status bar and session report (activated extension)', () => {
     assert.ok(html.includes('<td data-key="requests">1</td>'));
     // Any whole token count is a valid what-if value (a step of 256 once made the form refuse 400).
     assert.strictEqual((html.match(/type="number" min="0" max="1000000" step="1"/g) ?? []).length, 2);
-    assert.ok(html.includes('<button type="submit">Replay</button>') && html.includes('id="apply"'));
+    assert.ok(html.includes('<button type="submit" id="replay">Replay</button>') && html.includes('id="apply"'));
   });
 });

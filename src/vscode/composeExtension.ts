@@ -43,7 +43,10 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
   const requests = new RequestLog();
   const quota = new QuotaService({ endpoint, log });
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
-  const reports = new ReportPanels(requests, settings, quota, log);
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  // The one-time welcome, once the endpoint is usable: at start, or when a key or the base URL arrives.
+  const greet = (): void => void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath);
   const engine = new ChatEngine({
     log,
     store: context.globalState,
@@ -53,10 +56,9 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     onLimitsChanged: () => provider.notifyInfoChanged(),
     record: (prepared) => settings.current.recordRequests && recorder.record(prepared),
     onAccounted: (modelId, prepared, usage) => {
-      requests.add(modelId, prepared, usage);
+      requests.add(modelId, prepared, usage, Date.now(), prepared.route.id);
+      if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       statusBar.update();
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
       reports.refresh(prepared.sessionId);
       void quota.refresh();
     },
@@ -83,21 +85,18 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     catalog.onDidChange(() => provider.notifyInfoChanged()),
     keys.onDidChange(() => {
       statusBar.update();
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+      greet();
       void catalog.refresh().catch(() => undefined);
     }),
     settings.onDidChange(() => {
       provider.notifyInfoChanged();
       statusBar.update();
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+      greet();
       void catalog.refresh().catch(() => undefined);
     }),
   );
   statusBar.update();
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  greet();
   registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });
   return { log, settings, engine, provider, requests, statusBar };
 }

@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type * as vscode from 'vscode';
 import { RequestRecording } from '../core/replay/requestRecording';
+import { parseRecordingMeta } from '../core/report/recordedConversation';
 import type { PreparedRequest } from '../core/request/prepareRequest';
 import { BoundedMap } from '../core/util/boundedMap';
 
@@ -15,6 +16,10 @@ const MAX_RECORDED_CONVERSATIONS = 64;
 
 export class RequestRecorderFile {
   private readonly recordings = new BoundedMap<string, RequestRecording>(MAX_RECORDED_CONVERSATIONS);
+  /** Per conversation: its meta file's content (model, budget, factors) and the JSONL's line count. */
+  private readonly metas = new BoundedMap<string, WrittenMeta>(MAX_RECORDED_CONVERSATIONS);
+  /** The JSONL line each recorded request went to, for `accounted`. */
+  private readonly lineOf = new WeakMap<PreparedRequest, number>();
   private announced = false;
 
   constructor(
@@ -31,11 +36,82 @@ export class RequestRecorderFile {
     const file = path.join(this.folder, 'requests', `${prepared.sessionId}.jsonl`);
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
+      const meta = this.metaFor(prepared, file);
       fs.appendFileSync(file, `${recording.lineFor(prepared.input, prepared.tools)}\n`);
+      this.lineOf.set(prepared, meta.lines++);
+      this.writeMeta(file, meta);
       if (!this.announced) this.log.info(`[record] Recording requests to ${path.dirname(file)}`);
       this.announced = true;
     } catch (error) {
       this.log.warn(`[record] Could not write ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /**
+   * The endpoint's usage for a recorded request: its API-tokens-per-estimate factor goes into the meta file,
+   * so the report's replay sizes that request as the real run did (and lands on the same cuts).
+   */
+  accounted(prepared: PreparedRequest, promptTokens: number): void {
+    const line = this.lineOf.get(prepared);
+    const meta = this.metas.get(prepared.sessionId);
+    if (line === undefined || !meta || prepared.trim.rawTokens <= 0 || promptTokens <= 0) return;
+    meta.factors[line] = Math.round((promptTokens / prepared.trim.rawTokens) * 10_000) / 10_000;
+    const file = path.join(this.folder, 'requests', `${prepared.sessionId}.jsonl`);
+    try {
+      this.writeMeta(file, meta);
+    } catch (error) {
+      this.log.warn(`[record] Could not write ${metaPath(file)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** The conversation's meta, continued from its file when this window has not written it yet. */
+  private metaFor(prepared: PreparedRequest, file: string): WrittenMeta {
+    // Read structurally: the request body's shape differs per wire route.
+    const model = (prepared as unknown as { body?: { model?: unknown } }).body?.model;
+    const { window, reserve, tokens, maxBytes } = prepared.budget;
+    const known = this.metas.get(prepared.sessionId) ?? continued(file);
+    const meta: WrittenMeta = { ...known, model: typeof model === 'string' ? model : 'unknown', contextWindow: window, reserve, budget: Number.isFinite(tokens) ? tokens : null, maxBytes };
+    this.metas.set(prepared.sessionId, meta);
+    return meta;
+  }
+
+  /** `<session>.meta.json`: model, budget and per-request factors, for the session report (the replay CLI ignores it). */
+  private writeMeta(file: string, meta: WrittenMeta): void {
+    const { lines: _lines, ...written } = meta;
+    fs.writeFileSync(metaPath(file), `${JSON.stringify(written)}\n`);
+  }
+}
+
+interface WrittenMeta {
+  model: string;
+  contextWindow: number | undefined;
+  reserve: number;
+  budget: number | null;
+  maxBytes: number;
+  /** Per line of the JSONL: API tokens per raw estimate as the endpoint reported (null: no usage). */
+  factors: (number | null)[];
+  /** Lines in the JSONL so far (not written: the file itself says). */
+  lines: number;
+}
+
+const metaPath = (file: string): string => file.replace(/\.jsonl$/, '.meta.json');
+
+/** A conversation this window has not recorded yet may have a file from before: keep counting its lines. */
+function continued(file: string): Pick<WrittenMeta, 'factors' | 'lines'> {
+  let lines = 0;
+  try {
+    lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length;
+  } catch {
+    return { factors: [], lines: 0 };
+  }
+  const factors = parseRecordingMeta(readOr(metaPath(file)))?.factors ?? [];
+  return { factors: factors.slice(0, lines), lines };
+}
+
+function readOr(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }

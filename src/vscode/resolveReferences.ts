@@ -20,6 +20,9 @@ function isBinaryLike(value: unknown): value is BinaryLike {
 
 async function readUri(uri: vscode.Uri, name: string): Promise<ResolvedReference> {
   const ext = uri.path.slice(uri.path.lastIndexOf('.') + 1).toLowerCase();
+  // An open editor's text is what the user sees (unsaved edits, untitled files); the disk may be older.
+  const open = IMAGE_TYPES[ext] ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return { kind: 'text', name, text: open.getText() };
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.type & vscode.FileType.Directory) return { kind: 'unavailable', name, reason: 'a folder, not a file' };
   if (stat.size > MAX_FILE_BYTES) return { kind: 'unavailable', name, reason: `${Math.round(stat.size / 1024)} KiB is too large to attach` };
@@ -27,6 +30,13 @@ async function readUri(uri: vscode.Uri, name: string): Promise<ResolvedReference
   if (IMAGE_TYPES[ext]) return { kind: 'image', name, mimeType: IMAGE_TYPES[ext], data: bytes };
   if (bytes.includes(0)) return { kind: 'unavailable', name, reason: 'a binary file' };
   return { kind: 'text', name, text: new TextDecoder().decode(bytes) };
+}
+
+/** "lines 5-7" as the editor shows the range: a range ending at the start of a line does not take that line. */
+function linesOf(range: vscode.Range): string {
+  const first = range.start.line + 1;
+  const last = range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1;
+  return first === last ? `line ${first}` : `lines ${first}-${last}`;
 }
 
 async function resolveOne(ref: vscode.ChatPromptReference, prompt: string): Promise<ResolvedReference> {
@@ -37,7 +47,7 @@ async function resolveOne(ref: vscode.ChatPromptReference, prompt: string): Prom
     if (value instanceof vscode.Uri) return await readUri(value, name);
     if (value instanceof vscode.Location) {
       const doc = await vscode.workspace.openTextDocument(value.uri);
-      return { kind: 'text', name: `${name} (lines ${value.range.start.line + 1}-${value.range.end.line + 1})`, text: doc.getText(value.range) };
+      return { kind: 'text', name: `${name} (${linesOf(value.range)})`, text: doc.getText(value.range) };
     }
     if (isBinaryLike(value)) return { kind: 'image', name, mimeType: value.mimeType, data: await value.data() };
     return { kind: 'unavailable', name, reason: 'a kind of reference @opencode cannot read' };

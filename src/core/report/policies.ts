@@ -5,7 +5,7 @@
  */
 import type { HistoryTrimSettings, Settings } from '../config/settings';
 import { accountUsage } from '../request/accountUsage';
-import { planTrim } from '../request/prepareRequest';
+import { planTrim, type TrimPlan } from '../request/prepareRequest';
 import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
 import { measureMessage, SizeMemo, type MessageSize } from '../trim/messageSize';
@@ -38,15 +38,17 @@ export function replayLimits(record: RequestRecord): ModelLimits {
   return { contextWindow: record.window, maxOutputTokens: record.reserve > 0 ? record.reserve : undefined };
 }
 
-export function oursRunner(settings: Settings, limits: ModelLimits): PolicyRunner {
+/** `onPlan` sees each request's plan (a recorded conversation builds its records from them). */
+export function oursRunner(settings: Settings, limits: ModelLimits, onPlan?: (plan: TrimPlan) => void): PolicyRunner {
   const state = { log: quiet, calibrations: new Calibrations(), states: new ConversationStates() };
   const memo = new SizeMemo();
-  let plan: ReturnType<typeof planTrim> | undefined;
+  let plan: TrimPlan | undefined;
   return {
     decide(request: SimRequest) {
       plan = planTrim([...request.messages], [...request.tools], {
         settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log: quiet,
       });
+      onPlan?.(plan);
       // A truncated oversized message is not the same object; the cache model then sees it as new.
       return plan.trim.sentIndices;
     },

@@ -31,6 +31,8 @@ export interface ReportData {
   observedCost: number;
   cachedPrice: number;
   costs: CostRow[];
+  /** Set when the conversation was read from a request recording: its records are replayed, not observed. */
+  recordedFile?: string;
 }
 
 export function reportData(log: ConversationLog, settings: Settings, cachedPrice = DEFAULT_CACHED_PRICE): ReportData {
@@ -43,6 +45,7 @@ export function reportData(log: ConversationLog, settings: Settings, cachedPrice
     observedCost: inputCost(t.coldTokens, t.cachedTokens, cachedPrice),
     cachedPrice,
     costs: costComparison(log, settings, cachedPrice),
+    ...(log.recordedFile ? { recordedFile: log.recordedFile } : {}),
   };
 }
 

@@ -7,8 +7,11 @@
 import type { Quota } from '../quota/goUsage';
 import { formatReset } from '../quota/quotaText';
 import { chartSvg } from './chartSvg';
+import { RECORDED_MODEL } from './recordedConversation';
 import type { ReportData, WhatIf } from './reportData';
+import type { RequestRecord } from './requestLog';
 import type { SimSummary } from './simulate';
+import { routeLabel } from './statusText';
 
 export interface ReportPage {
   data: ReportData;
@@ -39,7 +42,7 @@ function totalsSection(data: ReportData): string {
     ['mean cache hit', pct(t.meanHit), ''],
     ['sent over budget', n(t.overBudget), 'ERROR lines'],
   ];
-  return `<table class="totals" id="totals"><caption>Totals (what the [usage] lines said)</caption>${rows.map(([k, v, note]) => `<tr><th scope="row">${k}</th><td data-key="${esc(k)}">${v}</td><td class="note">${note}</td></tr>`).join('')}</table>`;
+  return `<table class="totals" id="totals"><caption>Totals (${data.recordedFile ? 'replayed from the recording' : 'what the [usage] lines said'})</caption>${rows.map(([k, v, note]) => `<tr><th scope="row">${k}</th><td data-key="${esc(k)}">${v}</td><td class="note">${note}</td></tr>`).join('')}</table>`;
 }
 
 function summaryCells(s: SimSummary, cost: number): string {
@@ -58,7 +61,7 @@ function whatIfSection(page: ReportPage): string {
   const form = `<form id="whatif"><fieldset><legend>What if</legend>` +
     `<label>headroom tokens <input id="headroom" type="number" min="0" max="1000000" step="1" value="${chosen.headroom}"></label> ` +
     `<label>cut step tokens <input id="step" type="number" min="0" max="1000000" step="1" value="${chosen.step}"></label> ` +
-    `<button type="submit">Replay</button> <button type="button" id="apply">Write to settings</button></fieldset></form>`;
+    `<button type="submit" id="replay">Replay</button> <button type="button" id="apply">Write to settings</button></fieldset></form>`;
   const notice = page.notice ? `<p role="status" id="notice">${esc(page.notice)}</p>` : '';
   if (!whatIf) return form + notice;
   const head = '<tr><th scope="col"></th><th scope="col">headroom</th><th scope="col">step</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th></tr>';
@@ -73,9 +76,31 @@ function quotaSection(quota: Quota | undefined): string {
   return `<h2>OpenCode Go quota</h2><table id="quota">${rows.join('')}</table>`;
 }
 
+/** The routes the conversation's requests took, in order of first use ('' when the records carry none). */
+export function routesOf(records: readonly RequestRecord[]): string[] {
+  return [...new Set(records.map((r) => r.route).filter((r): r is string => !!r))];
+}
+
 function requestTable(data: ReportData): string {
-  const rows = data.records.map((r, i) => `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td></tr>`);
-  return `<details><summary>Every request</summary><table id="requests"><tr><th scope="col">#</th><th scope="col">prompt</th><th scope="col">cached</th><th scope="col">hit</th><th scope="col">completion</th><th scope="col">cut</th><th scope="col">not sent</th></tr>${rows.join('')}</table></details>`;
+  const withRoute = routesOf(data.records).length > 0;
+  const route = (r: RequestRecord): string => (withRoute ? `<td>${esc(r.route ? routeLabel(r.route) : '—')}</td>` : '');
+  const rows = data.records.map((r, i) => `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td>${route(r)}</tr>`);
+  const routeHead = withRoute ? '<th scope="col">route</th>' : '';
+  return `<details><summary>Every request</summary><table id="requests"><tr><th scope="col">#</th><th scope="col">prompt</th><th scope="col">cached</th><th scope="col">hit</th><th scope="col">completion</th><th scope="col">cut</th><th scope="col">not sent</th>${routeHead}</tr>${rows.join('')}</table></details>`;
+}
+
+function headline(data: ReportData): string {
+  const routes = routesOf(data.records);
+  const route = routes.length ? ` · route ${routes.map((r) => `<code>${esc(routeLabel(r))}</code>`).join(', ')}` : '';
+  if (data.recordedFile) {
+    const budget = data.modelId === RECORDED_MODEL
+      ? 'the budget is the fallback window (opencode.contextLimitFallback), since the recording does not name the model'
+      : `the budget is the one <code>${esc(data.modelId)}</code> had (${n(data.records[data.records.length - 1]?.budget ?? 0)} tokens)`;
+    return `<p role="note" id="recorded">Read from the request recording <code>${esc(data.recordedFile)}</code> (opencode.recordRequests), ${data.records.length} request(s). ` +
+      'A recording holds what was sent, not what the endpoint answered: every figure below is this extension\'s trim replayed under your current settings, ' +
+      `with its token estimator and an exact-prefix cache model; ${budget}.</p>`;
+  }
+  return `<p>Model <code>${esc(data.modelId)}</code> · conversation <code>${esc(data.sessionId.slice(0, 12))}</code> · ${data.records.length} request(s)${route}</p>`;
 }
 
 const STYLE = `body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:0 16px 24px}
@@ -90,9 +115,11 @@ input{background:var(--vscode-input-background);color:var(--vscode-input-foregro
 button{background:var(--vscode-button-background);color:var(--vscode-button-foreground);border:none;padding:4px 12px;cursor:pointer}button:focus,input:focus,summary:focus{outline:1px solid var(--vscode-focusBorder)}
 fieldset{border:1px solid var(--vscode-panel-border)}`;
 
+// Each answer replaces the page; the pressed button gets the focus back, so keyboard users keep their place.
 const SCRIPT = `const vscode=acquireVsCodeApi();const v=()=>({headroom:Number(document.getElementById('headroom').value),step:Number(document.getElementById('step').value)});
-document.getElementById('whatif').addEventListener('submit',e=>{e.preventDefault();vscode.postMessage({type:'whatIf',...v()});});
-document.getElementById('apply').addEventListener('click',()=>vscode.postMessage({type:'apply',...v()}));`;
+const back=(vscode.getState()||{}).focus;if(back){vscode.setState({});document.getElementById(back)?.focus();}
+document.getElementById('whatif').addEventListener('submit',e=>{e.preventDefault();vscode.setState({focus:'replay'});vscode.postMessage({type:'whatIf',...v()});});
+document.getElementById('apply').addEventListener('click',()=>{vscode.setState({focus:'apply'});vscode.postMessage({type:'apply',...v()});});`;
 
 const LEGEND = '<p class="legend" aria-hidden="true"><span><i class="sw cached"></i>cached prompt</span><span><i class="sw cold"></i>uncached prompt</span><span><i class="sw hit"></i>cache hit (right axis)</span><span><i class="sw move"></i>cut moved</span><span><i class="sw budget"></i>budget</span><span><i class="sw lowwater"></i>low-water mark</span></p>';
 
@@ -101,7 +128,7 @@ export function reportHtml(page: ReportPage): string {
   const csp = `default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="${csp}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1.0"><title>OpenCode session report</title><style nonce="${nonce}">${STYLE}</style></head><body>` +
-    `<h1>Session report</h1><p>Model <code>${esc(data.modelId)}</code> · conversation <code>${esc(data.sessionId.slice(0, 12))}</code> · ${data.records.length} request(s)</p>` +
+    `<h1>Session report</h1>${headline(data)}` +
     `${chartSvg(data.records)}${LEGEND}${totalsSection(data)}${costSection(data)}${whatIfSection(page)}${quotaSection(page.quota)}${requestTable(data)}` +
     `<script nonce="${nonce}">${SCRIPT}</script></body></html>`;
 }

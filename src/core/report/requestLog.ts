@@ -41,6 +41,8 @@ export interface RequestRecord {
   overBudget: boolean;
   /** API tokens per raw estimator token on this request (reported prompt / raw estimate). */
   factor: number;
+  /** The wire route the request took (chat / responses / messages / gemini), when the engine says. */
+  route?: string;
 }
 
 export interface ConversationLog {
@@ -50,12 +52,14 @@ export interface ConversationLog {
   /** The latest request's whole history and tools (what-if replays prefixes of it). */
   input: readonly WireMessage[];
   tools: readonly WireTool[];
+  /** Read from a request recording (opencode.recordRequests), not observed in this window: the file's name. */
+  recordedFile?: string;
 }
 
 export const MAX_CONVERSATIONS = 10;
 export const MAX_RECORDS_PER_CONVERSATION = 500;
 
-export function toRequestRecord(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at: number): RequestRecord {
+export function toRequestRecord(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at: number, route?: string): RequestRecord {
   const { budget, geometry, trim } = plan;
   const prompt = Math.max(0, usage.contextTokens);
   const cached = Math.min(prompt, Math.max(0, usage.cachedTokens));
@@ -81,6 +85,7 @@ export function toRequestRecord(modelId: string, plan: TrimPlan, usage: Normaliz
     estTokens: trim.estTokens,
     overBudget: trim.overBudget,
     factor: trim.rawTokens > 0 && prompt > 0 ? prompt / trim.rawTokens : 1,
+    ...(route ? { route } : {}),
   };
 }
 
@@ -88,8 +93,9 @@ export class RequestLog {
   private readonly conversations = new BoundedMap<string, ConversationLog>(MAX_CONVERSATIONS);
   private last: RequestRecord | undefined;
 
-  add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now()): RequestRecord {
-    const record = toRequestRecord(modelId, plan, usage, at);
+  /** `route`: the request's wire route, once PreparedRequest carries one (composeExtension passes it). */
+  add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string): RequestRecord {
+    const record = toRequestRecord(modelId, plan, usage, at, route);
     const log = this.conversations.get(plan.sessionId) ?? { sessionId: plan.sessionId, modelId, records: [], input: [], tools: [] };
     log.modelId = modelId;
     log.records.push(record);

@@ -36,6 +36,18 @@ export function shortModelName(modelId: string): string {
   return short.length > 24 ? `${short.slice(0, 23)}…` : short;
 }
 
+const ROUTE_LABELS = new Map([
+  ['chat', 'chat (/chat/completions)'],
+  ['responses', 'responses (/responses)'],
+  ['messages', 'messages (/messages)'],
+  ['gemini', 'gemini (:streamGenerateContent)'],
+]);
+
+/** A route name for the tooltip and the report: the known four by name, anything else only its safe characters. */
+export function routeLabel(route: string): string {
+  return ROUTE_LABELS.get(route) ?? (route.replace(/[^A-Za-z0-9.-]/g, '').slice(0, 24) || 'unknown');
+}
+
 export function statusWarning(last: RequestRecord, previous: RequestRecord | undefined, quota?: Quota): string | undefined {
   if (last.overBudget) return 'The last request was sent over budget (see the [history-trim] ERROR line).';
   if (previous && !last.cutMoved && last.cacheHit < COLLAPSED_HIT && previous.cacheHit >= COLLAPSED_HIT) {
@@ -60,6 +72,7 @@ export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, qu
     `| completion | ${last.completionTokens.toLocaleString('en-US')} |`,
     `| budget | ${Number.isFinite(last.budget) ? last.budget.toLocaleString('en-US') : 'no trim'} |`,
     `| headroom · step | ${last.headroom.toLocaleString('en-US')} · ${last.step.toLocaleString('en-US')} |`,
+    ...(last.route ? [`| route | ${routeLabel(last.route)} |`] : []),
     '',
     last.removed > 0
       ? `Cut ${last.cutMoved ? '**moved**' : 'held'}: ${last.removed} older message(s) not sent.`

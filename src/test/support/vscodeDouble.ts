@@ -4,6 +4,7 @@
  * configuration reads a settable map, the log channel records lines, secrets and globalState store values.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import * as nodeFs from 'fs';
 
 type Listener<T> = (value: T) => void;
 
@@ -113,7 +114,65 @@ export function setSetting(key: string, value: unknown): void {
   configChanged.fire({ affectsConfiguration: (section: string) => section === 'opencode' || `opencode.${key}`.startsWith(section) });
 }
 
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
+}
+
+export class Position {
+  constructor(readonly line: number, readonly character: number) {}
+}
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(startLine: number, startCharacter: number, endLine: number, endCharacter: number) {
+    this.start = new Position(startLine, startCharacter);
+    this.end = new Position(endLine, endCharacter);
+  }
+}
+
+/** A text document read from disk: getText of a range cuts by line and character, as VS Code does. */
+function textDocument(uri: Uri, text: string): any {
+  const lines = text.split(/\r?\n/);
+  const offset = (p: Position): number => {
+    const line = Math.min(p.line, lines.length - 1);
+    const before = lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
+    return before + Math.min(p.character, lines[line].length);
+  };
+  const joined = lines.join('\n');
+  return { uri, lineCount: lines.length, getText: (range?: Range) => (range ? joined.slice(offset(range.start), offset(range.end)) : joined) };
+}
+
+/** An open editor holding `text` (unsaved: the disk is not touched); returns a function that closes it. */
+export function openEditor(uri: Uri, text: string): () => void {
+  const doc = textDocument(uri, text);
+  workspace.textDocuments.push(doc);
+  return () => workspace.textDocuments.splice(workspace.textDocuments.indexOf(doc), 1);
+}
+
 export const workspace = {
+  /** workspace.fs over the real disk (file URIs only); errors are the node errors, as a FileSystemError carries them. */
+  fs: {
+    async stat(uri: Uri) {
+      const st = await nodeFs.promises.stat(uri.fsPath);
+      return { type: st.isDirectory() ? FileType.Directory : FileType.File, size: st.size, ctime: st.ctimeMs, mtime: st.mtimeMs };
+    },
+    async readFile(uri: Uri): Promise<Uint8Array> {
+      return new Uint8Array(await nodeFs.promises.readFile(uri.fsPath));
+    },
+    async readDirectory(uri: Uri): Promise<[string, FileType][]> {
+      const entries = await nodeFs.promises.readdir(uri.fsPath, { withFileTypes: true });
+      return entries.map((e) => [e.name, e.isDirectory() ? FileType.Directory : FileType.File]);
+    },
+  },
+  /** Open editors; a test opens one with `openEditor` (its text may differ from the disk, as when unsaved). */
+  textDocuments: [] as any[],
+  async openTextDocument(uri: Uri): Promise<any> {
+    const open = workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    return open ?? textDocument(uri, await nodeFs.promises.readFile(uri.fsPath, 'utf8'));
+  },
   getConfiguration(section?: string) {
     return {
       get: (key: string, fallback?: unknown) => (section === 'opencode' && settingsStore.has(key) ? settingsStore.get(key) : fallback),
@@ -136,8 +195,14 @@ export class Uri {
   static file(path: string): Uri {
     return new Uri('file', path);
   }
+  static from(parts: { scheme: string; path: string }): Uri {
+    return new Uri(parts.scheme, parts.path);
+  }
   get fsPath(): string {
     return this.path;
+  }
+  toString(): string {
+    return `${this.scheme}://${this.path}`;
   }
 }
 export class Location {
@@ -170,9 +235,20 @@ export const window = {
     return channel;
   },
   showInputBox: async (): Promise<string | undefined> => undefined,
-  showInformationMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
-  showErrorMessage: async (..._args: unknown[]): Promise<string | undefined> => undefined,
+  showInformationMessage: async (message: unknown, ..._args: unknown[]): Promise<string | undefined> => void shownMessages.push({ level: 'info', message: String(message) }),
+  showErrorMessage: async (message: unknown, ..._args: unknown[]): Promise<string | undefined> => void shownMessages.push({ level: 'error', message: String(message) }),
+  /** Answers with what `quickPick.choose` picks from the items (nothing when unset); the items are kept. */
+  showQuickPick: async (items: any[] | Thenable<any[]>): Promise<any> => {
+    const list = await items;
+    quickPick.offered = list;
+    return quickPick.choose?.(list);
+  },
 };
+
+/** Messages shown through showInformationMessage / showErrorMessage (unless a test replaced them). */
+export const shownMessages: { level: string; message: string }[] = [];
+/** What the next quick pick answers, and the items it last offered. */
+export const quickPick: { choose?: (items: any[]) => any; offered: any[] } = { offered: [] };
 
 export const registeredProviders = new Map<string, any>();
 export const lm = {

@@ -1,0 +1,102 @@
+/**
+ * A conversation the request recorder wrote (opencode.recordRequests, replay JSONL) as a report's
+ * ConversationLog, so a conversation from before a restart can be opened. The file holds what was sent, not
+ * what the endpoint answered: its records are this extension's trim replayed under the settings given, with
+ * the estimator and the exact-prefix cache model (simulate.ts) standing in for the endpoint's usage. The
+ * text is read by the replay tool's own parser and line validator, so a bad file is one clear sentence.
+ */
+import type { Settings } from '../config/settings';
+import type { ModelLimits } from '../types';
+import type { TrimPlan } from '../request/prepareRequest';
+import { normalizeUsage } from '../usage/normalizeUsage';
+import { isRecord } from '../util/isRecord';
+import { parseReplayLines, type ReplayRequest } from '../../replay/replayFile';
+import { oursRunner } from './policies';
+import { MAX_RECORDS_PER_CONVERSATION, toRequestRecord, type ConversationLog } from './requestLog';
+import { simulate } from './simulate';
+
+/** Larger recordings are not read into the window (the replay CLI reads them). */
+export const MAX_RECORDING_BYTES = 32 * 1024 * 1024;
+
+export const RECORDED_MODEL = 'recorded';
+
+export type RecordingResult = { ok: true; log: ConversationLog } | { ok: false; reason: string };
+
+/**
+ * What the recorder knew that the replay JSONL does not say (`<session id>.meta.json` beside it): the model and
+ * the budget the conversation had, so its replay lands on the real run's cuts. Older recordings have none.
+ */
+export interface RecordingMeta {
+  model: string;
+  contextWindow?: number;
+  reserve: number;
+  budget: number;
+  maxBytes: number;
+  /** Per request (JSONL line): API tokens per raw estimate the endpoint reported; null when it reported none. */
+  factors: (number | null)[];
+}
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+export function parseRecordingMeta(text: string | undefined): RecordingMeta | undefined {
+  let value: unknown;
+  try {
+    value = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value) || typeof value.model !== 'string' || !finite(value.reserve) || !finite(value.budget) || !finite(value.maxBytes)) return undefined;
+  if (value.contextWindow !== undefined && !finite(value.contextWindow)) return undefined;
+  const factors = Array.isArray(value.factors) ? value.factors.map((f) => (finite(f) && f > 0 ? f : null)) : [];
+  return { model: value.model.slice(0, 200), contextWindow: value.contextWindow, reserve: value.reserve, budget: value.budget, maxBytes: value.maxBytes, factors };
+}
+
+/** The settings and limits a recording is replayed with: pinned to its recorded budget when known. */
+function replayBasis(settings: Settings, meta: RecordingMeta | undefined): { settings: Settings; limits: ModelLimits } {
+  if (!meta) return { settings, limits: {} };
+  return {
+    settings: { ...settings, maxInputTokens: meta.budget, maxRequestBytes: meta.maxBytes, reservedOutputTokens: meta.reserve },
+    limits: { contextWindow: meta.contextWindow, maxOutputTokens: meta.reserve > 0 ? meta.reserve : undefined },
+  };
+}
+
+/** The records of a recording: our trim replayed request by request, usage from the cache model. */
+/** Each request's factor: its own, else the nearest earlier one, else 1. */
+function factorsFor(count: number, known: readonly (number | null)[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) out.push(known[i] ?? out[i - 1] ?? 1);
+  return out;
+}
+
+export function recordedConversationLog(sessionId: string, requests: readonly ReplayRequest[], settings: Settings, limits: ModelLimits, at: number, modelId = RECORDED_MODEL, known: readonly (number | null)[] = []): ConversationLog {
+  const plans: TrimPlan[] = [];
+  const factors = factorsFor(requests.length, known);
+  const steps = simulate(requests.map((r, i) => ({ messages: r.messages, tools: r.tools, factor: factors[i] })), oursRunner(settings, limits, (plan) => plans.push(plan)));
+  const records = steps.map((step, i) => {
+    const usage = normalizeUsage({ prompt_tokens: step.promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: step.cachedTokens } });
+    const record = toRequestRecord(modelId, plans[i], usage ?? { shape: 'openai', contextTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, totalTokens: 0 }, at);
+    return { ...record, sessionId, inputCount: requests[i].messages.length, factor: factors[i] };
+  });
+  const last = requests[requests.length - 1];
+  return {
+    sessionId,
+    modelId,
+    records: records.slice(-MAX_RECORDS_PER_CONVERSATION),
+    input: last?.messages ?? [],
+    tools: last?.tools ?? [],
+  };
+}
+
+/** Parses and validates a recording's text; every problem is a sentence naming the file (and line). */
+export function readRecording(fileName: string, text: string, settings: Settings, meta: RecordingMeta | undefined, at: number): RecordingResult {
+  let requests: ReplayRequest[];
+  try {
+    requests = parseReplayLines(text.split('\n'));
+  } catch (error) {
+    return { ok: false, reason: `${fileName} is not a valid request recording: ${error instanceof Error ? error.message : String(error)}.` };
+  }
+  if (requests.length === 0) return { ok: false, reason: `${fileName} holds no requests.` };
+  const sessionId = fileName.replace(/\.jsonl$/, '');
+  const basis = replayBasis(settings, meta);
+  return { ok: true, log: { ...recordedConversationLog(sessionId, requests, basis.settings, basis.limits, at, meta?.model, meta?.factors), recordedFile: fileName } };
+}
