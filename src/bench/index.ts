@@ -9,6 +9,7 @@ import * as path from 'path';
 import { performance } from 'perf_hooks';
 import { parseArgs } from 'util';
 import { measureTokenAccuracy } from './accuracy/tokenAccuracy';
+import { runMessagesRegime } from './messages/messagesRegime';
 import { PromptBlocks } from './cache/promptBlocks';
 import { checkAcceptance } from './report/acceptance';
 import { stdoutReport } from './report/stdoutReport';
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
   const finished = await runRegimes(jobs, threads, (r) => progress(started, `regime (${r.regime.id}) done: ${r.session.prefillMessages} messages, ${r.session.prefillTokens} tokens at request 0`));
   const regimes = REGIMES.flatMap((spec) => finished.filter((r) => r.regime.id === spec.id));
 
+  const messages = options.write ? runMessagesRegime() : undefined;
+  if (messages) progress(started, 'Messages regime done');
   const accuracy = measureTokenAccuracy();
   const speedRegime = regimeById(options.regimes.includes('a') ? 'a' : jobs[0].regimeId);
   const speedSession = generateSession(speedRegime, new PromptBlocks().sizer('json'), measureCharsPerToken(countTextTokens));
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
     acceptance: checkAcceptance(regimes, trim),
     speed: { trim, activation, memory: memoryGrowth, artifacts: artifactSizes(builtDist) },
     accuracy,
+    messages,
   };
   results.benchMs = performance.now() - started;
   process.stdout.write(stdoutReport(results));

@@ -1,5 +1,6 @@
 /** Everything one `npm run bench` measured: what results.json holds and the reports render. */
 import type { TokenAccuracy } from './accuracy/tokenAccuracy';
+import type { MessagesRegimeResult } from './messages/messagesRegime';
 import type { Acceptance } from './report/acceptance';
 import type { RegimeResult } from './run/compareRegime';
 import type { ActivationTimes } from './speed/activationProbe';
@@ -21,4 +22,6 @@ export interface BenchResults {
     artifacts: ArtifactSizes;
   };
   accuracy: TokenAccuracy;
+  /** The Messages regime (cache breakpoints); absent when only some regimes ran. */
+  messages?: MessagesRegimeResult;
 }

@@ -7,6 +7,7 @@ import { hitChartSvg, type ChartSeries } from './hitChart';
 import { figuresOf } from './acceptance';
 import { pct } from './format';
 import { CHART_FILE, markdownReport } from './markdownReport';
+import { messagesMarkdown } from './messagesReport';
 
 const CHART_POLICIES: readonly { id: string; color: string }[] = [
   { id: 'noTrim', color: '#888888' },
@@ -43,10 +44,10 @@ export function writeReports(results: BenchResults): string[] {
     written.push(path.relative(path.dirname(DOCS_DIR), file));
   };
   // Only regime (a)'s series go into the JSON (the chart's data); the others would add ~150 KB of noise.
-  const json = { ...results, regimes: results.regimes.map((r) => (r.regime.id === 'a' ? r : { ...r, hitSeries: {}, keptSeries: {} })) };
+  const json = { ...results, messages: results.messages && { ...results.messages, variants: results.messages.variants.map((v) => ({ ...v, requests: [] })) }, regimes: results.regimes.map((r) => (r.regime.id === 'a' ? r : { ...r, hitSeries: {}, keptSeries: {} })) };
   write(path.join(BENCH_DOCS_DIR, 'results.json'), compactNumberArrays(JSON.stringify(json, roundFloats, 1)) + '\n');
   const chart = regimeAChart(results);
   if (chart) write(path.join(DOCS_DIR, CHART_FILE), chart);
-  write(path.join(DOCS_DIR, 'benchmarks.md'), markdownReport(results));
+  write(path.join(DOCS_DIR, 'benchmarks.md'), markdownReport(results) + (results.messages ? `\n${messagesMarkdown(results.messages)}` : ''));
   return written;
 }
