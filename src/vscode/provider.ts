@@ -13,6 +13,7 @@ import type { SettingsReader } from './settingsReader';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
+import { withOverride } from '../core/models/applyOverride';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -38,7 +39,8 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const models = await this.catalog.models();
     // Only an explicit request (not silent discovery) may ask the user for anything.
     if (!options.silent && (await this.catalog.needsKey())) this.offerKeyPrompt();
-    return models.map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
+    const overrides = this.settings.current.models ?? {};
+    return models.map((model) => withOverride(model, overrides[model.id])).map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
   }
 
   async provideLanguageModelChatResponse(
@@ -88,6 +90,10 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   }
 
   private entryFor(model: vscode.LanguageModelChatInformation): ModelEntry {
+    return withOverride(this.entryOf(model), this.settings.current.models?.[model.id]);
+  }
+
+  private entryOf(model: vscode.LanguageModelChatInformation): ModelEntry {
     return (
       this.catalog.find(model.id, this.settings.current.baseUrl) ?? {
         id: model.id,
