@@ -14,7 +14,10 @@ export interface Family {
   /** Matched against the model id, case-insensitively, from its start. */
   prefix: string;
   route: RouteId;
-  /** Responses reasoning models: ask for encrypted reasoning and pass it back. */
+  /**
+   * The model reasons: Responses asks for encrypted reasoning to pass back; Gemini asks for thoughts and signs
+   * unsigned calls with the stand-in. Undefined: unknown (Gemini then assumes it thinks, as every served one does).
+   */
   reasoning?: boolean;
 }
 
@@ -55,7 +58,7 @@ export function catalogOf(baseUrl: string): Catalog | undefined {
 export function tableFamily(modelId: string, catalog: Catalog | undefined): Family | undefined {
   if (!catalog) return undefined;
   const listed = catalogRoute(catalog, modelId);
-  if (listed) return { prefix: modelId.toLowerCase(), route: listed.route, reasoning: listed.reasoning && listed.route === 'responses' };
+  if (listed) return { prefix: modelId.toLowerCase(), route: listed.route, reasoning: listed.reasoning };
   const id = modelId.toLowerCase();
   return ROUTE_TABLE[catalog].find((family) => id.startsWith(family.prefix));
 }
