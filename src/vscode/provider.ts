@@ -14,6 +14,7 @@ import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
 import { withOverride } from '../core/models/applyOverride';
+import { pickedEffort } from './pickedEffort';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -61,7 +62,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
       await this.engine.run(
-        { modelId: entry.id, messages: chatMessages, tools: toChatTools(options.tools), toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions },
+        { modelId: entry.id, messages: chatMessages, tools: toChatTools(options.tools), toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
         entry,
         (event) => reportEvent(event, progress),
         controller.signal,
