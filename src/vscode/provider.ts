@@ -15,6 +15,7 @@ import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
 import { withOverride } from '../core/models/applyOverride';
 import { pickedEffort } from './pickedEffort';
+import { isSideRequest } from '../core/request/sideRequest';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -58,13 +59,16 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       if (stripped.removed > 0) this.log.warn(`[request] ${entry.id} does not accept images; replaced ${stripped.removed} image(s) with a note.`);
       chatMessages = stripped.messages;
     }
+    const tools = toChatTools(options.tools);
+    // Title and summary requests do not move chat's context indicator (sideRequest.ts).
+    const side = isSideRequest(chatMessages, tools);
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
       await this.engine.run(
-        { modelId: entry.id, messages: chatMessages, tools: toChatTools(options.tools), toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
+        { modelId: entry.id, messages: chatMessages, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
         entry,
-        (event) => reportEvent(event, progress),
+        (event) => (side && event.kind === 'usage' ? undefined : reportEvent(event, progress)),
         controller.signal,
       );
     } catch (error) {
