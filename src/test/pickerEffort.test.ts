@@ -3,7 +3,10 @@ import * as assert from 'assert';
 import { resolveSettings } from '../core/config/settings';
 import { CATALOG } from '../core/models/catalog/catalogData';
 import type { ModelEntry } from '../core/types';
-import { describeModel } from '../vscode/modelInfo';
+import { describeModel, type PickerModelInformation } from '../vscode/modelInfo';
+import * as double from './support/vscodeDouble';
+import { activateAgainst, ask, user } from './support/activatedExtension';
+import { useActivated, useFakeServer } from './support/suiteHooks';
 import { pickedEffort } from '../vscode/pickedEffort';
 
 const settings = resolveSettings((key) => (key === 'baseUrl' ? 'https://opencode.ai/zen/v1' : undefined), () => undefined);
@@ -32,5 +35,24 @@ describe('thinking effort in the model picker', () => {
     assert.strictEqual(pickedEffort({ ...base, configuration: { reasoningEffort: 'medium' } } as never), 'medium');
     assert.strictEqual(pickedEffort({ ...base, modelOptions: { reasoningEffort: 'low' } }), 'low');
     assert.strictEqual(pickedEffort(base), undefined);
+  });
+});
+
+describe('thinking effort through the provider (real HTTP, fake server)', () => {
+  const server = useFakeServer();
+  const ext = useActivated(server, activateAgainst);
+
+  it('lists gpt-5.4-mini with its levels, logs the offer once, and sends the picked level on its route', async () => {
+    const token = new double.CancellationTokenSource().token as never;
+    const models = (await ext().provider.provideLanguageModelChatInformation({ silent: true }, token)) as PickerModelInformation[];
+    await ext().provider.provideLanguageModelChatInformation({ silent: true }, token);
+    const mini = models.find((m) => m.id === 'gpt-5.4-mini');
+    assert.ok(mini?.configurationSchema, 'a reasoning model offers effort levels');
+    assert.strictEqual(models.find((m) => m.id === 'fake-large')?.configurationSchema, undefined);
+    const offers = ext().log.lines.filter((l) => l.message.startsWith('[picker]')).map((l) => l.message);
+    assert.deepStrictEqual(offers, ['[picker] thinking effort: gpt-5.4-mini(default/none/low/medium/high/xhigh)']);
+    await ask(ext(), 'gpt-5.4-mini', [user('think hard')], { modelConfiguration: { reasoningEffort: 'xhigh' } } as never);
+    const responses = server().requests.filter((r) => r.path === '/v1/responses');
+    assert.deepStrictEqual((responses.at(-1)?.body as { reasoning?: { effort?: string } }).reasoning?.effort, 'xhigh');
   });
 });

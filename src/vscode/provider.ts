@@ -15,12 +15,14 @@ import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
 import { withOverride } from '../core/models/applyOverride';
 import { pickedEffort } from './pickedEffort';
+import { EffortOffersLog } from './effortOffers';
 import { isSideRequest } from '../core/request/sideRequest';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
   /** Fires when the list changes, and when settings or a learned limit change what a model reports. */
   readonly onDidChangeLanguageModelChatInformation = this.infoChanged.event;
+  private readonly effortOffers: EffortOffersLog;
 
   constructor(
     private readonly engine: ChatEngine,
@@ -30,7 +32,9 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     private readonly offerKeyPrompt: () => void,
     /** For a quota or rate-limit failure: which OpenCode Go window is full and when it resets, if known. */
     private readonly explainLimit?: () => Promise<string | undefined>,
-  ) {}
+  ) {
+    this.effortOffers = new EffortOffersLog(log);
+  }
 
   /** Model info may have changed: VS Code asks again. */
   notifyInfoChanged(): void {
@@ -42,7 +46,9 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     // Only an explicit request (not silent discovery) may ask the user for anything.
     if (!options.silent && (await this.catalog.needsKey())) this.offerKeyPrompt();
     const overrides = this.settings.current.models ?? {};
-    return models.map((model) => withOverride(model, overrides[model.id])).map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
+    const infos = models.map((model) => withOverride(model, overrides[model.id])).map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
+    this.effortOffers.note(infos);
+    return infos;
   }
 
   async provideLanguageModelChatResponse(
