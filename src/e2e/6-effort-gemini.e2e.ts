@@ -37,7 +37,7 @@ describe('thinking effort and Gemini through vscode.lm', function () {
     const text = await ask(chat, [vscode.LanguageModelChatMessage.User('Think hard about this')], { modelOptions: { reasoningEffort: 'high' } });
     assert.match(text, /Think hard about this/);
     const sent = ((await recordedRequests()) as unknown as Recorded[]).filter((r) => r.path === '/v1/responses');
-    assert.strictEqual(sent.at(-1)?.body?.reasoning?.effort, 'high', JSON.stringify(sent.at(-1)?.body?.reasoning));
+    assert.strictEqual(sent.at(-1)?.body?.reasoning?.effort, 'high', `reasoning ${JSON.stringify(sent.at(-1)?.body?.reasoning)}; body keys ${Object.keys(sent.at(-1)?.body ?? {}).join(',')}`);
   });
 
   it('fake-native-gemini answers through vscode.lm, with a [usage] line in OpenCode.log', async () => {

@@ -47,7 +47,9 @@ describe('thinking effort on the wire (real HTTP, fake OpenCode server)', () => 
     const withSetting = { models: { ...SETTINGS.models, 'gpt-5.4': { api: 'responses', reasoningEffort: 'low' } } };
     assert.deepStrictEqual(((await send('gpt-5.4', undefined, withSetting)).body.reasoning as { effort: string }).effort, 'low');
     assert.deepStrictEqual(((await send('gpt-5.4', 'xhigh', withSetting)).body.reasoning as { effort: string }).effort, 'xhigh');
-    assert.deepStrictEqual(((await send('gpt-5.4', 'default', withSetting)).body.reasoning as { effort?: string } | undefined)?.effort, undefined);
+    assert.deepStrictEqual(((await send('gpt-5.4', 'default', withSetting)).body.reasoning as { effort: string }).effort, 'low', 'the picker\'s untouched default leaves the setting in force');
+    const defaultSetting = { models: { ...SETTINGS.models, 'gpt-5.4': { api: 'responses', reasoningEffort: 'default' } } };
+    assert.strictEqual(((await send('gpt-5.4', 'default', defaultSetting)).body.reasoning as { effort?: string } | undefined)?.effort, undefined);
     assert.deepStrictEqual(((await send('gpt-5.4', 'turbo', withSetting)).body.reasoning as { effort: string }).effort, 'low', 'an unknown pick falls back');
   });
 
@@ -99,6 +101,7 @@ describe('sendBody (pure)', () => {
     assert.strictEqual(effortChoice('high', 'low'), 'high');
     assert.strictEqual(effortChoice(undefined, 'low'), 'low');
     assert.strictEqual(effortChoice(42, undefined), 'default');
-    assert.strictEqual(effortChoice('default', 'low'), 'default');
+    assert.strictEqual(effortChoice('default', 'low'), 'low');
+    assert.strictEqual(effortChoice('default', undefined), 'default');
   });
 });

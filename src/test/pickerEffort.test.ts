@@ -29,9 +29,10 @@ describe('thinking effort in the model picker', () => {
     assert.strictEqual(describeModel(entry('my-own-model'), {}, settings).configurationSchema, undefined);
   });
 
-  it('reads the picked value from modelConfiguration, then configuration, then modelOptions', () => {
+  it('reads the value from modelOptions (per request), then modelConfiguration (the picker), then configuration', () => {
     const base = { tools: [], toolMode: 1 } as never as Parameters<typeof pickedEffort>[0];
-    assert.strictEqual(pickedEffort({ ...base, modelConfiguration: { reasoningEffort: 'high' }, modelOptions: { reasoningEffort: 'low' } } as never), 'high');
+    assert.strictEqual(pickedEffort({ ...base, modelConfiguration: { reasoningEffort: 'default' }, modelOptions: { reasoningEffort: 'low' } } as never), 'low');
+    assert.strictEqual(pickedEffort({ ...base, modelConfiguration: { reasoningEffort: 'high' } } as never), 'high');
     assert.strictEqual(pickedEffort({ ...base, configuration: { reasoningEffort: 'medium' } } as never), 'medium');
     assert.strictEqual(pickedEffort({ ...base, modelOptions: { reasoningEffort: 'low' } }), 'low');
     assert.strictEqual(pickedEffort(base), undefined);

@@ -35,9 +35,12 @@ export function entryFor(modelId: string, baseUrl: string, route?: RouteId): Cat
   return (route && found.find((entry) => entry.route === route)) || found[0];
 }
 
-/** The picker's value when it is one we know, else the setting, else "default". */
+/**
+ * The picked level when it is one we know, else the setting, else "default". A picked "default" is the picker's
+ * own default (VS Code may pass the schema's default with every request), so the setting still applies under it.
+ */
 export function effortChoice(picked: unknown, setting: EffortChoice | undefined): EffortChoice {
-  if (picked === 'default' || EFFORT_LEVELS.includes(picked as never)) return picked as EffortChoice;
+  if (EFFORT_LEVELS.includes(picked as never)) return picked as EffortChoice;
   return setting ?? 'default';
 }
 
