@@ -65,5 +65,5 @@ export interface ModelEntry extends ModelLimits {
   toolCalling: boolean;
   imageInput: boolean;
   /** Where the limits came from, for the log. */
-  limitSource: 'endpoint' | 'bundled' | 'learned' | 'fallback' | 'unknown';
+  limitSource: 'endpoint' | 'bundled' | 'learned' | 'fallback' | 'setting' | 'unknown';
 }

@@ -10,6 +10,8 @@ export const DEFAULT_MODELS: readonly FakeModel[] = [
   { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api: 'messages', reasoning: true },
   // Gemini (/models/{id}:streamGenerateContent): a thinking model, so its function calls carry thought signatures.
   { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, imageInput: true, api: 'gemini', reasoning: true },
+  // A catalogue id (src/core/models/catalog): a reasoning model whose picker entry offers effort levels.
+  { id: 'gpt-5.4-mini', contextWindow: 400_000, maxOutputTokens: 128_000, toolCalling: true, imageInput: true, api: 'responses', reasoning: true },
 ];
 
 export function findModel(models: readonly FakeModel[], id: unknown): FakeModel | undefined {

@@ -142,7 +142,7 @@ describe('provider without a key', () => {
         /No OpenCode API key is set for https:\/\/example\.invalid\/v1\. Run the command "OpenCode: Set API Key"/,
       );
       const models = await ext.provider.provideLanguageModelChatInformation({ silent: true }, new double.CancellationTokenSource().token as never);
-      assert.ok(models?.some((m) => m.id === 'kimi-k2'), 'the bundled models are listed, so a pick leads to the key message');
+      assert.ok(models?.some((m) => m.id === 'claude-sonnet-4-5'), "the catalogue's models are listed, so a pick leads to the key message");
       assert.strictEqual(ext.log.text().includes('[models]'), false, 'silent discovery did not call the network without a key');
     } finally {
       if (saved !== undefined) process.env.OPENCODE_API_KEY = saved;

@@ -10,7 +10,7 @@ import { routeChoiceLine, routeSwitchLine } from '../core/routes/select/routeLog
 
 describe('routes: selection', () => {
   it('setting, then learned, then the bundled table, else chat', () => {
-    assert.deepStrictEqual(selectRoute({ modelId: 'claude-opus-4-7', catalog: 'zen' }), { route: 'messages', source: 'table', reasoning: false });
+    assert.deepStrictEqual(selectRoute({ modelId: 'claude-opus-4-7', catalog: 'zen' }), { route: 'messages', source: 'table', reasoning: true });
     assert.deepStrictEqual(selectRoute({ modelId: 'gpt-5.5', catalog: 'zen' }), { route: 'responses', source: 'table', reasoning: true });
     assert.strictEqual(selectRoute({ modelId: 'minimax-m3', catalog: 'go' }).route, 'messages');
     assert.strictEqual(selectRoute({ modelId: 'minimax-m3', catalog: 'zen' }).route, 'chat', 'MiniMax is chat on Zen, Messages on Go');

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { isLoopbackUrl } from '../core/config/endpoint';
 import { bundledModelEntries } from '../core/models/knownModels';
 import { parseModelList } from '../core/models/parseModelList';
+import { catalogOf } from '../core/routes/select/routeTable';
 import { fetchModelList, type Endpoint } from '../core/request/chatTransport';
 import type { ModelEntry } from '../core/types';
 import { PersistedStore } from '../core/state/persisted';
@@ -47,7 +48,7 @@ export class ModelCatalog implements vscode.Disposable {
       if (!keyless && Date.now() - cached.fetchedAt > STALE_AFTER_MS) void this.refresh().catch(() => undefined);
       return cached.models;
     }
-    if (keyless) return bundledModelEntries();
+    if (keyless) return bundledModelEntries(catalogOf(endpoint.baseUrl));
     try {
       return await this.refresh();
     } catch {
@@ -56,7 +57,7 @@ export class ModelCatalog implements vscode.Disposable {
   }
 
   find(id: string, baseUrl: string): ModelEntry | undefined {
-    return (this.cached(baseUrl)?.models ?? bundledModelEntries()).find((model) => model.id === id);
+    return (this.cached(baseUrl)?.models ?? bundledModelEntries(catalogOf(baseUrl))).find((model) => model.id === id);
   }
 
   /** True when the endpoint needs a key and none is set. */
@@ -75,7 +76,7 @@ export class ModelCatalog implements vscode.Disposable {
   private async fetch(): Promise<ModelEntry[]> {
     const endpoint = await this.endpoint();
     try {
-      const models = parseModelList(await fetchModelList(endpoint));
+      const models = parseModelList(await fetchModelList(endpoint), catalogOf(endpoint.baseUrl));
       const before = JSON.stringify(this.cached(endpoint.baseUrl)?.models ?? []);
       await this.store.save(cacheKey(endpoint.baseUrl), { fetchedAt: Date.now(), models } satisfies CachedModelList);
       this.log.info(`[models] ${models.length} model(s) from ${redactUrl(endpoint.baseUrl)}: ${models.map((m) => `${m.id}(${m.contextWindow ?? '?'}/${m.limitSource})`).join(', ')}`);

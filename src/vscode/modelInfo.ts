@@ -5,13 +5,18 @@
  */
 import type * as vscode from 'vscode';
 import type { Settings } from '../core/config/settings';
+import { entryFor } from '../core/request/sendBody';
+import { effortConfigurationSchema } from '../core/routes/effortPicker';
 import { computeBudget } from '../core/trim/budget';
 import type { ModelEntry, ModelLimits } from '../core/types';
 
 /** Reported when a model's window is unknown and the fallback is off: a conservative, common size. */
 const NOMINAL_UNKNOWN_WINDOW = 128_000;
 
-export function describeModel(model: ModelEntry, limits: ModelLimits, settings: Settings): vscode.LanguageModelChatInformation {
+/** VS Code ≥ 1.104 shows `configurationSchema` next to the model in the picker (not yet in @types/vscode). */
+export type PickerModelInformation = vscode.LanguageModelChatInformation & { configurationSchema?: Record<string, unknown> };
+
+export function describeModel(model: ModelEntry, limits: ModelLimits, settings: Settings): PickerModelInformation {
   const budget = computeBudget(limits, settings);
   const window = budget.window ?? NOMINAL_UNKNOWN_WINDOW;
   const maxInputTokens = settings.reportedInputLimit === 'window' || !Number.isFinite(budget.tokens) ? window : budget.tokens;
@@ -25,5 +30,13 @@ export function describeModel(model: ModelEntry, limits: ModelLimits, settings: 
     maxInputTokens,
     maxOutputTokens: limits.maxOutputTokens ?? budget.reserve,
     capabilities: { toolCalling: model.toolCalling, imageInput: model.imageInput },
+    ...thinkingOption(model.id, settings.baseUrl),
   };
+}
+
+/** The catalogue's reasoning models offer their effort levels in the picker (effortPicker.ts). */
+function thinkingOption(modelId: string, baseUrl: string): { configurationSchema?: Record<string, unknown> } {
+  const entry = entryFor(modelId, baseUrl);
+  const schema = entry ? effortConfigurationSchema(entry) : undefined;
+  return schema ? { configurationSchema: schema } : {};
 }

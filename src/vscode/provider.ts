@@ -13,11 +13,16 @@ import type { SettingsReader } from './settingsReader';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { withoutImages } from '../core/convert/withoutImages';
+import { withOverride } from '../core/models/applyOverride';
+import { pickedEffort } from './pickedEffort';
+import { EffortOffersLog } from './effortOffers';
+import { isSideRequest } from '../core/request/sideRequest';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
   /** Fires when the list changes, and when settings or a learned limit change what a model reports. */
   readonly onDidChangeLanguageModelChatInformation = this.infoChanged.event;
+  private readonly effortOffers: EffortOffersLog;
 
   constructor(
     private readonly engine: ChatEngine,
@@ -27,7 +32,9 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     private readonly offerKeyPrompt: () => void,
     /** For a quota or rate-limit failure: which OpenCode Go window is full and when it resets, if known. */
     private readonly explainLimit?: () => Promise<string | undefined>,
-  ) {}
+  ) {
+    this.effortOffers = new EffortOffersLog(log);
+  }
 
   /** Model info may have changed: VS Code asks again. */
   notifyInfoChanged(): void {
@@ -38,7 +45,10 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const models = await this.catalog.models();
     // Only an explicit request (not silent discovery) may ask the user for anything.
     if (!options.silent && (await this.catalog.needsKey())) this.offerKeyPrompt();
-    return models.map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
+    const overrides = this.settings.current.models ?? {};
+    const infos = models.map((model) => withOverride(model, overrides[model.id])).map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
+    this.effortOffers.note(infos);
+    return infos;
   }
 
   async provideLanguageModelChatResponse(
@@ -55,13 +65,16 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       if (stripped.removed > 0) this.log.warn(`[request] ${entry.id} does not accept images; replaced ${stripped.removed} image(s) with a note.`);
       chatMessages = stripped.messages;
     }
+    const tools = toChatTools(options.tools);
+    // Title and summary requests do not move chat's context indicator (sideRequest.ts).
+    const side = isSideRequest(chatMessages, tools);
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
       await this.engine.run(
-        { modelId: entry.id, messages: chatMessages, tools: toChatTools(options.tools), toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions },
+        { modelId: entry.id, messages: chatMessages, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
         entry,
-        (event) => reportEvent(event, progress),
+        (event) => (side && event.kind === 'usage' ? undefined : reportEvent(event, progress)),
         controller.signal,
       );
     } catch (error) {
@@ -88,6 +101,10 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   }
 
   private entryFor(model: vscode.LanguageModelChatInformation): ModelEntry {
+    return withOverride(this.entryOf(model), this.settings.current.models?.[model.id]);
+  }
+
+  private entryOf(model: vscode.LanguageModelChatInformation): ModelEntry {
     return (
       this.catalog.find(model.id, this.settings.current.baseUrl) ?? {
         id: model.id,

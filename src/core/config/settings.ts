@@ -36,7 +36,7 @@ export interface Settings {
   streamIdleTimeoutSeconds: number;
   maxRetries: number;
   recordRequests: boolean;
-  /** Per-model overrides (`opencode.models`): the route (`api`) today; room for more fields per model. */
+  /** Per-model overrides (`opencode.models`): route, limits, image input, thinking effort (modelOverrides.ts). */
   models?: Readonly<Record<string, ModelOverride>>;
 }
 

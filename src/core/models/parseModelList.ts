@@ -4,6 +4,7 @@
  * found wins, then the bundled table, else the limit stays unknown (the trim's fallback handles that).
  * Duplicate ids are dropped and the list is sorted so the picker is stable.
  */
+import type { Catalog } from '../routes/select/routeTable';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
 import { lookupKnownModel } from './knownModels';
@@ -11,21 +12,22 @@ import { lookupKnownModel } from './knownModels';
 const CONTEXT_FIELDS = ['context_length', 'context_window', 'max_context_length', 'max_model_len', 'max_input_tokens', 'limit.context', 'top_provider.context_length'];
 const OUTPUT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'limit.output', 'top_provider.max_completion_tokens'];
 
-export function parseModelList(body: unknown): ModelEntry[] {
+/** `catalog`: the endpoint's OpenCode catalogue, whose figures are tried first for ids without limits. */
+export function parseModelList(body: unknown, catalog?: Catalog): ModelEntry[] {
   const data = isRecord(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [];
   const byId = new Map<string, ModelEntry>();
   for (const raw of data) {
     if (!isRecord(raw) || typeof raw.id !== 'string' || !raw.id || byId.has(raw.id)) continue;
-    byId.set(raw.id, toModelEntry(raw as Record<string, unknown> & { id: string }));
+    byId.set(raw.id, toModelEntry(raw as Record<string, unknown> & { id: string }, catalog));
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-function toModelEntry(raw: Record<string, unknown> & { id: string }): ModelEntry {
-  const known = lookupKnownModel(raw.id);
+function toModelEntry(raw: Record<string, unknown> & { id: string }, catalog?: Catalog): ModelEntry {
+  const known = lookupKnownModel(raw.id, catalog);
   const contextWindow = firstPositive(raw, CONTEXT_FIELDS);
   const maxOutputTokens = firstPositive(raw, OUTPUT_FIELDS);
-  const limitSource = contextWindow ? 'endpoint' : known ? 'bundled' : 'unknown';
+  const limitSource = contextWindow ? 'endpoint' : known?.contextWindow ? 'bundled' : 'unknown';
   return {
     id: raw.id,
     name: typeof raw.name === 'string' && raw.name ? raw.name : raw.id,

@@ -27,7 +27,8 @@ import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type Shown } from './streamAnswer';
-import { unsupportedParamOf, withoutParams } from './unsupportedParams';
+import { sendBody } from './sendBody';
+import { unsupportedParamOf } from './unsupportedParams';
 import { retryLine, truncationLine } from './streamLog';
 import { redact } from '../util/redact';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
@@ -256,7 +257,7 @@ export class ChatEngine {
       {
         endpoint,
         route,
-        body: withoutParams(prepared.body, dropped, route.id),
+        body: sendBody(prepared.body, { modelId, route: route.id, baseUrl: settings.baseUrl, picked: prepared.effort, setting: settings.models?.[modelId]?.reasoningEffort, dropped }),
         sessionId: prepared.sessionId,
         modelId,
         signal,

@@ -2,6 +2,7 @@
  * The one SDK client per endpoint and key, and the model list. Requests go through routeTransport.ts (every
  * route, one send-and-read path); this only builds and caches the client.
  */
+import { randomUUID } from 'crypto';
 import OpenAI from 'openai';
 import { BoundedMap } from '../util/boundedMap';
 import { openAIClientOptions } from './clientOptions';
@@ -33,8 +34,12 @@ export function clientFor(endpoint: Endpoint): OpenAI {
   return client;
 }
 
+/** The model list belongs to no conversation: one session id per activation, so the gateway can group the fetches. */
+const MODEL_LIST_SESSION = `models-${randomUUID()}`;
+
 /** GET {baseUrl}/models through the SDK, raw JSON so every endpoint's extra fields survive. */
 export async function fetchModelList(endpoint: Endpoint, signal?: AbortSignal): Promise<unknown> {
-  const response = await clientFor(endpoint).get('/models', { signal, headers: { 'x-opencode-client': OPENCODE_CLIENT } });
+  const headers = { 'x-opencode-client': OPENCODE_CLIENT, 'x-opencode-session': MODEL_LIST_SESSION };
+  const response = await clientFor(endpoint).get('/models', { signal, headers });
   return response;
 }

@@ -32,6 +32,8 @@ export interface ChatRequest {
   toolMode?: ToolMode;
   /** VS Code's modelOptions; only the known sampling options below are forwarded. */
   modelOptions?: Record<string, unknown>;
+  /** The thinking effort the model picker set for this request, unvalidated (core/request/sendBody.ts). */
+  effort?: unknown;
 }
 
 export interface PrepareContext {
@@ -60,6 +62,8 @@ export interface PreparedRequest extends TrimPlan {
   /** What the route built the body from: a route switch rebuilds only the body (bodyFor), never the trim. */
   bodyInput: BodyInput;
   body: Record<string, unknown>;
+  /** The picker's thinking effort, folded in at send time (sendBody.ts). */
+  effort?: unknown;
 }
 
 export interface TrimPlan {
@@ -93,7 +97,7 @@ export function prepareRequest(request: ChatRequest, ctx: PrepareContext): Prepa
     reasoning: ctx.reasoningModel,
     replay: ctx.replay,
   };
-  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput) };
+  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort };
 }
 
 /** The same prepared request on another route: the trim (and so the cut) unchanged, only the body rebuilt. */

@@ -3,6 +3,7 @@
  * caller at once, and say what happened (usage, whether it completed, what it showed). No retry, no
  * accounting: the engine decides those from the result, or from the error and `shown`.
  */
+import { noteStandIn } from '../routes/gemini/standInNote';
 import type { Logger } from '../log';
 import type { AssistantLayout } from '../routes/nativeReplay';
 import type { ReadResult, Route, StreamReader } from '../routes/route';
@@ -92,6 +93,7 @@ export async function streamAnswer(options: AttemptOptions, onEvent: (event: Str
     }
   };
   const skipped: Skipped = { notJson: 0, wrongShape: 0, sawEnd: false };
+  if (options.route.id === 'gemini') noteStandIn(options.body, options.modelId, options.log);
   try {
     for await (const result of streamRoute(options.endpoint, sendOptions(options), reader)) emit(readResult(result, skipped));
     emit(reader.finish());

@@ -59,7 +59,7 @@ export function validTrimState(value: unknown): ConversationTrimState | undefine
   return { ...EMPTY_TRIM_STATE, ...(rest as Record<string, number>), lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps };
 }
 
-const LIMIT_SOURCES: readonly ModelEntry['limitSource'][] = ['endpoint', 'bundled', 'learned', 'fallback', 'unknown'];
+const LIMIT_SOURCES: readonly ModelEntry['limitSource'][] = ['endpoint', 'bundled', 'learned', 'fallback', 'setting', 'unknown'];
 
 export function validModelEntry(value: unknown): ModelEntry | undefined {
   if (!isRecord(value)) return undefined;

@@ -5,6 +5,7 @@
  * a fragment without it belongs to the call that was last added to, unless it brings a new id
  * (docs/issues/013).
  */
+import { createHash, randomUUID } from 'crypto';
 
 export interface ToolCallDelta {
   index?: number;
@@ -40,6 +41,14 @@ interface PartialCall {
 
 export class ToolCallAccumulator {
   private readonly calls = new Map<number, PartialCall>();
+
+  /**
+   * `answerNonce`: unique per answer, so a call the stream sent without an id gets one no other call has (a
+   * positional `call_0` would repeat every turn and pair results with the wrong call). VS Code keeps the id in
+   * the history and sends it back as is, so it stays the same on every later turn.
+   */
+  constructor(private readonly answerNonce: string = randomUUID()) {}
+
   /** The index of the call the previous fragment went to. */
   private current: number | undefined;
 
@@ -76,7 +85,7 @@ export class ToolCallAccumulator {
     this.calls.clear();
     this.current = undefined;
     return ordered.map(([index, call]) => ({
-      callId: call.id || `call_${index}`,
+      callId: call.id || synthesizedId(this.answerNonce, index, call),
       name: call.name,
       input: parseArguments(call),
     }));
@@ -96,4 +105,8 @@ function parseArguments(call: PartialCall): object {
     throw new ToolCallArgumentsError(call.name, call.args);
   }
   return parsed;
+}
+
+function synthesizedId(nonce: string, index: number, call: PartialCall): string {
+  return `call_${createHash('sha256').update(JSON.stringify([nonce, index, call.name, call.args])).digest('hex').slice(0, 24)}`;
 }

@@ -1,13 +1,20 @@
 /**
- * The `opencode.models` setting: `{ "<model id>": { "api": "chat" | "responses" | "messages" } }`. Validated
+ * The `opencode.models` setting: `{ "<model id>": { "api", "contextWindow", "maxOutputTokens", "imageInput",
+ * "reasoningEffort" } }`, each field overriding what the catalogue or /models says for that model. Validated
  * here (pure): valid entries are kept, everything else is reported as a sentence and ignored, so one typo
  * never disables the others.
  */
 import { isRecord } from '../../util/isRecord';
+import { EFFORT_LEVELS, type EffortLevel } from '../../models/catalog/catalogTypes';
 import { isRouteId, ROUTE_IDS, type RouteId } from '../route';
 
 export interface ModelOverride {
   api?: RouteId;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  imageInput?: boolean;
+  /** The thinking effort when the picker sends none; "default" sends nothing. */
+  reasoningEffort?: EffortLevel | 'default';
 }
 
 export interface ModelOverrides {
@@ -16,7 +23,8 @@ export interface ModelOverrides {
   problems: string[];
 }
 
-const KNOWN_KEYS = new Set(['api']);
+const KNOWN_KEYS = new Set(['api', 'contextWindow', 'maxOutputTokens', 'imageInput', 'reasoningEffort']);
+const EFFORT_VALUES: readonly string[] = ['default', ...EFFORT_LEVELS];
 
 export function validateModelOverrides(raw: unknown): ModelOverrides {
   const byModel = new Map<string, ModelOverride>();
@@ -39,6 +47,20 @@ function validateEntry(id: string, entry: Record<string, unknown>, problems: str
   if (entry.api !== undefined) {
     if (isRouteId(entry.api)) override.api = entry.api;
     else problems.push(`opencode.models["${id}"].api must be one of ${ROUTE_IDS.map((r) => `"${r}"`).join(', ')}, not ${JSON.stringify(entry.api)}; it was ignored.`);
+  }
+  for (const key of ['contextWindow', 'maxOutputTokens'] as const) {
+    const value = entry[key];
+    if (value === undefined) continue;
+    if (typeof value === 'number' && Number.isInteger(value) && value > 0) override[key] = value;
+    else problems.push(`opencode.models["${id}"].${key} must be a positive whole number of tokens, not ${JSON.stringify(value)}; it was ignored.`);
+  }
+  if (entry.imageInput !== undefined) {
+    if (typeof entry.imageInput === 'boolean') override.imageInput = entry.imageInput;
+    else problems.push(`opencode.models["${id}"].imageInput must be true or false, not ${JSON.stringify(entry.imageInput)}; it was ignored.`);
+  }
+  if (entry.reasoningEffort !== undefined) {
+    if (typeof entry.reasoningEffort === 'string' && EFFORT_VALUES.includes(entry.reasoningEffort)) override.reasoningEffort = entry.reasoningEffort as EffortLevel | 'default';
+    else problems.push(`opencode.models["${id}"].reasoningEffort must be one of ${EFFORT_VALUES.map((v) => `"${v}"`).join(', ')}, not ${JSON.stringify(entry.reasoningEffort)}; it was ignored.`);
   }
   for (const key of Object.keys(entry)) {
     if (!KNOWN_KEYS.has(key)) problems.push(`opencode.models["${id}"] has an unknown field "${key}"; it was ignored.`);

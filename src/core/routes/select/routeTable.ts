@@ -1,9 +1,11 @@
 /**
  * The bundled route table: which wire format OpenCode serves each model family on, per catalogue (Go and Zen
  * differ: MiniMax is chat on Zen but Messages on Go). Data only; sources in ../../../../docs/routes.md
- * (OpenCode's zen.mdx / go.mdx, models.dev). Anything not listed goes to Chat Completions, and a wrong guess
+ * (OpenCode's zen.mdx / go.mdx, models.dev). The model catalogue (models/catalog) is asked first; these prefixes
+ * are the fallback for ids it does not list. Anything not listed goes to Chat Completions, and a wrong guess
  * corrects itself on the gateway's "not supported for format" answer.
  */
+import { catalogRoute } from '../../models/catalog/catalog';
 import type { RouteId } from '../route';
 
 export type Catalog = 'go' | 'zen';
@@ -12,7 +14,10 @@ export interface Family {
   /** Matched against the model id, case-insensitively, from its start. */
   prefix: string;
   route: RouteId;
-  /** Responses reasoning models: ask for encrypted reasoning and pass it back. */
+  /**
+   * The model reasons: Responses asks for encrypted reasoning to pass back; Gemini asks for thoughts and signs
+   * unsigned calls with the stand-in. Undefined: unknown (Gemini then assumes it thinks, as every served one does).
+   */
   reasoning?: boolean;
 }
 
@@ -23,6 +28,7 @@ export const ROUTE_TABLE: Readonly<Record<Catalog, readonly Family[]>> = {
     { prefix: 'grok-', route: 'responses', reasoning: true },
     { prefix: 'claude-', route: 'messages' },
     { prefix: 'qwen3', route: 'messages' },
+    { prefix: 'gemini-', route: 'gemini' },
   ],
   go: [
     { prefix: 'gpt-', route: 'responses', reasoning: true },
@@ -48,8 +54,11 @@ export function catalogOf(baseUrl: string): Catalog | undefined {
   return /\/zen(\/|$)/.test(path) ? 'zen' : undefined;
 }
 
+/** The catalogue's own entry first (catalogData.ts); the prefix families cover ids it does not list. */
 export function tableFamily(modelId: string, catalog: Catalog | undefined): Family | undefined {
   if (!catalog) return undefined;
+  const listed = catalogRoute(catalog, modelId);
+  if (listed) return { prefix: modelId.toLowerCase(), route: listed.route, reasoning: listed.reasoning };
   const id = modelId.toLowerCase();
   return ROUTE_TABLE[catalog].find((family) => id.startsWith(family.prefix));
 }

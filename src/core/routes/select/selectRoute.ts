@@ -11,7 +11,7 @@ export type RouteSource = 'setting' | 'learned' | 'table' | 'default';
 export interface RouteChoice {
   route: RouteId;
   source: RouteSource;
-  /** Responses reasoning model (from the table). */
+  /** The model reasons (catalogue / table); on Gemini assumed unless the catalogue says it does not. */
   reasoning: boolean;
 }
 
@@ -24,11 +24,15 @@ export interface RouteQuery {
 
 export function selectRoute(query: RouteQuery): RouteChoice {
   const family = tableFamily(query.modelId, query.catalog);
-  const reasoning = family?.reasoning === true;
-  if (query.override?.api) return { route: query.override.api, source: 'setting', reasoning };
-  if (query.learned) return { route: query.learned, source: 'learned', reasoning };
-  if (family) return { route: family.route, source: 'table', reasoning };
-  return { route: 'chat', source: 'default', reasoning };
+  const [route, source]: [RouteId, RouteSource] = query.override?.api
+    ? [query.override.api, 'setting']
+    : query.learned
+      ? [query.learned, 'learned']
+      : family
+        ? [family.route, 'table']
+        : ['chat', 'default'];
+  const reasoning = route === 'gemini' ? family?.reasoning !== false : family?.reasoning === true;
+  return { route, source, reasoning };
 }
 
 /**

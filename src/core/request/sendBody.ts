@@ -1,0 +1,69 @@
+/**
+ * The body as it goes on the wire, from the prepared one: the thinking effort folded in (the picker's value, else
+ * `opencode.models["<id>"].reasoningEffort`; "default" sends nothing), then the catalogue's per-family quirks
+ * (no `temperature` with an Anthropic thinking budget or for noTemperature models; `reasoning_content` echoed only
+ * for the families that need it), then the parameters the model refused (unsupportedParams.ts). Applied per attempt,
+ * after the trim: the same model and choice give the same bytes every turn. Pure.
+ */
+import { catalogEntry } from '../models/catalog/catalog';
+import { EFFORT_LEVELS, type CatalogEntry } from '../models/catalog/catalogTypes';
+import { effortFields, mergeEffort, type EffortChoice } from '../routes/effort';
+import type { RouteId } from '../routes/route';
+import { catalogOf } from '../routes/select/routeTable';
+import { isRecord } from '../util/isRecord';
+import { withoutParams } from './unsupportedParams';
+
+export interface SendShape {
+  modelId: string;
+  route: RouteId;
+  baseUrl: string;
+  /** The picker's value for this request (VS Code's model configuration), unvalidated. */
+  picked?: unknown;
+  /** `opencode.models["<id>"].reasoningEffort`. */
+  setting?: EffortChoice;
+  /** Parameters this model refused before. */
+  dropped: ReadonlySet<string>;
+}
+
+/**
+ * The catalogue entry for a model: the endpoint's catalogue, else Zen's, else Go's (custom and local endpoints);
+ * with a route, the first whose route it is (MiniMax M3 is chat on Zen, Messages on Go).
+ */
+export function entryFor(modelId: string, baseUrl: string, route?: RouteId): CatalogEntry | undefined {
+  const catalog = catalogOf(baseUrl);
+  const found = [catalog && catalogEntry(catalog, modelId), catalogEntry('zen', modelId), catalogEntry('go', modelId)].filter((e): e is CatalogEntry => !!e);
+  return (route && found.find((entry) => entry.route === route)) || found[0];
+}
+
+/**
+ * The picked level when it is one we know, else the setting, else "default". A picked "default" is the picker's
+ * own default (VS Code may pass the schema's default with every request), so the setting still applies under it.
+ */
+export function effortChoice(picked: unknown, setting: EffortChoice | undefined): EffortChoice {
+  if (EFFORT_LEVELS.includes(picked as never)) return picked as EffortChoice;
+  return setting ?? 'default';
+}
+
+export function sendBody(body: Record<string, unknown>, shape: SendShape): Record<string, unknown> {
+  const entry = entryFor(shape.modelId, shape.baseUrl, shape.route);
+  const dropped = new Set(shape.dropped);
+  let out = body;
+  // The catalogue's fields describe its own route; on another (a setting or a learned switch) they would not fit.
+  if (entry && entry.route === shape.route) {
+    const patch = effortFields(entry, effortChoice(shape.picked, shape.setting), { maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : undefined });
+    if (patch && Object.keys(patch).length > 0) out = mergeEffort(out, patch);
+    const budgeted = isRecord(patch?.thinking) && patch.thinking.type === 'enabled' && shape.route === 'messages';
+    if (budgeted || entry.noTemperature) dropped.add('temperature');
+    if (shape.route === 'chat' && !entry.echoReasoningContent) dropped.add('reasoning_content');
+  }
+  return withoutNested(withoutParams(out, dropped, shape.route), dropped);
+}
+
+/** Gemini keeps temperature and thinkingConfig inside generationConfig. */
+function withoutNested(body: Record<string, unknown>, dropped: ReadonlySet<string>): Record<string, unknown> {
+  if (!isRecord(body.generationConfig)) return body;
+  const config: Record<string, unknown> = { ...body.generationConfig };
+  if (dropped.has('temperature')) delete config.temperature;
+  if (dropped.has('thinkingConfig')) delete config.thinkingConfig;
+  return { ...body, generationConfig: config };
+}
