@@ -13,8 +13,8 @@ const NOMINAL_UNKNOWN_WINDOW = 128_000;
 
 export function describeModel(model: ModelEntry, limits: ModelLimits, settings: Settings): vscode.LanguageModelChatInformation {
   const budget = computeBudget(limits, settings);
-  const window = budget.window ?? NOMINAL_UNKNOWN_WINDOW;
-  const maxInputTokens = settings.reportedInputLimit === 'window' || !Number.isFinite(budget.tokens) ? window : budget.tokens;
+  const contextWindow = budget.contextWindow ?? NOMINAL_UNKNOWN_WINDOW;
+  const reportedInputLimit = settings.reportedInputLimit === 'window' || !Number.isFinite(budget.tokens) ? contextWindow : budget.tokens;
   return {
     id: model.id,
     name: model.name,
@@ -22,7 +22,7 @@ export function describeModel(model: ModelEntry, limits: ModelLimits, settings: 
     version: '1',
     detail: 'OpenCode',
     tooltip: `${model.id} — window ${limits.contextWindow ?? 'unknown'} tokens (${model.limitSource}), budget ${Number.isFinite(budget.tokens) ? budget.tokens : 'untrimmed'}`,
-    maxInputTokens,
+    maxInputTokens: reportedInputLimit,
     maxOutputTokens: limits.maxOutputTokens ?? budget.reserve,
     capabilities: { toolCalling: model.toolCalling, imageInput: model.imageInput },
   };

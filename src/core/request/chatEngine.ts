@@ -1,7 +1,7 @@
 /**
  * One request end to end, without VS Code: prepare (convert, trim) → attempt (streamAnswer.ts) → retry or
  * not (retryPolicy.ts) → account (usage, overflow, calibration). The engine holds what outlives a request:
- * size memo, calibrations, learned limits, per-conversation trim state, remembered reasoning and refused
+ * size memo, calibrations, learned windows, per-conversation trim state, remembered reasoning and refused
  * parameters, persisted through a small key-value store.
  */
 import { isLoopbackUrl } from '../config/endpoint';
@@ -119,7 +119,7 @@ export class ChatEngine {
     this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
   }
 
-  /** Listed limits first; a limit the endpoint itself enforced (learned from its error) wins when smaller. */
+  /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */
   limitsFor(modelId: string, listed: ModelLimits): ModelLimits {
     const learned = this.learned.get(modelId);
     if (learned && (!listed.contextWindow || learned < listed.contextWindow)) return { ...listed, contextWindow: learned };
@@ -236,15 +236,15 @@ export class ChatEngine {
     return { sleep, random: Math.random, ...this.deps.timing };
   }
 
-  /** Learns the limit the error names (else cuts one more step) and prepares the request again. */
+  /** Learns the window the error names (else cuts one more grid move) and prepares the request again. */
   private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, message: string, sessionId: string): PreparedRequest {
-    const limit = parseContextLimit(message);
-    if (limit && this.learned.learn(request.modelId, limit)) {
+    const learnedWindow = parseContextLimit(message);
+    if (learnedWindow && this.learned.learn(request.modelId, learnedWindow)) {
       void this.store.save(STORE_KEYS.learned, this.learned.toJSON());
       this.deps.onLimitsChanged?.();
     }
-    else this.states.addExtraStep(sessionId);
-    this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${limit ? ` (limit ${limit} tokens, now remembered)` : ''}; trimming again and retrying once.`);
+    else this.states.addExtraGridMove(sessionId);
+    this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${learnedWindow ? ` (limit ${learnedWindow} tokens, now remembered)` : ''}; trimming again and retrying once.`);
     return this.prepare(request, listed);
   }
 

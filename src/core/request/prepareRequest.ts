@@ -19,7 +19,7 @@ import { truncateOversized } from '../trim/truncateOversized';
 import { DEFAULT_KEEP_RECENT_ROUNDS, layoutHistory } from '../trim/units';
 import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
-import { firstTruncation, historyTrimLine, overBudgetLine } from '../trim/trimLog';
+import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { chatRoute } from '../routes/chat/chatRoute';
 import type { NativeReplay } from '../routes/nativeReplay';
@@ -123,7 +123,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     geometry,
     calibration: ctx.calibration,
     rawGrid: grid.rawGrid,
-    extraSteps: prior.extraSteps,
+    extraGridMoves: prior.extraSteps,
     minFirstKept: grew ? prior.lastFirstKept : 0,
     lastRemoved: grew ? prior.lastRemoved : 0,
     keepRounds: ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS,
@@ -133,11 +133,11 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
   const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept);
-  const shrunk = trim.overBudget || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
   const sent = shrunk.trim;
   const cutMoved = ctx.states.recordCut(sessionId, {
     removed: trim.removed,
-    steps: trim.steps,
+    gridMoves: trim.gridMoves,
     firstKept: trim.firstKept,
     grid,
     truncatedThrough: shrunk.truncatedThrough,
@@ -146,7 +146,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     inputLength: input.length,
   });
   if (trim.removed > 0 || shrunk.truncatedThrough > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved));
-  if (sent.overBudget) ctx.log.error(overBudgetLine(sent, budget));
+  if (sent.overCeiling) ctx.log.error(overCeilingLine(sent, budget));
   return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
 }
 
@@ -196,8 +196,8 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
     }
   }
   const estTokens = Math.ceil(rawTokens * ctx.calibration);
-  const overBudget = estTokens > geometry.ceiling || bytes > budget.maxBytes;
-  return { trim: { ...trim, messages, rawTokens, estTokens, bytes, overBudget }, truncatedThrough, exactAt };
+  const overCeiling = estTokens > geometry.ceiling || bytes > budget.maxBytes;
+  return { trim: { ...trim, messages, rawTokens, estTokens, bytes, overCeiling }, truncatedThrough, exactAt };
 }
 
 /** The newest unit: the last message that is not a tool result (a call and its results travel together). */
