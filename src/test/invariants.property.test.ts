@@ -125,7 +125,7 @@ async function runSession(server: FakeServer, session: Session): Promise<void> {
     settings: () => settings,
     apiKey: async () => undefined,
     timing: { sleep: async () => undefined, random: () => 0.5 },
-    record: (prepared) => {
+    onAttempt: (prepared) => {
       const fresh = log.lines.slice(linesSeen);
       linesSeen = log.lines.length;
       turnOf.push(turnNow);

@@ -71,7 +71,7 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     // The endpoint counted more than we estimated (Anthropic shape: input + cache read + cache write).
     const usage = normalizeUsage({ input_tokens: 1_000, cache_read_input_tokens: 25_000, cache_creation_input_tokens: 2_000, output_tokens: 50 });
     assert.ok(usage);
-    const result = accountUsage(engine, 'fake-large', plan, usage);
+    const result = accountUsage(engine.accounting, 'fake-large', plan, usage);
     assert.ok(result.overflow);
     assert.ok(log.messages('warn').includes('[overflow] used=28000 usable=28000 limit=30000 reserved=2000'), log.messages().join('\n'));
     assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 1, 'one extra grid move is pending for this conversation');

@@ -22,7 +22,7 @@ import { ConversationStates } from '../trim/conversationState';
 import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
-import { accountUsage } from './accountUsage';
+import { accountUsage, type AccountingState } from './accountUsage';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
@@ -43,8 +43,10 @@ export interface EngineDeps {
   onLimitsChanged?: () => void;
   /** Called after each answer's usage is accounted (feeds the session report's request log). */
   onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
-  /** Called with each prepared request when opencode.recordRequests is on. */
+  /** Called once per request (not per attempt: a retry sends the same history) to record it (opencode.recordRequests). */
   record?: (prepared: PreparedRequest) => void;
+  /** Called with what each attempt sends, retries included (tests observe the wire through it). */
+  onAttempt?: (prepared: PreparedRequest) => void;
   /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
   timing?: Partial<EngineTiming>;
 }
@@ -99,13 +101,13 @@ export class ChatEngine {
   readonly routes: LearnedRoutes;
   /** Parameters each model refused (unsupportedParams.ts). */
   readonly unsupported: Record<string, string[]>;
-  readonly log: Logger;
+  /** What the accounting reads and updates: the log, the calibrations and the conversation states. */
+  readonly accounting: AccountingState;
 
   private readonly store: PersistedStore;
 
   /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
   constructor(private readonly deps: EngineDeps) {
-    this.log = deps.log;
     this.store = new PersistedStore(deps.store, deps.log);
     const load = <V>(key: string, validate: (value: unknown) => V | undefined, capacity = MAX_MODELS) => Object.fromEntries(this.store.loadMap(key, validate, capacity));
     this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
@@ -117,6 +119,7 @@ export class ChatEngine {
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
     this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
+    this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states };
   }
 
   /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */
@@ -177,8 +180,9 @@ export class ChatEngine {
     const switches: RouteSwitch[] = [];
     let retriedContextLength = false;
     let badAnswerRetries = 0;
+    this.deps.record?.(prepared);
     for (let attempt = 1; ; attempt++) {
-      this.deps.record?.(prepared);
+      this.deps.onAttempt?.(prepared);
       const shown: Shown = { answer: false, thinking: false };
       try {
         const outcome = await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
@@ -274,9 +278,10 @@ export class ChatEngine {
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
     this.rememberLayout(answer.layout);
+    // Usage goes one way: stream → accounting → VS Code, once.
     const usage = this.accountOnce(modelId, prepared, shown);
     if (usage) onEvent({ kind: 'usage', usage });
-    return { usage: answer.usage, prepared, truncated: !answer.complete };
+    return { usage, prepared, truncated: !answer.complete };
   }
 
   /** Native items to pass back on later turns, persisted so they survive a restart. */
@@ -294,7 +299,7 @@ export class ChatEngine {
   }
 
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
-    const result = accountUsage(this, modelId, prepared, usage);
+    const result = accountUsage(this.accounting, modelId, prepared, usage);
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage);
