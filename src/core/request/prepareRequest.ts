@@ -118,6 +118,9 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const grew = ctx.states.grew(sessionId, input.length);
   const prior = ctx.states.get(sessionId);
   const grid = gridFor(geometry, budget.tokens, ctx.calibration, grew ? ctx.states.frozenGrid(sessionId) : undefined);
+  const keepRounds = ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS;
+  // Laid out once per request: the trim and the truncation read the same layout.
+  const layout = layoutHistory(input, keepRounds);
   const trim = trimHistory(input, {
     budget,
     geometry,
@@ -126,14 +129,15 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     extraGridMoves: prior.extraSteps,
     minFirstKept: grew ? prior.lastFirstKept : 0,
     lastRemoved: grew ? prior.lastRemoved : 0,
-    keepRounds: ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS,
+    keepRounds,
+    layout,
     memo: ctx.memo,
     tools: toolsSize(tools),
   });
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
   const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept);
-  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: layout.headEnd }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
   const sent = shrunk.trim;
   const cutMoved = ctx.states.recordCut(sessionId, {
     removed: trim.removed,
@@ -161,6 +165,8 @@ interface ShrinkScope {
   sessionId: string;
   /** The cut already moves on this request: truncation lands low too. */
   moving: boolean;
+  /** End of the head (system messages and anchor), from the request's one layout. */
+  headEnd: number;
 }
 
 /**
@@ -170,7 +176,7 @@ interface ShrinkScope {
 function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope: ShrinkScope, ctx: PrepareContext): { trim: TrimResult; truncatedThrough: number; exactAt: number } {
   const { budget, geometry } = scope;
   const excess = { tokens: trim.estTokens - geometry.ceiling, bytes: trim.bytes - budget.maxBytes };
-  const headEnd = layoutHistory(input).headEnd;
+  const headEnd = scope.headEnd;
   const newestStart = newestUnitStart(input);
   const position = (inputIndex: number): number => trim.sentIndices.filter((i) => i < inputIndex).length;
   // Aim a little below budget − headroom: per-message rounding of the estimate differs by a few tokens.

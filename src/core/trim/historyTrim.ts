@@ -29,6 +29,8 @@ export interface TrimOptions {
   lastRemoved?: number;
   /** Newest rounds of the current turn that are always sent (default: the whole current turn). */
   keepRounds?: number;
+  /** The history's layout with keepRounds, when the caller already laid it out (computed once per request). */
+  layout?: HistoryLayout;
   memo: SizeMemo;
   /** Size of the tools block, which is sent with every request. */
   tools: MessageSize;
@@ -61,7 +63,7 @@ export interface TrimResult {
 
 export function trimHistory(messages: readonly WireMessage[], options: TrimOptions): TrimResult {
   const sizes = messages.map((message) => options.memo.sizeOf(message));
-  const layout = layoutHistory(messages, options.keepRounds);
+  const layout = options.layout ?? layoutHistory(messages, options.keepRounds);
   const fullRaw = sum(sizes, 'tokens') + options.tools.tokens;
   const fullBytes = sum(sizes, 'bytes') + options.tools.bytes;
   const { budget, geometry, calibration } = options;
