@@ -20,10 +20,10 @@ export function invalidApiKey(): ErrorReply {
   return openAiError(401, 'Invalid API key', 'authentication_error');
 }
 
-export function contextLengthExceeded(limit: number, promptTokens: number): ErrorReply {
+export function contextLengthExceeded(contextWindow: number, promptTokens: number): ErrorReply {
   return openAiError(
     400,
-    `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
+    `This model's maximum context length is ${contextWindow} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
     'invalid_request_error',
     'context_length_exceeded',
   );

@@ -96,7 +96,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       bytes: plan.trim.bytes,
       budget: plan.budget.tokens,
       cutMoved: plan.trim.removed > 0 && plan.cutMoved,
-      overBudget: plan.trim.overBudget,
+      overBudget: plan.trim.overCeiling,
       promptTokens,
       cachedTokens,
       cacheWriteTokens: usage?.cacheWriteTokens ?? 0,

@@ -63,7 +63,7 @@ describe('bench: policy comparison on a short ceiling session', () => {
     assert.deepStrictEqual(ours, model);
   });
 
-  it('uses the leading extension\'s published geometry at the seed budget', () => {
+  it('uses the leading extension\'s published geometry at the production session budget', () => {
     const g = leadingGeometry(613_952);
     assert.deepStrictEqual([g.headroom, g.lowWaterTokens, g.step, g.maxBytes], [18_418, 595_534, 32_768, 2_762_784]);
   });

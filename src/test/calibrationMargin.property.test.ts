@@ -48,7 +48,7 @@ function replay(spec: SessionSpec, drift: Drift): { over: number; covered: numbe
   const calibrations = new Calibrations();
   const states = new ConversationStates();
   const memo = new SizeMemo();
-  const settings = { ...defaultSettings, maxInputTokens: spec.budget };
+  const settings = { ...defaultSettings, budgetOverrideTokens: spec.budget };
   let over = 0;
   let covered = 0;
   materializeSteps(spec).forEach((history, n) => {
@@ -57,7 +57,7 @@ function replay(spec: SessionSpec, drift: Drift): { over: number; covered: numbe
     const plan = planTrim([...history], [], ctx);
     const reported = plan.trim.rawTokens * trueFactor(drift, n);
     calibrations.observe(MODEL, plan.trim.rawTokens, Math.round(reported));
-    if (plan.trim.overBudget) return;
+    if (plan.trim.overCeiling) return;
     const e = trueFactor(drift, n) / factor - 1;
     const mu = plan.geometry.margin / spec.budget;
     assert.ok(reported <= spec.budget * (1 + Math.max(0, e - mu)) + 1, `request ${n}: reported ${reported} > budget ${spec.budget} with e=${e} ≤ μ=${mu}`);

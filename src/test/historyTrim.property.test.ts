@@ -48,7 +48,7 @@ const historyArb = fc.record({
   system: fc.boolean(),
   units: fc.array(unitArb, { minLength: 1, maxLength: 45 }),
   budget: fc.integer({ min: 2_000, max: 40_000 }),
-  extraSteps: fc.integer({ min: 0, max: 2 }),
+  extraGridMoves: fc.integer({ min: 0, max: 2 }),
 });
 
 /** Growth between two turns small against the grid (a fifth of the budget), so the cut usually holds. */
@@ -76,8 +76,8 @@ function materialize(input: { system: boolean; units: UnitSpec[] }): WireMessage
   return messages;
 }
 
-function trim(messages: WireMessage[], budgetTokens: number, extraSteps: number, memo = new SizeMemo()): TrimResult {
-  return trimWith(messages, budgetTokens, memo, extraSteps);
+function trim(messages: WireMessage[], budgetTokens: number, extraGridMoves: number, memo = new SizeMemo()): TrimResult {
+  return trimWith(messages, budgetTokens, memo, extraGridMoves);
 }
 
 describe('historyTrim properties (random histories)', function () {
@@ -87,18 +87,18 @@ describe('historyTrim properties (random histories)', function () {
     fc.assert(
       fc.property(historyArb, (input) => {
         const messages = materialize(input);
-        const result = trim(messages, input.budget, input.extraSteps);
+        const result = trim(messages, input.budget, input.extraGridMoves);
         const layout = layoutHistory(messages);
         for (let i = 0; i < layout.headEnd; i++) assert.ok(result.sentIndices.includes(i), 'head kept');
-        for (let i = layout.tailStart; i < messages.length; i++) assert.ok(result.sentIndices.includes(i), 'current turn kept');
+        for (let i = layout.currentTurnStart; i < messages.length; i++) assert.ok(result.sentIndices.includes(i), 'current turn kept');
         assert.ok(result.sentIndices.every((v, k) => k === 0 || v > result.sentIndices[k - 1]), 'order kept');
         assert.ok(result.messages.every((m, k) => m === messages[result.sentIndices[k]]), 'the same objects, never rewritten');
         assertToolPairs(result.messages);
         const afterHead = result.messages[layout.headEnd];
         if (afterHead && result.removed > 0) assert.notStrictEqual(afterHead.role, 'tool', 'kept history never starts with a tool result');
         const geometry = cutGeometry(input.budget, defaultSettings.historyTrim);
-        if (!result.overBudget) assert.ok(result.estTokens <= geometry.ceiling, `within budget: ${result.estTokens} > ${geometry.ceiling}`);
-        else assert.strictEqual(result.sentIndices.length, layout.headEnd + (messages.length - layout.tailStart), 'over budget only when every droppable unit is gone');
+        if (!result.overCeiling) assert.ok(result.estTokens <= geometry.ceiling, `within budget: ${result.estTokens} > ${geometry.ceiling}`);
+        else assert.strictEqual(result.sentIndices.length, layout.headEnd + (messages.length - layout.currentTurnStart), 'over budget only when every droppable unit is gone');
       }),
       { numRuns: 1_500 },
     );
@@ -112,9 +112,9 @@ describe('historyTrim properties (random histories)', function () {
         trim(materialize(other), other.budget, 0, warm);
         const messages = materialize(input);
         trim(messages.slice(0, Math.ceil(messages.length / 2)), input.budget, 0, warm);
-        const fromWarm = trim(messages, input.budget, input.extraSteps, warm);
+        const fromWarm = trim(messages, input.budget, input.extraGridMoves, warm);
         // After a restart VS Code hands over fresh objects and the memo is empty.
-        const fromCold = trim(structuredClone(messages), input.budget, input.extraSteps, new SizeMemo());
+        const fromCold = trim(structuredClone(messages), input.budget, input.extraGridMoves, new SizeMemo());
         assert.deepStrictEqual([fromWarm.sentIndices, fromWarm.estTokens, fromWarm.bytes], [fromCold.sentIndices, fromCold.estTokens, fromCold.bytes]);
       }),
       { numRuns: 500 },

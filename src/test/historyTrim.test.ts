@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { cutGeometry } from '../core/trim/cutPolicy';
 import { keptIndices, layoutHistory } from '../core/trim/units';
 import { SizeMemo } from '../core/trim/messageSize';
-import { historyTrimLine, overBudgetLine } from '../core/trim/trimLog';
+import { historyTrimLine, overCeilingLine } from '../core/trim/trimLog';
 import { computeBudget } from '../core/trim/budget';
 import { trimHistory } from '../core/trim/historyTrim';
 import { ConversationStates } from '../core/trim/conversationState';
@@ -63,7 +63,7 @@ describe('historyTrim', () => {
       else assert.deepStrictEqual(next.sentIndices.slice(0, previous.sentIndices.length), previous.sentIndices, 'nested prefix while the cut holds');
       previous = next;
     }
-    // ~640 tokens of growth a turn against a grid of step + headroom (2 × 6,000 at this budget): few moves.
+    // ~640 tokens of growth a turn against a grid of cut step + headroom (2 × 6,000 at this budget): few moves.
     assert.ok(moves >= 1 && moves <= 3, `cut moved ${moves} times in 40 turns`);
   });
 
@@ -84,7 +84,7 @@ describe('historyTrim', () => {
   });
 
   it('gives the same cut after a restart (cold memo, persisted cut state) as the warm process does', () => {
-    const settings = { ...defaultSettings, maxInputTokens: 50_000 };
+    const settings = { ...defaultSettings, budgetOverrideTokens: 50_000 };
     const warm = { memo: new SizeMemo(), states: new ConversationStates() };
     const ctx = (parts: typeof warm) => ({ settings, limits: { contextWindow: 1_000_000 }, calibration: 1.07, ...parts, log: new MemoryLogger() });
     const messages = conversation(120, 800);
@@ -104,11 +104,11 @@ describe('historyTrim', () => {
     assert.deepStrictEqual([restarted.trim.estTokens, restarted.trim.bytes, restarted.cutMoved], [warmCut.trim.estTokens, warmCut.trim.bytes, warmCut.cutMoved]);
   });
 
-  it('cuts one grid step further when the overflow sensor asked for it', () => {
+  it('cuts one grid move further when the overflow sensor asked for it', () => {
     const messages = conversation(200, 800);
     const normal = trimWith(messages, 50_000);
     const earlier = trimWith(messages, 50_000, new SizeMemo(), 1);
-    assert.strictEqual(earlier.steps, normal.steps + 1);
+    assert.strictEqual(earlier.gridMoves, normal.gridMoves + 1);
     assert.ok(earlier.removed > normal.removed);
   });
 
@@ -116,10 +116,10 @@ describe('historyTrim', () => {
     const messages = conversation(150, 1_000);
     const states = new ConversationStates();
     const memo = new SizeMemo();
-    const ctx = (calibration: number) => ({ settings: { ...defaultSettings, maxInputTokens: 60_000 }, limits: { contextWindow: 1_000_000 }, calibration, memo, states, log: new MemoryLogger() });
+    const ctx = (calibration: number) => ({ settings: { ...defaultSettings, budgetOverrideTokens: 60_000 }, limits: { contextWindow: 1_000_000 }, calibration, memo, states, log: new MemoryLogger() });
     const first = planTrim(messages, [], ctx(1.12));
     messages.push({ role: 'user', content: 'a short follow-up' });
-    // Within 10% of the factor the grid was laid with, so the frozen grid holds; with this factor fewer steps would fit.
+    // Within 10% of the factor the grid was laid with, so the frozen grid holds; with this factor fewer grid moves would fit.
     const second = planTrim(messages, [], ctx(1.1));
     assert.ok(first.trim.removed > 0);
     assert.strictEqual(second.trim.removed, first.trim.removed, 'the cut held');
@@ -128,7 +128,7 @@ describe('historyTrim', () => {
     assert.ok(shorter.trim.removed < first.trim.removed, 'a shorter history (an edit, a summary) starts afresh');
   });
 
-  it('reproduces the seed scenario: after one trim, five ~1.7K follow-up turns do not move the cut', () => {
+  it('reproduces the production scenario: after one trim, five ~1.7K follow-up turns do not move the cut', () => {
     const messages: WireMessage[] = [{ role: 'user', content: `ANCHOR ${'a'.repeat(200)}` }];
     for (let i = 0; i < 120; i++) messages.push({ role: 'user', content: `turn ${i} ${filler(700, i)}` });
     messages.push({ role: 'user', content: `CURRENT ${'c'.repeat(200)}` });
@@ -145,25 +145,25 @@ describe('historyTrim', () => {
     const messages = conversation(60, 1_000);
     const budget = computeBudget({ contextWindow: 1_000_000 }, { ...defaultSettings, maxRequestBytes: 100_000 });
     assert.strictEqual(budget.maxBytes, 100_000);
-    const result = trimHistory(messages, { budget, geometry: cutGeometry(budget.tokens, defaultSettings.historyTrim), calibration: 1, extraSteps: 0, memo: new SizeMemo(), tools: { tokens: 0, bytes: 0 } });
+    const result = trimHistory(messages, { budget, geometry: cutGeometry(budget.tokens, defaultSettings.historyTrim), calibration: 1, extraGridMoves: 0, memo: new SizeMemo(), tools: { tokens: 0, bytes: 0 } });
     assert.ok(result.removed > 0);
-    assert.ok(result.bytes <= 100_000 && !result.overBudget, `sent ${result.bytes} bytes`);
+    assert.ok(result.bytes <= 100_000 && !result.overCeiling, `sent ${result.bytes} bytes`);
     assert.ok(result.estTokens < budget.tokens / 10, 'tokens were never the constraint');
   });
 
   it('reports over budget with a breakdown when the current turn alone is too large', () => {
     const messages: WireMessage[] = [{ role: 'system', content: filler(100, 1) }, { role: 'user', content: 'anchor' }, { role: 'assistant', content: filler(2_000, 2) }, { role: 'user', content: filler(12_000, 3) }];
     const result = trimWith(messages, 10_000);
-    assert.ok(result.overBudget);
+    assert.ok(result.overCeiling);
     assert.deepStrictEqual(result.sentIndices, [0, 1, 3]);
-    const budget = computeBudget({ contextWindow: 30_000, maxOutputTokens: 20_000 }, { ...defaultSettings, maxInputTokens: 10_000 });
-    assert.match(overBudgetLine(result, budget), /^\[history-trim\] Over budget: no safe cut fits\. Sending ~\d+ tokens \/ \d+ bytes against budget=10000 maxBytes=524288 \(system=\d+ anchor=\d+ tools=0 history=0 currentTurn=\d+ reserve=\d+\)\.$/);
+    const budget = computeBudget({ contextWindow: 30_000, maxOutputTokens: 20_000 }, { ...defaultSettings, budgetOverrideTokens: 10_000 });
+    assert.match(overCeilingLine(result, budget), /^\[history-trim\] Over budget: no safe cut fits\. Sending ~\d+ tokens \/ \d+ bytes against budget=10000 maxBytes=524288 \(system=\d+ anchor=\d+ tools=0 history=0 currentTurn=\d+ reserve=\d+\)\.$/);
   });
 
   it('writes the contract line', () => {
     const messages = conversation(120, 1_000);
     const result = trimWith(messages, 40_000);
-    const budget = computeBudget({ contextWindow: 60_000, maxOutputTokens: 20_000 }, { ...defaultSettings, maxInputTokens: 40_000 });
+    const budget = computeBudget({ contextWindow: 60_000, maxOutputTokens: 20_000 }, { ...defaultSettings, budgetOverrideTokens: 40_000 });
     const line = historyTrimLine(result, budget, cutGeometry(40_000, defaultSettings.historyTrim), true);
     assert.strictEqual(line, `[history-trim] Dropped ${result.removed} old message(s) to fit context window (budget=40000, maxBytes=524288); estimated payload now ~${result.estTokens} tokens / ${result.bytes} bytes. headroom=4000 step=4000 cut=moved`);
   });
@@ -174,15 +174,15 @@ describe('history layout', () => {
     const messages: WireMessage[] = [{ role: 'user', content: 'task' }, ...toolGroup('a', 100, 1), ...toolGroup('b', 100, 2)];
     const layout = layoutHistory(messages);
     assert.strictEqual(layout.headEnd, 1);
-    assert.strictEqual(layout.tailStart, 3);
+    assert.strictEqual(layout.currentTurnStart, 3);
     assert.deepStrictEqual(layout.middle, [{ start: 1, end: 3 }]);
   });
 
   it('with keepRounds, drops the oldest rounds of the current turn but pins the prompt', () => {
     const messages: WireMessage[] = [{ role: 'user', content: 'task' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'now do it' }, ...toolGroup('a', 100, 1), ...toolGroup('b', 100, 2), ...toolGroup('c', 100, 3)];
     const layout = layoutHistory(messages, 2);
-    assert.deepStrictEqual(layout, { headEnd: 1, prompt: 2, tailStart: 5, middle: [{ start: 1, end: 2 }, { start: 3, end: 5 }] });
+    assert.deepStrictEqual(layout, { headEnd: 1, prompt: 2, currentTurnStart: 5, middle: [{ start: 1, end: 2 }, { start: 3, end: 5 }] });
     assert.deepStrictEqual(keptIndices(messages.length, layout, 2), [0, 2, 5, 6, 7, 8]);
-    assert.deepStrictEqual(layoutHistory(messages).tailStart, 2, 'by default the whole current turn is the tail');
+    assert.deepStrictEqual(layoutHistory(messages).currentTurnStart, 2, 'by default the whole current turn is the tail');
   });
 });

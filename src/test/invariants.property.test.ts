@@ -125,7 +125,7 @@ async function runSession(server: FakeServer, session: Session): Promise<void> {
     settings: () => settings,
     apiKey: async () => undefined,
     timing: { sleep: async () => undefined, random: () => 0.5 },
-    record: (prepared) => {
+    onAttempt: (prepared) => {
       const fresh = log.lines.slice(linesSeen);
       linesSeen = log.lines.length;
       turnOf.push(turnNow);
@@ -205,7 +205,7 @@ describe('the byte ceiling after truncation (docs/issues/007-over-byte-ceiling-s
     const prepared = engine.prepare({ modelId: 'm', messages, tools: TOOLS }, { contextWindow: 8_000, maxOutputTokens: 4_000 });
     const bytes = prepared.trim.messages.reduce((total, m) => total + Buffer.byteLength(JSON.stringify(m)), 0) + Buffer.byteLength(JSON.stringify(TOOLS));
     assert.ok(bytes <= 4_000, `sent ${bytes} bytes against a 4,000-byte ceiling`);
-    assert.strictEqual(prepared.trim.overBudget, false);
+    assert.strictEqual(prepared.trim.overCeiling, false);
     assert.ok(!log.messages('error').some((m) => m.startsWith(OVER_BUDGET)), 'nothing over budget, so no ERROR line');
     assert.ok(log.messages('warn').some((m) => m.startsWith('[history-trim] Truncated a user message')), 'the truncation is logged');
     assert.strictEqual((prepared.trim.messages[0].content as string), 'ANCHOR: build the parser', 'the anchor is kept whole');

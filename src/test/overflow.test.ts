@@ -5,7 +5,7 @@ import {
   DEFAULT_RESERVED_OUTPUT_TOKENS,
   contextTokensUsed,
   overflowLine,
-  shouldCompact,
+  isOverflowing,
   usableTokens,
 } from '../core/overflow/overflow';
 
@@ -29,7 +29,7 @@ describe('usableTokens', () => {
     assert.strictEqual(usableTokens(8_000), 0);
     assert.strictEqual(usableTokens(20_000), 0);
     const empty = usage({ prompt_tokens: 0, completion_tokens: 0 });
-    assert.strictEqual(shouldCompact(empty, 8_000), true);
+    assert.strictEqual(isOverflowing(empty, 8_000), true);
   });
 });
 
@@ -40,7 +40,7 @@ describe('contextTokensUsed', () => {
   });
 });
 
-describe('shouldCompact', () => {
+describe('isOverflowing', () => {
   const justUnder = USABLE - 1;
 
   const shapes: Array<[string, (used: number) => object]> = [
@@ -54,27 +54,27 @@ describe('shouldCompact', () => {
 
   for (const [name, rawWithContext] of shapes) {
     it(`${name}: compacts at exactly the usable size (>=), not one token before`, () => {
-      assert.strictEqual(shouldCompact(usage(rawWithContext(USABLE)), LIMIT), true);
-      assert.strictEqual(shouldCompact(usage(rawWithContext(justUnder)), LIMIT), false);
-      assert.strictEqual(shouldCompact(usage(rawWithContext(USABLE + 1)), LIMIT), true);
+      assert.strictEqual(isOverflowing(usage(rawWithContext(USABLE)), LIMIT), true);
+      assert.strictEqual(isOverflowing(usage(rawWithContext(justUnder)), LIMIT), false);
+      assert.strictEqual(isOverflowing(usage(rawWithContext(USABLE + 1)), LIMIT), true);
     });
   }
 
   it('anthropic: sees the cache that input_tokens alone would hide', () => {
     // input_tokens is only 40,000, far under 180,000: a naive check would not compact.
     const u = usage({ input_tokens: 40_000, cache_read_input_tokens: 60_000, cache_creation_input_tokens: 80_000, output_tokens: 100 });
-    assert.strictEqual(shouldCompact(u, LIMIT), true);
+    assert.strictEqual(isOverflowing(u, LIMIT), true);
   });
 
   it('ignores output tokens, however many', () => {
     const u = usage({ input_tokens: justUnder, input_tokens_details: { cached_tokens: 0 }, output_tokens: 100_000, total_tokens: justUnder + 100_000 });
-    assert.strictEqual(shouldCompact(u, LIMIT), false);
+    assert.strictEqual(isOverflowing(u, LIMIT), false);
   });
 
   it('honours a custom reserve', () => {
     const u = usage({ prompt_tokens: 150_000, completion_tokens: 1 });
-    assert.strictEqual(shouldCompact(u, LIMIT), false);
-    assert.strictEqual(shouldCompact(u, LIMIT, 50_000), true);
+    assert.strictEqual(isOverflowing(u, LIMIT), false);
+    assert.strictEqual(isOverflowing(u, LIMIT, 50_000), true);
   });
 });
 

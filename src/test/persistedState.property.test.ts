@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { PersistedStore, validEntries } from '../core/state/persisted';
 import { validCalibration, validContextWindow, validDroppedParams, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
-import { MAX_EXTRA_STEPS } from '../core/trim/conversationState';
+import { MAX_EXTRA_GRID_MOVES } from '../core/trim/conversationState';
 import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import * as double from './support/vscodeDouble';
@@ -97,7 +97,7 @@ describe('persisted state: every loader survives random JSON (issue 9 item 9)', 
     const { engine } = engineFor('http://127.0.0.1:1/v1', {}, store);
     assert.strictEqual(engine.limitsFor('a', { contextWindow: 100_000 }).contextWindow, 100_000);
     assert.strictEqual(engine.limitsFor('b', { contextWindow: 100_000 }).contextWindow, 12_000);
-    assert.ok(engine.states.get('s1').extraSteps <= MAX_EXTRA_STEPS);
+    assert.ok(engine.states.get('s1').extraSteps <= MAX_EXTRA_GRID_MOVES);
   });
 
   it('persisted-model-cache: a null model entry and a missing fetchedAt neither throw nor freeze the list', async () => {

@@ -125,7 +125,7 @@ describe('session report data', () => {
     assert.ok(view.text.includes(`${Math.round(last.cacheHit * 100)}%`), view.text);
     assert.ok(view.text.includes('/6K'), view.text);
     assert.ok(view.tooltip.includes(last.promptTokens.toLocaleString('en-US')));
-    const over: RequestRecord = { ...last, overBudget: true };
+    const over: RequestRecord = { ...last, overCeiling: true };
     assert.ok(statusView(over, undefined, session.settings.historyTrim).warning?.includes('over budget'));
     const collapsed: RequestRecord = { ...last, cutMoved: false, cacheHit: 0.1 };
     assert.ok(statusView(collapsed, { ...last, cacheHit: 0.9 }, session.settings.historyTrim).warning?.includes('cache hit fell'));

@@ -141,10 +141,10 @@ function checkColours(html: string, tags: Tag[]): void {
 const text = fc.string({ unit: fc.constantFrom('a', 'Z', '<', '>', '"', "'", '&', '/', ' ', 'é', 's', 'c', 'r', 'i', 'p', 't'), maxLength: 30 });
 const recordArb = fc.record({
   promptTokens: fc.nat(2_000_000), hit: fc.double({ min: 0, max: 1, noNaN: true }), completionTokens: fc.nat(50_000), cutMoved: fc.boolean(), removed: fc.nat(40),
-  overBudget: fc.boolean(), budget: fc.oneof(fc.constant(Infinity), fc.integer({ min: 1_000, max: 1_000_000 })), route: fc.option(fc.oneof(fc.constantFrom('chat', 'responses', 'messages', 'gemini'), text), { nil: undefined }),
+  overCeiling: fc.boolean(), budget: fc.oneof(fc.constant(Infinity), fc.integer({ min: 1_000, max: 1_000_000 })), route: fc.option(fc.oneof(fc.constantFrom('chat', 'responses', 'messages', 'gemini'), text), { nil: undefined }),
 }).map(({ hit, ...r }): RequestRecord => ({
-  at: 0, modelId: 'm', sessionId: 's', ...r, cachedTokens: Math.floor(r.promptTokens * hit), cacheHit: hit, window: 8_192, reserve: 2_048, maxBytes: 524_288,
-  headroom: 600, step: 600, ceiling: 5_000, lowWater: 3_800, inputCount: 9, estTokens: 100, factor: 1,
+  at: 0, modelId: 'm', sessionId: 's', ...r, cachedTokens: Math.floor(r.promptTokens * hit), cacheHit: hit, contextWindow: 8_192, reserve: 2_048, maxBytes: 524_288,
+  headroom: 600, cutStep: 600, ceiling: 5_000, lowWater: 3_800, inputCount: 9, estTokens: 100, factor: 1,
 }));
 const summary = { requests: 3, cutMoves: 1, meanHit: 0.8, meanKept: 4_000, coldTokens: 900, cachedTokens: 8_000 };
 const side = { headroom: 600, step: 600, summary, steps: [], cost: 1_700 };
@@ -159,7 +159,7 @@ const pageArb = fc.record({
   recordedFile: fc.option(text, { nil: undefined }), whatIf: fc.boolean(), nonce: fc.base64String({ minLength: 24, maxLength: 24 }),
   chosen: fc.record({ headroom: fc.nat(1_000_000), step: fc.nat(1_000_000) }),
 }).map((p): ReportPage => {
-  const totals = { requests: p.records.length, promptTokens: 0, coldTokens: 0, cachedTokens: 0, completionTokens: 0, cutMoves: 0, meanHit: 0, overBudget: 0 };
+  const totals = { requests: p.records.length, promptTokens: 0, coldTokens: 0, cachedTokens: 0, completionTokens: 0, cutMoves: 0, meanHit: 0, overCeiling: 0 };
   const costs = [{ id: 'ours' as const, label: 'this extension', summary, cost: 1_700, relative: 0.5, overBudget: 0 }];
   const data: ReportData = { sessionId: p.sessionId, modelId: p.modelId, records: p.records, totals, observedCost: 0, cachedPrice: 0.1, costs, ...(p.recordedFile ? { recordedFile: p.recordedFile } : {}) };
   const whatIf: WhatIf | undefined = p.whatIf ? { current: side, chosen: side } : undefined;

@@ -104,7 +104,7 @@ describe('session report: recorded conversations', () => {
     const data = await showReport();
     assert.ok(data);
     assert.strictEqual(data.modelId, 'recorded');
-    assert.strictEqual(data.records[0].window, 128_000);
+    assert.strictEqual(data.records[0].contextWindow, 128_000);
     assert.ok(double.createdPanels.at(-1).webview.html.includes('the budget is the fallback window (opencode.contextLimitFallback)'));
   });
 
@@ -175,7 +175,7 @@ describe('recordings (pure parts)', () => {
       assert.ok(result.ok, result.ok ? '' : result.reason);
       assert.deepStrictEqual(result.log.records.map((r) => r.inputCount), turns.map((t) => t.length));
       assert.strictEqual(result.log.sessionId, 's');
-      for (const r of result.log.records) assert.ok(r.cachedTokens <= r.promptTokens && r.promptTokens > 0 && r.window === fallback, JSON.stringify(r));
+      for (const r of result.log.records) assert.ok(r.cachedTokens <= r.promptTokens && r.promptTokens > 0 && r.contextWindow === fallback, JSON.stringify(r));
     }), { numRuns: 60 });
   });
 

@@ -1,4 +1,4 @@
-/** The context-limit safety net (seed 001) and the overflow sensor wired into the engine, over real HTTP. */
+/** The context-limit safety net (the safety net) and the overflow sensor wired into the engine, over real HTTP. */
 import * as assert from 'assert';
 import { accountUsage } from '../core/request/accountUsage';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
@@ -48,7 +48,7 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
   it('trims a model with an unknown window to opencode.contextLimitFallback, and says so once', async () => {
     const { engine, log } = engineFor(server().url, { contextLimitFallback: 16_000 });
     const prepared = engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
-    assert.strictEqual(prepared.budget.window, 16_000);
+    assert.strictEqual(prepared.budget.contextWindow, 16_000);
     assert.strictEqual(prepared.budget.windowSource, 'fallback');
     assert.ok(prepared.trim.removed > 0);
     engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
@@ -62,24 +62,24 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     assert.ok(log.messages('warn').some((m) => m.includes('contextLimitFallback is 0, so its history is not trimmed')));
   });
 
-  it('fires the overflow sensor when the reported usage reaches the usable window, and cuts one step earlier next time', () => {
+  it('fires the overflow sensor when the reported usage reaches the usable window, and cuts one grid move earlier next time', () => {
     const { engine, log } = engineFor(server().url);
     const messages = longChat(40, 300);
     const limits = { contextWindow: 30_000, maxOutputTokens: 2_000 };
     const plan = engine.prepare({ modelId: 'fake-large', messages, tools: [] }, limits);
-    assert.strictEqual(plan.trim.steps, 0);
+    assert.strictEqual(plan.trim.gridMoves, 0);
     // The endpoint counted more than we estimated (Anthropic shape: input + cache read + cache write).
     const usage = normalizeUsage({ input_tokens: 1_000, cache_read_input_tokens: 25_000, cache_creation_input_tokens: 2_000, output_tokens: 50 });
     assert.ok(usage);
-    const result = accountUsage(engine, 'fake-large', plan, usage);
+    const result = accountUsage(engine.accounting, 'fake-large', plan, usage);
     assert.ok(result.overflow);
     assert.ok(log.messages('warn').includes('[overflow] used=28000 usable=28000 limit=30000 reserved=2000'), log.messages().join('\n'));
-    assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 1, 'one extra grid step is pending for this conversation');
+    assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 1, 'one extra grid move is pending for this conversation');
     const next = engine.prepare({ modelId: 'fake-large', messages, tools: [] }, limits);
-    assert.ok(next.trim.steps >= 1 && next.trim.removed > 0, 'the next request of the conversation was cut');
-    assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 0, 'the extra step was used');
+    assert.ok(next.trim.gridMoves >= 1 && next.trim.removed > 0, 'the next request of the conversation was cut');
+    assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 0, 'the extra grid move was used');
     const later = engine.prepare({ modelId: 'fake-large', messages: [...messages, ...chat('one more')], tools: [] }, limits);
-    assert.ok(later.trim.steps >= next.trim.steps && later.trim.removed >= next.trim.removed, 'and the cut does not move back');
+    assert.ok(later.trim.gridMoves >= next.trim.gridMoves && later.trim.removed >= next.trim.removed, 'and the cut does not move back');
   });
 });
 
@@ -92,7 +92,7 @@ describe('oversized messages', () => {
     const sent = plan.trim.messages.at(-1)?.content as string;
     assert.ok(sent.startsWith('BEGIN ') && sent.endsWith(' END'), 'both ends kept');
     assert.match(sent, /\[… \d+ characters removed by the OpenCode extension to fit the model's context window …\]/);
-    assert.ok(!plan.trim.overBudget && plan.trim.estTokens <= 8_000, `now ~${plan.trim.estTokens} tokens`);
+    assert.ok(!plan.trim.overCeiling && plan.trim.estTokens <= 8_000, `now ~${plan.trim.estTokens} tokens`);
     assert.deepStrictEqual(log.messages('error'), [], 'nothing is sent over budget, so no ERROR line');
     assert.ok(log.messages('warn').some((m) => /^\[history-trim\] Truncated a user message \(input #2\) from ~\d+ to ~\d+ tokens/.test(m)));
     assert.strictEqual((messages[2].parts[0] as { text: string }).text, huge, 'the conversation itself is not modified');
@@ -114,7 +114,7 @@ describe('a long agent turn whose tool results alone exceed the budget', () => {
     const limits = { contextWindow: 1_000_000 };
     const first = engine.prepare({ modelId: 'm', messages: agentTurn(20), tools: [] }, limits);
     const second = engine.prepare({ modelId: 'm', messages: agentTurn(21), tools: [] }, limits);
-    for (const plan of [first, second]) assert.ok(!plan.trim.overBudget && plan.trim.estTokens <= 30_000, `~${plan.trim.estTokens} tokens`);
+    for (const plan of [first, second]) assert.ok(!plan.trim.overCeiling && plan.trim.estTokens <= 30_000, `~${plan.trim.estTokens} tokens`);
     const sent = (plan: typeof first) => plan.trim.messages.map((m) => JSON.stringify(m));
     const a = sent(first);
     const b = sent(second);

@@ -64,7 +64,7 @@ function checkRequest(history: WireMessage[], now: Sent, before: Sent | undefine
   if (plan.cutMoved && plan.trim.removed > 0 && !truncated && plan.trim.sentIndices.length > minimalCount(history)) {
     assert.ok(plan.trim.estTokens <= lowWater, `a move landed at ${plan.trim.estTokens} > budget − headroom = ${lowWater}`);
   }
-  if (plan.cutMoved && truncated && !plan.trim.overBudget && onlyStableCuts(history, now) && stableCutLeft(history, now)) {
+  if (plan.cutMoved && truncated && !plan.trim.overCeiling && onlyStableCuts(history, now) && stableCutLeft(history, now)) {
     assert.ok(plan.trim.estTokens <= lowWater, `a move by truncation landed at ${plan.trim.estTokens} > budget − headroom = ${lowWater}`);
   }
   if (!before) return;
@@ -85,7 +85,7 @@ function replay(spec: SessionSpec, calibrationAt: (request: number) => number): 
   const steps = materializeSteps(spec);
   const states = new ConversationStates();
   const memo = new SizeMemo();
-  const settings = { ...defaultSettings, maxInputTokens: spec.budget };
+  const settings = { ...defaultSettings, budgetOverrideTokens: spec.budget };
   let before: Sent | undefined;
   let moves = 0;
   for (let n = 0; n < steps.length; n++) {

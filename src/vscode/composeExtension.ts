@@ -33,27 +33,47 @@ export interface ComposedExtension {
   statusBar: OpenCodeStatusBar;
 }
 
-export function composeExtension(context: vscode.ExtensionContext, options: ComposeOptions = {}): ComposedExtension {
+/** The welcome is tried whenever the endpoint may have become usable: at start, after a key or settings change. */
+function welcomeTrigger(context: vscode.ExtensionContext, settings: SettingsReader, keys: ApiKeyStore): () => void {
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+  return () => void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+}
+
+interface Parts {
+  log: vscode.LogOutputChannel;
+  settings: SettingsReader;
+  keys: ApiKeyStore;
+  catalog: ModelCatalog;
+  requests: RequestLog;
+  quota: QuotaService;
+  statusBar: OpenCodeStatusBar;
+  reports: ReportPanels;
+  welcome: () => void;
+}
+
+function createParts(context: vscode.ExtensionContext): Parts {
   const log = vscode.window.createOutputChannel('OpenCode', { log: true });
   const settings = new SettingsReader(log);
   const keys = new ApiKeyStore(context.secrets);
   const endpoint = async () => ({ baseUrl: settings.current.baseUrl, apiKey: await keys.get() });
   const catalog = new ModelCatalog(context.globalState, log, endpoint);
-  const recorder = new RequestRecorderFile(context.logUri.fsPath, log);
   const requests = new RequestLog();
   const quota = new QuotaService({ endpoint, log });
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  // The one-time welcome, once the endpoint is usable: at start, or when a key or the base URL arrives.
-  const greet = (): void => void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
   const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath);
-  const engine = new ChatEngine({
+  return { log, settings, keys, catalog, requests, quota, statusBar, reports, welcome: welcomeTrigger(context, settings, keys) };
+}
+
+/** The engine; `provider()` is read only during requests, after the provider exists. */
+function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: () => OpenCodeChatProvider, options: ComposeOptions): ChatEngine {
+  const { log, settings, keys, requests, statusBar, reports, quota } = parts;
+  const recorder = new RequestRecorderFile(context.logUri.fsPath, log);
+  return new ChatEngine({
     log,
     store: context.globalState,
     settings: () => settings.current,
     apiKey: () => keys.get(),
-    // Called during requests only, after `provider` below exists.
-    onLimitsChanged: () => provider.notifyInfoChanged(),
+    onLimitsChanged: () => provider().notifyInfoChanged(),
     record: (prepared) => settings.current.recordRequests && recorder.record(prepared),
     onAccounted: (modelId, prepared, usage) => {
       requests.add(modelId, prepared, usage, Date.now(), prepared.route.id);
@@ -64,16 +84,16 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     },
     timing: options.timing,
   });
-  const explainLimit = async (): Promise<string | undefined> => {
-    await quota.refresh();
-    return limitSentence(quota.current);
-  };
-  const provider = new OpenCodeChatProvider(engine, catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit);
-  quota.onDidChange(() => {
+}
+
+function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Disposable[] {
+  const { log, settings, keys, catalog, statusBar, reports } = parts;
+  const endpointChanged = (): void => {
     statusBar.update();
-    reports.refreshAll();
-  });
-  context.subscriptions.push(
+    parts.welcome();
+    void catalog.refresh().catch(() => undefined);
+  };
+  return [
     log,
     settings,
     catalog,
@@ -83,20 +103,30 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     ...registerCommands(keys, catalog, log),
     vscode.commands.registerCommand('opencode.showReport', (sessionId?: unknown) => reports.show(typeof sessionId === 'string' ? sessionId : undefined)),
     catalog.onDidChange(() => provider.notifyInfoChanged()),
-    keys.onDidChange(() => {
-      statusBar.update();
-      greet();
-      void catalog.refresh().catch(() => undefined);
-    }),
+    keys.onDidChange(endpointChanged),
     settings.onDidChange(() => {
       provider.notifyInfoChanged();
-      statusBar.update();
-      greet();
-      void catalog.refresh().catch(() => undefined);
+      endpointChanged();
     }),
-  );
+  ];
+}
+
+export function composeExtension(context: vscode.ExtensionContext, options: ComposeOptions = {}): ComposedExtension {
+  const parts = createParts(context);
+  const { log, settings, keys, requests, quota, statusBar, reports } = parts;
+  const engine = createEngine(context, parts, () => provider, options);
+  const explainLimit = async (): Promise<string | undefined> => {
+    await quota.refresh();
+    return limitSentence(quota.current);
+  };
+  const provider = new OpenCodeChatProvider(engine, parts.catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit);
+  quota.onDidChange(() => {
+    statusBar.update();
+    reports.refreshAll();
+  });
+  context.subscriptions.push(...subscriptions(parts, provider));
   statusBar.update();
-  greet();
+  parts.welcome();
   registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });
   return { log, settings, engine, provider, requests, statusBar };
 }

@@ -18,8 +18,8 @@ export type PickerModelInformation = vscode.LanguageModelChatInformation & { con
 
 export function describeModel(model: ModelEntry, limits: ModelLimits, settings: Settings): PickerModelInformation {
   const budget = computeBudget(limits, settings);
-  const window = budget.window ?? NOMINAL_UNKNOWN_WINDOW;
-  const maxInputTokens = settings.reportedInputLimit === 'window' || !Number.isFinite(budget.tokens) ? window : budget.tokens;
+  const contextWindow = budget.contextWindow ?? NOMINAL_UNKNOWN_WINDOW;
+  const reportedInputLimit = settings.reportedInputLimit === 'window' || !Number.isFinite(budget.tokens) ? contextWindow : budget.tokens;
   return {
     id: model.id,
     name: model.name,
@@ -27,7 +27,7 @@ export function describeModel(model: ModelEntry, limits: ModelLimits, settings: 
     version: '1',
     detail: 'OpenCode',
     tooltip: `${model.id} — window ${limits.contextWindow ?? 'unknown'} tokens (${model.limitSource}), budget ${Number.isFinite(budget.tokens) ? budget.tokens : 'untrimmed'}`,
-    maxInputTokens,
+    maxInputTokens: reportedInputLimit,
     maxOutputTokens: limits.maxOutputTokens ?? budget.reserve,
     capabilities: { toolCalling: model.toolCalling, imageInput: model.imageInput },
     ...thinkingOption(model.id, settings.baseUrl),

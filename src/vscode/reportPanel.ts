@@ -120,7 +120,7 @@ export class ReportPanels implements vscode.Disposable {
     const settings = this.settings.current;
     const data = reportData(log, settings);
     const last = log.records[log.records.length - 1];
-    const chosen = report.chosen ?? { headroom: last.headroom, step: last.step };
+    const chosen = report.chosen ?? { headroom: last.headroom, step: last.cutStep };
     const result = report.chosen ? whatIf(log, settings, whatIfSettings(chosen.headroom, chosen.step)) : undefined;
     const nonce = randomBytes(16).toString('base64');
     report.panel.webview.html = reportHtml({ data, whatIf: result, quota: this.quota.current, chosen, notice: report.notice, nonce });

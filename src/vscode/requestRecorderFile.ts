@@ -68,7 +68,7 @@ export class RequestRecorderFile {
   private metaFor(prepared: PreparedRequest, file: string): WrittenMeta {
     // Read structurally: the request body's shape differs per wire route.
     const model = (prepared as unknown as { body?: { model?: unknown } }).body?.model;
-    const { window, reserve, tokens, maxBytes } = prepared.budget;
+    const { contextWindow: window, reserve, tokens, maxBytes } = prepared.budget;
     const known = this.metas.get(prepared.sessionId) ?? continued(file);
     const meta: WrittenMeta = { ...known, model: typeof model === 'string' ? model : 'unknown', contextWindow: window, reserve, budget: Number.isFinite(tokens) ? tokens : null, maxBytes };
     this.metas.set(prepared.sessionId, meta);

@@ -1,5 +1,5 @@
 /**
- * The leading extension's cut rule, re-implemented from its published description (seed 004 and the
+ * The leading extension's cut rule, re-implemented from its published description (its documentation and the
  * field notes), not from its code. It trims only when the payload exceeds the budget; it then drops the
  * oldest units until the payload is at or below the low-water mark (budget − headroom, for the bytes
  * too, converted at 4.5 bytes per token), and keeps dropping until the dropped payload reaches the next

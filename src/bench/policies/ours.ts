@@ -34,7 +34,7 @@ export function oursPolicy(id: string, label: string, overrides: HistoryTrimOver
     label,
     describe: (regime) => {
       const g = cutGeometry(regime.budgetTokens, benchSettings(regime, overrides).historyTrim);
-      return `H=${g.headroom} S=${g.step} grid=${g.grid} ceiling=${g.ceiling}`;
+      return `H=${g.headroom} S=${g.cutStep} grid=${g.grid} ceiling=${g.ceiling}`;
     },
     start: (regime) => startOurs(regime, overrides),
   };

@@ -41,14 +41,11 @@ function parameterTables(regimes: readonly RegimeResult[]): string {
 
 const section = (result: RegimeResult, body: string): string => `### (${result.regime.id}) ${result.regime.title}\n\n${body}`;
 
-export function markdownReport(results: BenchResults): string {
+/** Title, environment, the chart and the acceptance bar. */
+function introSection(results: BenchResults): string {
   const env = results.environment;
   const a = results.regimes.find((r) => r.regime.id === 'a');
   const acceptance = results.acceptance;
-  const perRegime = results.regimes.map((r) => section(r, renderMarkdown(policyTable(r)))).join('\n\n');
-  const textCounts = results.regimes.filter((r) => r.textCount.length > 0).map((r) => section(r, renderMarkdown(textCountTable(r)))).join('\n\n');
-  const sweeps = results.regimes.filter((r) => r.sweep.length > 0).map((r) => section(r, renderMarkdown(sweepTable(r)))).join('\n\n');
-  const accuracy = results.accuracy;
   const [loadBefore, loadAfter] = env.loadAverage;
   return `# Benchmarks
 
@@ -73,9 +70,15 @@ ${renderMarkdown(acceptanceTable(acceptance))}
 
 ${acceptanceSummary(acceptance, results.regimes)}
 
-${sessionBarSection(results.regimes)}
+${sessionBarSection(results.regimes)}`;
+}
 
-## What this run shows
+/** Findings, the per-regime tables, the text-only count and the settings sweep. */
+function regimeSections(results: BenchResults): string {
+  const perRegime = results.regimes.map((r) => section(r, renderMarkdown(policyTable(r)))).join('\n\n');
+  const textCounts = results.regimes.filter((r) => r.textCount.length > 0).map((r) => section(r, renderMarkdown(textCountTable(r)))).join('\n\n');
+  const sweeps = results.regimes.filter((r) => r.sweep.length > 0).map((r) => section(r, renderMarkdown(sweepTable(r)))).join('\n\n');
+  return `## What this run shows
 
 ${findingsSection(results.regimes)}
 
@@ -98,12 +101,16 @@ ${textCounts}
 ## Sweep of our settings
 
 \`opencode.historyTrim.cutStepTokens\` × \`opencode.historyTrim.headroomRatio\` (ratio 0 also sets
-\`headroomMinTokens\` to 0). Each cut move frees step + headroom tokens: a larger grid moves the cut less often and
+\`headroomMinTokens\` to 0). Each cut move frees cut step + headroom tokens: a larger grid moves the cut less often and
 keeps less context on average.
 
-${sweeps}
+${sweeps}`;
+}
 
-## Speed
+/** Speed, token-count accuracy, then how the numbers were made. */
+function measurementSections(results: BenchResults): string {
+  const accuracy = results.accuracy;
+  return `## Speed
 
 Trim times are on regime (a): request 0 with a fresh SizeMemo (repeated, a new memo each time; the very first call
 of the process, which also compiles the code, is shown on its own), then every later request warm. Activation is a
@@ -121,4 +128,8 @@ ${accuracy.o200kMBps.toFixed(1)} MB/s (UTF-16 characters).
 ${renderMarkdown(accuracyTable(accuracy))}
 
 ${METHOD_AND_LIMITS}`;
+}
+
+export function markdownReport(results: BenchResults): string {
+  return `${introSection(results)}\n\n${regimeSections(results)}\n\n${measurementSections(results)}`;
 }

@@ -3,14 +3,14 @@
 export const METHOD_AND_LIMITS = `## How the numbers are made
 
 * **Sessions** are generated from a seed (\`src/bench/sessions/\`), no data files: a system prompt and tool
-  definitions (~70K tokens at B = 613,952, like the seed's 69,888 of system + tools; ~20K in (e)), an anchor task,
+  definitions (~70K tokens at B = 613,952, like the production session's 69,888 of system + tools; ~20K in (e)), an anchor task,
   history pre-filled to about two requests of growth under the budget, then one step per request — mostly an
   assistant tool call with its results (parallel calls in (d)), and now and then (one request in 4 to 10, by
   regime) an assistant answer plus the next user message, so there is a current turn. In (f) no user message
   follows the current prompt: all 300 requests add tool rounds to one agent turn, which outgrows the budget. Text comes from the seeded
   generators in \`src/test/fixtures/textSamples.ts\`. The "mean unit" and "growth/request" columns are measured on
   the generated sessions, not the targets.
-* **Budget**: B = 613,952 for (a)–(d) (\`opencode.maxInputTokens\`; the seed's deepseek-v4.1-flash budget), byte
+* **Budget**: B = 613,952 for (a)–(d) (\`opencode.maxInputTokens\`; the production session's deepseek-v4.1-flash budget), byte
   ceiling 4.5 × B = 2,762,784. For (e) B = 183,500: what the leading extension computes for a 262,144-token window
   with 32,768 max output (min(0.7 × window, window − max output − 2,048)), a typical model for CJK-heavy use; its
   byte ceiling is 825,750.

@@ -1,6 +1,6 @@
 /**
  * The session shapes the benchmark compares policies on. Sizes are in o200k tokens (the cache model's
- * unit). (a) mirrors the production session of seed 004; (b) and (c) are the two regimes the leading
+ * unit). (a) mirrors the production session the leading extension's rule was measured on; (b) and (c) are the two regimes the leading
  * extension published simulation figures for; (d) and (e) stress the estimators (JSON and CJK are where
  * chars/4 is furthest from the real count); (f) is a long agent turn and (g) a drifting calibration (issue 11).
  */
@@ -62,7 +62,7 @@ export function reportScale(regime: RegimeSpec, i: number): number {
 
 const PRODUCTION_WINDOW = 1_000_000;
 const PRODUCTION_MAX_OUTPUT = 384_000;
-/** min(0.7 × 1M, 1M − 384K − 2,048): the budget of the seed's deepseek-v4.1-flash session. */
+/** min(0.7 × 1M, 1M − 384K − 2,048): the budget of the production deepseek-v4.1-flash session. */
 export const PRODUCTION_BUDGET = 613_952;
 
 const CODING_TOOL_OUTPUT: Weights = { typescript: 4, python: 2, english: 2, jsonPretty: 1, jsonMinified: 1 };
@@ -74,7 +74,7 @@ const atProductionCeiling = {
   window: PRODUCTION_WINDOW,
   maxOutputTokens: PRODUCTION_MAX_OUTPUT,
   budgetTokens: PRODUCTION_BUDGET,
-  // System prompt + tools ≈ 70K: the seed's misses were pinned at cachedTokens = 69,888 (system + tools).
+  // System prompt + tools ≈ 70K: the production session's misses were pinned at cachedTokens = 69,888 (system + tools).
   systemTokens: 12_000,
   toolCount: 48,
   toolTokens: 58_000,

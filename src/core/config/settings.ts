@@ -26,8 +26,8 @@ export interface HistoryTrimSettings {
 export interface Settings {
   baseUrl: string;
   reservedOutputTokens: number;
-  /** 0 = derive from the model's window. */
-  maxInputTokens: number;
+  /** opencode.maxInputTokens (the budget override): > 0 replaces the budget; 0 = derive it from the window. */
+  budgetOverrideTokens: number;
   /** 0 = derive from the token budget. */
   maxRequestBytes: number;
   historyTrim: HistoryTrimSettings;
@@ -55,7 +55,7 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
   return {
     baseUrl: resolveBaseUrl(read, warn),
     reservedOutputTokens: num('reservedOutputTokens', 20_000, 0, 1_000_000),
-    maxInputTokens: num('maxInputTokens', 0, 0, 100_000_000),
+    budgetOverrideTokens: num('maxInputTokens', 0, 0, 100_000_000),
     maxRequestBytes: num('maxRequestBytes', 0, 0, 1_000_000_000),
     historyTrim: {
       enabled: readBoolean(read, warn, 'historyTrim.enabled', true),

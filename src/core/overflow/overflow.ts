@@ -8,8 +8,8 @@ import type { NormalizedUsage } from '../types';
 export const DEFAULT_RESERVED_OUTPUT_TOKENS = 20_000;
 
 /** Tokens the prompt may fill: the window minus the output reserve, never negative (small models). */
-export function usableTokens(limit: number, reserved = DEFAULT_RESERVED_OUTPUT_TOKENS): number {
-  return Math.max(0, limit - reserved);
+export function usableTokens(contextWindow: number, reserve = DEFAULT_RESERVED_OUTPUT_TOKENS): number {
+  return Math.max(0, contextWindow - reserve);
 }
 
 /** Everything the prompt occupied (normalizeUsage already adds Anthropic's cache reads and writes). */
@@ -18,12 +18,12 @@ export function contextTokensUsed(u: NormalizedUsage): number {
   return u.contextTokens;
 }
 
-export function shouldCompact(u: NormalizedUsage, limit: number, reserved?: number): boolean {
+export function isOverflowing(u: NormalizedUsage, contextWindow: number, reserve?: number): boolean {
   // >=, not >: reaching the usable size exactly already leaves no room for the next turn's input.
-  return contextTokensUsed(u) >= usableTokens(limit, reserved);
+  return contextTokensUsed(u) >= usableTokens(contextWindow, reserve);
 }
 
-/** `[overflow] used=U usable=S limit=L reserved=R` */
-export function overflowLine(used: number, usable: number, limit: number, reserved: number): string {
-  return `[overflow] used=${used} usable=${usable} limit=${limit} reserved=${reserved}`;
+/** `[overflow] used=U usable=S limit=L reserved=R` (a log contract: `limit=` is the window, `reserved=` the reserve). */
+export function overflowLine(used: number, usable: number, contextWindow: number, reserve: number): string {
+  return `[overflow] used=${used} usable=${usable} limit=${contextWindow} reserved=${reserve}`;
 }

@@ -28,14 +28,14 @@ export type TrimOverrides = Partial<Pick<HistoryTrimSettings, 'headroomRatio' | 
  */
 export function replaySettings(settings: Settings, record: RequestRecord, overrides: TrimOverrides = {}): Settings {
   const pinned = Number.isFinite(record.budget)
-    ? { maxInputTokens: record.budget, maxRequestBytes: Number.isFinite(record.maxBytes) ? record.maxBytes : 0, reservedOutputTokens: record.reserve }
+    ? { budgetOverrideTokens: record.budget, maxRequestBytes: Number.isFinite(record.maxBytes) ? record.maxBytes : 0, reservedOutputTokens: record.reserve }
     : {};
   return { ...settings, ...pinned, historyTrim: { ...settings.historyTrim, ...overrides } };
 }
 
 /** The model limits that give back the recorded budget: its window, and the reserve as its max output. */
 export function replayLimits(record: RequestRecord): ModelLimits {
-  return { contextWindow: record.window, maxOutputTokens: record.reserve > 0 ? record.reserve : undefined };
+  return { contextWindow: record.contextWindow, maxOutputTokens: record.reserve > 0 ? record.reserve : undefined };
 }
 
 /** `onPlan` sees each request's plan (a recorded conversation builds its records from them). */

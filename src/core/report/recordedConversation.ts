@@ -55,7 +55,7 @@ export function parseRecordingMeta(text: string | undefined): RecordingMeta | un
 function replayBasis(settings: Settings, meta: RecordingMeta | undefined): { settings: Settings; limits: ModelLimits } {
   if (!meta) return { settings, limits: {} };
   return {
-    settings: { ...settings, maxInputTokens: meta.budget, maxRequestBytes: meta.maxBytes, reservedOutputTokens: meta.reserve },
+    settings: { ...settings, budgetOverrideTokens: meta.budget, maxRequestBytes: meta.maxBytes, reservedOutputTokens: meta.reserve },
     limits: { contextWindow: meta.contextWindow, maxOutputTokens: meta.reserve > 0 ? meta.reserve : undefined },
   };
 }

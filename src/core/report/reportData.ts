@@ -91,7 +91,7 @@ export function whatIf(log: ConversationLog, settings: Settings, chosen: TrimOve
     const steps = simulate(requests, oursRunner(pinned, replayLimits(last)));
     const summary = summarizeSim(steps);
     const geometry = cutGeometry(Number.isFinite(last.budget) ? last.budget : 0, pinned.historyTrim);
-    return { headroom: geometry.headroom, step: geometry.step, summary, steps, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice) };
+    return { headroom: geometry.headroom, step: geometry.cutStep, summary, steps, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice) };
   };
   return { current: side({}), chosen: side(chosen) };
 }

@@ -40,7 +40,7 @@ function totalsSection(data: ReportData): string {
     ['completion tokens', n(t.completionTokens), ''],
     ['cut moves', n(t.cutMoves), 'each re-bills the prompt cold'],
     ['mean cache hit', pct(t.meanHit), ''],
-    ['sent over budget', n(t.overBudget), 'ERROR lines'],
+    ['sent over budget', n(t.overCeiling), 'ERROR lines'],
   ];
   return `<table class="totals" id="totals"><caption>Totals (${data.recordedFile ? 'replayed from the recording' : 'what the [usage] lines said'})</caption>${rows.map(([k, v, note]) => `<tr><th scope="row">${k}</th><td data-key="${esc(k)}">${v}</td><td class="note">${note}</td></tr>`).join('')}</table>`;
 }

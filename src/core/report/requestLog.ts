@@ -22,15 +22,16 @@ export interface RequestRecord {
   cacheHit: number;
   /** Input tokens the trim aims under (Infinity when the trim is off). */
   budget: number;
-  window: number | undefined;
+  contextWindow: number | undefined;
   /** Output tokens held back from the window. */
   reserve: number;
   maxBytes: number;
   headroom: number;
-  step: number;
+  /** The cut step (tokens). */
+  cutStep: number;
   /** The payload may grow up to here before the cut moves. */
   ceiling: number;
-  /** Where the payload lands after a cut move: ceiling − (step + headroom). */
+  /** Where the payload lands after a cut move: ceiling − (cut step + headroom). */
   lowWater: number;
   cutMoved: boolean;
   /** Messages of the history not sent. */
@@ -38,7 +39,7 @@ export interface RequestRecord {
   inputCount: number;
   estTokens: number;
   /** Sent over budget: the `[history-trim] Over budget` ERROR line was written. */
-  overBudget: boolean;
+  overCeiling: boolean;
   /** API tokens per raw estimator token on this request (reported prompt / raw estimate). */
   factor: number;
   /** The wire route the request took (chat / responses / messages / gemini), when the engine says. */
@@ -72,18 +73,18 @@ export function toRequestRecord(modelId: string, plan: TrimPlan, usage: Normaliz
     completionTokens: Math.max(0, usage.completionTokens),
     cacheHit: prompt > 0 ? cached / prompt : 0,
     budget: budget.tokens,
-    window: budget.window,
+    contextWindow: budget.contextWindow,
     reserve: budget.reserve,
     maxBytes: budget.maxBytes,
     headroom: geometry.headroom,
-    step: geometry.step,
+    cutStep: geometry.cutStep,
     ceiling: geometry.ceiling,
     lowWater: Math.max(0, geometry.ceiling - geometry.grid),
     cutMoved: trim.removed > 0 && plan.cutMoved,
     removed: trim.removed,
     inputCount: plan.input.length,
     estTokens: trim.estTokens,
-    overBudget: trim.overBudget,
+    overCeiling: trim.overCeiling,
     factor: trim.rawTokens > 0 && prompt > 0 ? prompt / trim.rawTokens : 1,
     ...(route ? { route } : {}),
   };

@@ -49,7 +49,7 @@ export function routeLabel(route: string): string {
 }
 
 export function statusWarning(last: RequestRecord, previous: RequestRecord | undefined, quota?: Quota): string | undefined {
-  if (last.overBudget) return 'The last request was sent over budget (see the [history-trim] ERROR line).';
+  if (last.overCeiling) return 'The last request was sent over budget (see the [history-trim] ERROR line).';
   if (previous && !last.cutMoved && last.cacheHit < COLLAPSED_HIT && previous.cacheHit >= COLLAPSED_HIT) {
     return `The cache hit fell to ${percent(last.cacheHit)} while the cut held: something changed the start of the prompt.`;
   }
@@ -71,7 +71,7 @@ export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, qu
     `| cached | ${last.cachedTokens.toLocaleString('en-US')} (${percent(last.cacheHit)}) |`,
     `| completion | ${last.completionTokens.toLocaleString('en-US')} |`,
     `| budget | ${Number.isFinite(last.budget) ? last.budget.toLocaleString('en-US') : 'no trim'} |`,
-    `| headroom · step | ${last.headroom.toLocaleString('en-US')} · ${last.step.toLocaleString('en-US')} |`,
+    `| headroom · cut step | ${last.headroom.toLocaleString('en-US')} · ${last.cutStep.toLocaleString('en-US')} |`,
     ...(last.route ? [`| route | ${routeLabel(last.route)} |`] : []),
     '',
     last.removed > 0

@@ -12,7 +12,7 @@ export interface Totals {
   cutMoves: number;
   /** Mean of the per-request cache hit, 0…1 (0 with no requests). */
   meanHit: number;
-  overBudget: number;
+  overCeiling: number;
 }
 
 export function totals(records: readonly RequestRecord[]): Totals {
@@ -34,7 +34,7 @@ export function totals(records: readonly RequestRecord[]): Totals {
     completionTokens,
     cutMoves: records.filter((r) => r.cutMoved).length,
     meanHit: records.length > 0 ? hits / records.length : 0,
-    overBudget: records.filter((r) => r.overBudget).length,
+    overCeiling: records.filter((r) => r.overCeiling).length,
   };
 }
 

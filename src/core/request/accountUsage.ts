@@ -1,10 +1,10 @@
 /**
  * After every answer: the [usage] line, calibration of the estimator against the tokens the API
- * reported, and the overflow sensor (seed 000), which makes the conversation's next request cut one
- * grid step earlier. Shared by the engine and the replay tool, so both log the same lines.
+ * reported, and the overflow sensor, which makes the conversation's next request cut one
+ * grid move earlier. Shared by the engine and the replay tool, so both log the same lines.
  */
 import type { Logger } from '../log';
-import { overflowLine, shouldCompact, usableTokens } from '../overflow/overflow';
+import { overflowLine, isOverflowing, usableTokens } from '../overflow/overflow';
 import { calibrationLine, type Calibrations } from '../trim/calibration';
 import type { ConversationStates } from '../trim/conversationState';
 import type { NormalizedUsage } from '../types';
@@ -26,11 +26,11 @@ export function accountUsage(state: AccountingState, modelId: string, plan: Trim
   state.log.info(formatUsageLine(usage));
   const update = state.calibrations.observe(modelId, plan.trim.rawTokens, usage.contextTokens);
   if (update) state.log.info(calibrationLine(modelId, usage.contextTokens, plan.trim.rawTokens, update));
-  const window = plan.budget.window;
-  const overflow = !!window && shouldCompact(usage, window, plan.budget.reserve);
-  if (overflow && window) {
-    state.log.warn(overflowLine(usage.contextTokens, usableTokens(window, plan.budget.reserve), window, plan.budget.reserve));
-    state.states.addExtraStep(plan.sessionId);
+  const { contextWindow, reserve } = plan.budget;
+  const overflow = !!contextWindow && isOverflowing(usage, contextWindow, reserve);
+  if (overflow && contextWindow) {
+    state.log.warn(overflowLine(usage.contextTokens, usableTokens(contextWindow, reserve), contextWindow, reserve));
+    state.states.addExtraGridMove(plan.sessionId);
   }
   return { calibrated: !!update, overflow };
 }

@@ -1,7 +1,7 @@
 /**
  * One request end to end, without VS Code: prepare (convert, trim) → attempt (streamAnswer.ts) → retry or
  * not (retryPolicy.ts) → account (usage, overflow, calibration). The engine holds what outlives a request:
- * size memo, calibrations, learned limits, per-conversation trim state, remembered reasoning and refused
+ * size memo, calibrations, learned windows, per-conversation trim state, remembered reasoning and refused
  * parameters, persisted through a small key-value store.
  */
 import { isLoopbackUrl } from '../config/endpoint';
@@ -22,7 +22,7 @@ import { ConversationStates } from '../trim/conversationState';
 import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
-import { accountUsage } from './accountUsage';
+import { accountUsage, type AccountingState } from './accountUsage';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
@@ -44,8 +44,10 @@ export interface EngineDeps {
   onLimitsChanged?: () => void;
   /** Called after each answer's usage is accounted (feeds the session report's request log). */
   onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
-  /** Called with each prepared request when opencode.recordRequests is on. */
+  /** Called once per request (not per attempt: a retry sends the same history) to record it (opencode.recordRequests). */
   record?: (prepared: PreparedRequest) => void;
+  /** Called with what each attempt sends, retries included (tests observe the wire through it). */
+  onAttempt?: (prepared: PreparedRequest) => void;
   /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
   timing?: Partial<EngineTiming>;
 }
@@ -100,13 +102,13 @@ export class ChatEngine {
   readonly routes: LearnedRoutes;
   /** Parameters each model refused (unsupportedParams.ts). */
   readonly unsupported: Record<string, string[]>;
-  readonly log: Logger;
+  /** What the accounting reads and updates: the log, the calibrations and the conversation states. */
+  readonly accounting: AccountingState;
 
   private readonly store: PersistedStore;
 
   /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
   constructor(private readonly deps: EngineDeps) {
-    this.log = deps.log;
     this.store = new PersistedStore(deps.store, deps.log);
     const load = <V>(key: string, validate: (value: unknown) => V | undefined, capacity = MAX_MODELS) => Object.fromEntries(this.store.loadMap(key, validate, capacity));
     this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
@@ -118,9 +120,10 @@ export class ChatEngine {
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
     this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
+    this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states };
   }
 
-  /** Listed limits first; a limit the endpoint itself enforced (learned from its error) wins when smaller. */
+  /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */
   limitsFor(modelId: string, listed: ModelLimits): ModelLimits {
     const learned = this.learned.get(modelId);
     if (learned && (!listed.contextWindow || learned < listed.contextWindow)) return { ...listed, contextWindow: learned };
@@ -178,8 +181,9 @@ export class ChatEngine {
     const switches: RouteSwitch[] = [];
     let retriedContextLength = false;
     let badAnswerRetries = 0;
+    this.deps.record?.(prepared);
     for (let attempt = 1; ; attempt++) {
-      this.deps.record?.(prepared);
+      this.deps.onAttempt?.(prepared);
       const shown: Shown = { answer: false, thinking: false };
       try {
         const outcome = await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
@@ -237,15 +241,15 @@ export class ChatEngine {
     return { sleep, random: Math.random, ...this.deps.timing };
   }
 
-  /** Learns the limit the error names (else cuts one more step) and prepares the request again. */
+  /** Learns the window the error names (else cuts one more grid move) and prepares the request again. */
   private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, message: string, sessionId: string): PreparedRequest {
-    const limit = parseContextLimit(message);
-    if (limit && this.learned.learn(request.modelId, limit)) {
+    const learnedWindow = parseContextLimit(message);
+    if (learnedWindow && this.learned.learn(request.modelId, learnedWindow)) {
       void this.store.save(STORE_KEYS.learned, this.learned.toJSON());
       this.deps.onLimitsChanged?.();
     }
-    else this.states.addExtraStep(sessionId);
-    this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${limit ? ` (limit ${limit} tokens, now remembered)` : ''}; trimming again and retrying once.`);
+    else this.states.addExtraGridMove(sessionId);
+    this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${learnedWindow ? ` (limit ${learnedWindow} tokens, now remembered)` : ''}; trimming again and retrying once.`);
     return this.prepare(request, listed);
   }
 
@@ -275,9 +279,10 @@ export class ChatEngine {
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
     this.rememberLayout(answer.layout);
+    // Usage goes one way: stream → accounting → VS Code, once.
     const usage = this.accountOnce(modelId, prepared, shown);
     if (usage) onEvent({ kind: 'usage', usage });
-    return { usage: answer.usage, prepared, truncated: !answer.complete };
+    return { usage, prepared, truncated: !answer.complete };
   }
 
   /** Native items to pass back on later turns, persisted so they survive a restart. */
@@ -295,7 +300,7 @@ export class ChatEngine {
   }
 
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
-    const result = accountUsage(this, modelId, prepared, usage);
+    const result = accountUsage(this.accounting, modelId, prepared, usage);
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage);

@@ -19,7 +19,7 @@ import { truncateOversized } from '../trim/truncateOversized';
 import { DEFAULT_KEEP_RECENT_ROUNDS, layoutHistory } from '../trim/units';
 import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
-import { firstTruncation, historyTrimLine, overBudgetLine } from '../trim/trimLog';
+import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { chatRoute } from '../routes/chat/chatRoute';
 import type { NativeReplay } from '../routes/nativeReplay';
@@ -122,26 +122,30 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const grew = ctx.states.grew(sessionId, input.length);
   const prior = ctx.states.get(sessionId);
   const grid = gridFor(geometry, budget.tokens, ctx.calibration, grew ? ctx.states.frozenGrid(sessionId) : undefined);
+  const keepRounds = ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS;
+  // Laid out once per request: the trim and the truncation read the same layout.
+  const layout = layoutHistory(input, keepRounds);
   const trim = trimHistory(input, {
     budget,
     geometry,
     calibration: ctx.calibration,
     rawGrid: grid.rawGrid,
-    extraSteps: prior.extraSteps,
+    extraGridMoves: prior.extraSteps,
     minFirstKept: grew ? prior.lastFirstKept : 0,
     lastRemoved: grew ? prior.lastRemoved : 0,
-    keepRounds: ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS,
+    keepRounds,
+    layout,
     memo: ctx.memo,
     tools: toolsSize(tools),
   });
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
   const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept);
-  const shrunk = trim.overBudget || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: layout.headEnd }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
   const sent = shrunk.trim;
   const cutMoved = ctx.states.recordCut(sessionId, {
     removed: trim.removed,
-    steps: trim.steps,
+    gridMoves: trim.gridMoves,
     firstKept: trim.firstKept,
     grid,
     truncatedThrough: shrunk.truncatedThrough,
@@ -150,7 +154,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     inputLength: input.length,
   });
   if (trim.removed > 0 || shrunk.truncatedThrough > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved));
-  if (sent.overBudget) ctx.log.error(overBudgetLine(sent, budget));
+  if (sent.overCeiling) ctx.log.error(overCeilingLine(sent, budget));
   return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
 }
 
@@ -165,6 +169,8 @@ interface ShrinkScope {
   sessionId: string;
   /** The cut already moves on this request: truncation lands low too. */
   moving: boolean;
+  /** End of the head (system messages and anchor), from the request's one layout. */
+  headEnd: number;
 }
 
 /**
@@ -174,7 +180,7 @@ interface ShrinkScope {
 function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope: ShrinkScope, ctx: PrepareContext): { trim: TrimResult; truncatedThrough: number; exactAt: number } {
   const { budget, geometry } = scope;
   const excess = { tokens: trim.estTokens - geometry.ceiling, bytes: trim.bytes - budget.maxBytes };
-  const headEnd = layoutHistory(input).headEnd;
+  const headEnd = scope.headEnd;
   const newestStart = newestUnitStart(input);
   const position = (inputIndex: number): number => trim.sentIndices.filter((i) => i < inputIndex).length;
   // Aim a little below budget − headroom: per-message rounding of the estimate differs by a few tokens.
@@ -200,8 +206,8 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
     }
   }
   const estTokens = Math.ceil(rawTokens * ctx.calibration);
-  const overBudget = estTokens > geometry.ceiling || bytes > budget.maxBytes;
-  return { trim: { ...trim, messages, rawTokens, estTokens, bytes, overBudget }, truncatedThrough, exactAt };
+  const overCeiling = estTokens > geometry.ceiling || bytes > budget.maxBytes;
+  return { trim: { ...trim, messages, rawTokens, estTokens, bytes, overCeiling }, truncatedThrough, exactAt };
 }
 
 /** The newest unit: the last message that is not a tool result (a call and its results travel together). */

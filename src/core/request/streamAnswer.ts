@@ -44,7 +44,6 @@ export interface AttemptOptions {
 }
 
 export interface StreamedAnswer {
-  usage?: NormalizedUsage;
   /** The end marker or a finish reason arrived, no tool call was dropped, and the stream did not break after content was shown. */
   complete: boolean;
   /** Thinking text and tool-call ids of the answer (for the reasoning memory). */
@@ -67,7 +66,7 @@ interface Skipped {
 const anomaliesReported = new WeakMap<Logger, BoundedMap<string, true>>();
 
 /**
- * Streams one answer into onEvent (usage excluded: it is returned, and kept on `shown`), on the request's route.
+ * Streams one answer into onEvent (usage excluded: it is kept on `shown` for the accounting, which reports it), on the request's route.
  * Throws EmptyAnswerError for no text and no tool call. A stream that breaks after text or a tool call was shown
  * is not an error here: the answer is kept, with the usage that already arrived, marked incomplete, and a
  * [stream] warning says so.
@@ -78,7 +77,6 @@ export async function streamAnswer(options: AttemptOptions, onEvent: (event: Str
   const emit = (events: StreamEvent[]): void => {
     for (const event of events) {
       if (event.kind === 'usage') {
-        answer.usage = event.usage;
         shown.usage = event.usage;
         continue;
       }

@@ -5,7 +5,7 @@
  */
 import { MAX_CALIBRATION, MIN_CALIBRATION } from '../trim/calibration';
 import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';
-import { EMPTY_TRIM_STATE, MAX_EXTRA_STEPS, type ConversationTrimState } from '../trim/conversationState';
+import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../request/unsupportedParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
@@ -52,7 +52,7 @@ export function validDroppedParams(value: unknown): DroppableParam[] | undefined
 export function validTrimState(value: unknown): ConversationTrimState | undefined {
   if (!isRecord(value)) return undefined;
   const { lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps, ...rest } = value;
-  if (!isCount(lastRemoved) || !isCount(lastSteps) || !isCount(lastInputLength) || !isCount(extraSteps, MAX_EXTRA_STEPS)) return undefined;
+  if (!isCount(lastRemoved) || !isCount(lastSteps) || !isCount(lastInputLength) || !isCount(extraSteps, MAX_EXTRA_GRID_MOVES)) return undefined;
   if (typeof lastGrid !== 'number' || !Number.isFinite(lastGrid) || lastGrid < 0 || lastRemoved > lastInputLength) return undefined;
   if (!Object.values(rest).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) return undefined;
   // Fields a state saved by an older version lacks (the frozen grid, truncation marks) default to "none".

@@ -1,15 +1,16 @@
 /**
  * What the trim remembers per conversation (keyed by the session id): the last cut, to log whether it
  * moved and to keep it from moving back, the frozen grid, how far the cache-stable truncation reached,
- * and extra steps asked for by the overflow sensor. Small and serializable, so the adapter persists it
+ * and extra grid moves asked for by the overflow sensor. Small and serializable, so the adapter persists it
  * and a restart still holds the same cut.
  */
 import type { FrozenGrid } from './cutPolicy';
 
+/** Persisted as-is in opencode.trimStates: the field names are a contract (`lastSteps`, `extraSteps` count grid moves). */
 export interface ConversationTrimState {
   /** Messages dropped on the last request. */
   lastRemoved: number;
-  /** Grid steps cut on the last request, and the input length then. */
+  /** Grid moves cut on the last request, and the input length then. */
   lastSteps: number;
   lastInputLength: number;
   /** Input index of the first message kept after the head on the last request (the cut). */
@@ -22,12 +23,12 @@ export interface ConversationTrimState {
   truncatedThrough: number;
   /** One past the message cut to fit exactly on the last request (0 = none): resending it changes the prefix. */
   lastExactAt: number;
-  /** Extra steps asked for by the overflow sensor, applied to the next request only. */
+  /** Extra grid moves asked for by the overflow sensor, applied to the next request only. */
   extraSteps: number;
 }
 
-/** Overflow may ask for at most this many extra steps; calibration corrects the estimate meanwhile. */
-export const MAX_EXTRA_STEPS = 3;
+/** Overflow may ask for at most this many extra grid moves; calibration corrects the estimate meanwhile. */
+export const MAX_EXTRA_GRID_MOVES = 3;
 
 export const EMPTY_TRIM_STATE: ConversationTrimState = {
   lastRemoved: 0,
@@ -44,7 +45,7 @@ export const EMPTY_TRIM_STATE: ConversationTrimState = {
 
 export interface CutRecord {
   removed: number;
-  steps: number;
+  gridMoves: number;
   firstKept: number;
   grid: FrozenGrid;
   truncatedThrough: number;
@@ -77,7 +78,7 @@ export class ConversationStates {
 
   /**
    * Records the cut just made; returns whether the sent prefix moved (a different cut, a different set
-   * of dropped messages, or a message truncated that was sent whole before). Pending extra steps are used up.
+   * of dropped messages, or a message truncated that was sent whole before). Pending extra grid moves are used up.
    */
   recordCut(sessionId: string, cut: CutRecord): boolean {
     const state = this.get(sessionId);
@@ -85,7 +86,7 @@ export class ConversationStates {
     const grid = hasCut ? cut.grid : { rawGrid: 0, budget: 0, factor: 0 };
     this.put(sessionId, {
       lastRemoved: cut.removed,
-      lastSteps: cut.steps,
+      lastSteps: cut.gridMoves,
       lastInputLength: cut.inputLength,
       lastFirstKept: cut.firstKept,
       lastGrid: grid.rawGrid,
@@ -98,9 +99,9 @@ export class ConversationStates {
     return cut.prefixChanged || cut.removed !== state.lastRemoved || (cut.removed > 0 && cut.firstKept !== state.lastFirstKept) || cut.truncatedThrough !== state.truncatedThrough;
   }
 
-  addExtraStep(sessionId: string): number {
+  addExtraGridMove(sessionId: string): number {
     const state = this.get(sessionId);
-    const extraSteps = Math.min(MAX_EXTRA_STEPS, state.extraSteps + 1);
+    const extraSteps = Math.min(MAX_EXTRA_GRID_MOVES, state.extraSteps + 1);
     this.put(sessionId, { ...state, extraSteps });
     return extraSteps;
   }
@@ -118,7 +119,7 @@ export class ConversationStates {
         const state = { ...EMPTY_TRIM_STATE, ...raw };
         const valid = Object.values(state).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
         // The engine loads through core/state/records.ts first; this keeps fromJSON safe on its own too.
-        if (valid) states.put(id, { ...state, extraSteps: Math.min(MAX_EXTRA_STEPS, state.extraSteps) });
+        if (valid) states.put(id, { ...state, extraSteps: Math.min(MAX_EXTRA_GRID_MOVES, state.extraSteps) });
       }
     }
     return states;

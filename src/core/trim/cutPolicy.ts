@@ -1,8 +1,8 @@
 /**
  * Where the cut goes. Providers cache by exact prefix, so every move of the cut re-bills the whole
  * conversation; a cut that frees D tokens lasts about D / growth requests. So the cut holds until the
- * payload really reaches the budget (less a small margin for estimate error), then jumps a whole grid
- * step: grid = cut step + headroom. The leading extension spends the headroom as a low-water mark it
+ * payload really reaches the budget (less a small margin for estimate error), then makes a whole grid
+ * move: grid = cut step + headroom. The leading extension spends the headroom as a low-water mark it
  * never fills; we spend it on a longer jump instead, which keeps more context on average AND moves the
  * cut less often (docs/history-trim.md has the arithmetic).
  */
@@ -19,13 +19,14 @@ export const SAFETY_MARGIN_RATIO = 0.005;
 export const SPREAD_COVER = 1.5;
 export const MAX_MARGIN_RATIO = 0.03;
 export const MIN_SAFETY_MARGIN_TOKENS = 256;
-/** Headroom, step and margin are each capped at this share of the budget, so small budgets stay usable. */
+/** Headroom, cut step and margin are each capped at this share of the budget, so small budgets stay usable. */
 export const MAX_SHARE_OF_BUDGET = 0.1;
 
 export interface CutGeometry {
   headroom: number;
-  step: number;
-  /** Tokens freed per cut move: step + headroom. */
+  /** Tokens (never a count): opencode.historyTrim.cutStepTokens, capped. */
+  cutStep: number;
+  /** Tokens one grid move drops: cut step + headroom. */
   grid: number;
   margin: number;
   /** The payload may grow up to here before the cut moves. */
@@ -41,16 +42,16 @@ export function cutGeometry(budgetTokens: number, settings: Omit<HistoryTrimSett
   const cap = Math.floor(MAX_SHARE_OF_BUDGET * budgetTokens);
   const wanted = Math.round(settings.headroomRatio * budgetTokens);
   const headroom = Math.min(cap, Math.min(settings.headroomMaxTokens, Math.max(settings.headroomMinTokens, wanted)));
-  const step = Math.min(cap, settings.cutStepTokens);
+  const cutStep = Math.min(cap, settings.cutStepTokens);
   const margin = Math.min(cap, Math.max(MIN_SAFETY_MARGIN_TOKENS, Math.ceil(marginRatio(calibrationSpread) * budgetTokens)));
-  return { headroom, step, grid: Math.max(1, headroom + step), margin, ceiling: Math.max(0, budgetTokens - margin) };
+  return { headroom, cutStep, grid: Math.max(1, headroom + cutStep), margin, ceiling: Math.max(0, budgetTokens - margin) };
 }
 
 /** A frozen grid is re-laid only when the calibration factor has drifted more than this from the one it was laid with. */
 export const REGRID_DRIFT = 0.1;
 
 export interface FrozenGrid {
-  /** Grid step in raw estimator units; 0 = none frozen yet. */
+  /** The grid in raw estimator units; 0 = none frozen yet. */
   rawGrid: number;
   budget: number;
   factor: number;

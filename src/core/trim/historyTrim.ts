@@ -15,10 +15,10 @@ export interface TrimOptions {
   geometry: CutGeometry;
   /** API tokens per estimated token for this model (1 = uncalibrated). */
   calibration: number;
-  /** Grid step in raw estimator units (frozen per conversation once it has cut; see gridFor). Default: grid ÷ calibration. */
+  /** The grid in raw estimator units (frozen per conversation once it has cut; see gridFor). Default: grid ÷ calibration. */
   rawGrid?: number;
-  /** Extra grid steps to cut after an overflow was sensed on this conversation. */
-  extraSteps: number;
+  /** Extra grid moves to cut after an overflow was sensed on this conversation. */
+  extraGridMoves: number;
   /**
    * The conversation's last cut (input index of the first message kept after the head; 0 = none yet). Given,
    * the trim is stateful: the cut holds while it fits, never moves back, and a move lands at or below
@@ -29,6 +29,8 @@ export interface TrimOptions {
   lastRemoved?: number;
   /** Newest rounds of the current turn that are always sent (default: the whole current turn). */
   keepRounds?: number;
+  /** The history's layout with keepRounds, when the caller already laid it out (computed once per request). */
+  layout?: HistoryLayout;
   memo: SizeMemo;
   /** Size of the tools block, which is sent with every request. */
   tools: MessageSize;
@@ -49,19 +51,19 @@ export interface TrimResult {
   removed: number;
   /** Input index of the first message kept after the head (the cut). */
   firstKept: number;
-  /** Grid steps cut (0 when nothing was dropped). */
-  steps: number;
+  /** Grid moves cut (0 when nothing was dropped). */
+  gridMoves: number;
   /** Calibrated token estimate of what is sent, tools included. */
   estTokens: number;
   rawTokens: number;
   bytes: number;
-  overBudget: boolean;
+  overCeiling: boolean;
   breakdown: TrimBreakdown;
 }
 
 export function trimHistory(messages: readonly WireMessage[], options: TrimOptions): TrimResult {
   const sizes = messages.map((message) => options.memo.sizeOf(message));
-  const layout = layoutHistory(messages, options.keepRounds);
+  const layout = options.layout ?? layoutHistory(messages, options.keepRounds);
   const fullRaw = sum(sizes, 'tokens') + options.tools.tokens;
   const fullBytes = sum(sizes, 'bytes') + options.tools.bytes;
   const { budget, geometry, calibration } = options;
@@ -69,7 +71,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
     Math.ceil(raw * calibration) <= tokens && bytes <= maxBytes;
   const fits = fitsUnder(geometry.ceiling, budget.maxBytes);
   const budgeted = Number.isFinite(budget.tokens);
-  let cut = { dropUnits: 0, steps: 0 };
+  let cut = { dropUnits: 0, gridMoves: 0 };
   if (budgeted) {
     const dropped = droppedSums(layout.middle, sizes);
     const minDrop = options.minFirstKept === undefined ? undefined : layout.middle.filter((unit) => unit.start < (options.minFirstKept ?? 0)).length;
@@ -80,7 +82,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
       fullBytes,
       minDrop,
       holdIsMove: minDrop !== undefined && options.lastRemoved !== undefined && messages.length - keptIndices(messages.length, layout, minDrop).length !== options.lastRemoved,
-      extraSteps: options.extraSteps,
+      extraGridMoves: options.extraGridMoves,
       fits,
       landsLow: fitsUnder(budget.tokens - geometry.headroom, lowWaterBytes(budget.maxBytes, geometry.headroom)),
     };
@@ -94,11 +96,11 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
     sentIndices,
     removed: messages.length - sentIndices.length,
     firstKept: firstKeptIndex(layout, cut.dropUnits),
-    steps: cut.steps,
+    gridMoves: cut.gridMoves,
     estTokens: Math.ceil(rawTokens * calibration),
     rawTokens,
     bytes,
-    overBudget: budgeted && !fits(rawTokens, bytes),
+    overCeiling: budgeted && !fits(rawTokens, bytes),
     breakdown: breakdownOf(messages, sizes, layout, sentIndices, options),
   };
 }
@@ -117,7 +119,7 @@ function breakdownOf(
 ): TrimBreakdown {
   const cal = (raw: number): number => Math.ceil(raw * options.calibration);
   const breakdown: TrimBreakdown = { system: 0, anchor: 0, tools: cal(options.tools.tokens), history: 0, currentTurn: 0 };
-  const turnStart = layout.prompt >= 0 ? layout.prompt : layout.tailStart;
+  const turnStart = layout.prompt >= 0 ? layout.prompt : layout.currentTurnStart;
   for (const i of sentIndices) {
     const tokens = cal(sizes[i].tokens);
     if (i < layout.headEnd) {

@@ -1,5 +1,5 @@
 /**
- * Context limits learned from the endpoint's own "maximum context length is N tokens" errors (seed 001).
+ * Context windows learned from the endpoint's own "maximum context length is N tokens" errors (the safety net).
  * They are persisted by the adapter, so a restart does not forget them and fail the same way again.
  */
 
@@ -10,43 +10,43 @@ const LIMIT_PATTERNS = [
   /exceeds? (?:the )?(?:model'?s? )?(?:maximum )?context (?:length|window)(?: of)?\s*([\d,_]+)/i,
 ];
 
-/** No real model has a smaller window; a smaller number in an error or in saved state is not a limit. */
+/** No real model has a smaller window; a smaller number in an error or in saved state is not a window. */
 export const MIN_LEARNED_LIMIT = 1_000;
 
-/** The limit an error message names, if it names one. */
+/** The window an error message names, if it names one. */
 export function parseContextLimit(message: string): number | undefined {
   for (const pattern of LIMIT_PATTERNS) {
     const match = pattern.exec(message);
     if (match) {
-      const limit = Number(match[1].replace(/[,_]/g, ''));
-      if (Number.isFinite(limit) && limit >= MIN_LEARNED_LIMIT) return limit;
+      const contextWindow = Number(match[1].replace(/[,_]/g, ''));
+      if (Number.isFinite(contextWindow) && contextWindow >= MIN_LEARNED_LIMIT) return contextWindow;
     }
   }
   return undefined;
 }
 
 export class LearnedLimits {
-  private readonly limits = new Map<string, number>();
+  private readonly windows = new Map<string, number>();
 
   get(model: string): number | undefined {
-    return this.limits.get(model);
+    return this.windows.get(model);
   }
 
   /** Returns true when this changes what we knew. */
-  learn(model: string, limit: number): boolean {
-    if (this.limits.get(model) === limit) return false;
-    this.limits.set(model, limit);
+  learn(model: string, contextWindow: number): boolean {
+    if (this.windows.get(model) === contextWindow) return false;
+    this.windows.set(model, contextWindow);
     return true;
   }
 
   toJSON(): Record<string, number> {
-    return Object.fromEntries(this.limits);
+    return Object.fromEntries(this.windows);
   }
 
   /** From the persisted map, already validated on load (core/state/records.ts validContextWindow): no second check here. */
   static fromJSON(value: Readonly<Record<string, number>>): LearnedLimits {
     const learned = new LearnedLimits();
-    for (const [model, limit] of Object.entries(value)) learned.limits.set(model, limit);
+    for (const [model, contextWindow] of Object.entries(value)) learned.windows.set(model, contextWindow);
     return learned;
   }
 }

@@ -1,14 +1,14 @@
 /**
- * Where the cut goes, given the grid. The grid's lines are fixed points of the history: step k ends at the
+ * Where the cut goes, given the grid. The grid's lines are fixed points of the history: line k ends at the
  * first unit boundary at or past k × grid raw tokens dropped, counted from the oldest droppable unit, so
  * the same history always yields the same lines.
  *
- * Without a last cut (a stateless call): the smallest line that fits, plus extra steps. With one:
+ * Without a last cut (a stateless call): the smallest line that fits, plus extra grid moves. With one:
  *  - Hold: the conversation's last cut (minDrop units) is kept while its payload fits under the ceiling.
  *    The cut never moves back while the history only grows, whatever the calibration does.
  *  - Move: to the first grid line past the last cut whose payload lands at or below the low-water mark
- *    (budget − headroom: the seed's checkpoint 1), plus any extra steps the overflow sensor asked for.
- *    In steady state one grid step (step + headroom) already lands there, so the jump stays as long.
+ *    (budget − headroom), plus any extra grid moves the overflow sensor asked for.
+ *    In steady state one grid move (cut step + headroom) already lands there, so the jump stays as long.
  */
 import type { MessageSize } from './messageSize';
 import type { Unit } from './units';
@@ -27,7 +27,7 @@ export interface CutInputs {
   fullBytes: number;
   /** Units the conversation's last cut dropped; undefined = stateless (the smallest line that fits). */
   minDrop: number | undefined;
-  extraSteps: number;
+  extraGridMoves: number;
   /** Holding the last cut still changes what is sent (a previously pinned prompt is now dropped): then it must land low too. */
   holdIsMove?: boolean;
   fits: (raw: number, bytes: number) => boolean;
@@ -54,40 +54,40 @@ export function gridLines(dropped: Dropped, rawGrid: number): number[] {
   const grid = Math.max(1, rawGrid);
   const units = dropped.raw.length - 1;
   const lines = [0];
-  let step = 1;
+  let nextLine = 1;
   for (let j = 1; j <= units; j++) {
-    if (dropped.raw[j] >= step * grid || j === units) {
+    if (dropped.raw[j] >= nextLine * grid || j === units) {
       lines.push(j);
-      step = Math.floor(dropped.raw[j] / grid) + 1;
+      nextLine = Math.floor(dropped.raw[j] / grid) + 1;
     }
   }
   return lines;
 }
 
-export function pickCut(inputs: CutInputs): { dropUnits: number; steps: number } {
+export function pickCut(inputs: CutInputs): { dropUnits: number; gridMoves: number } {
   const { dropped, lines, fullRaw, fullBytes } = inputs;
   const keptFits = (j: number, test: (raw: number, bytes: number) => boolean): boolean => test(fullRaw - dropped.raw[j], fullBytes - dropped.bytes[j]);
   if (inputs.minDrop === undefined) {
     let k = lines.findIndex((j) => keptFits(j, inputs.fits));
     if (k < 0) k = lines.length - 1;
-    k = Math.min(lines.length - 1, k + Math.max(0, inputs.extraSteps));
-    return { dropUnits: lines[k], steps: k };
+    k = Math.min(lines.length - 1, k + Math.max(0, inputs.extraGridMoves));
+    return { dropUnits: lines[k], gridMoves: k };
   }
   const minDrop = Math.min(inputs.minDrop, dropped.raw.length - 1);
   const holdFits = keptFits(minDrop, inputs.fits) && (!inputs.holdIsMove || keptFits(minDrop, inputs.landsLow));
-  if (holdFits && inputs.extraSteps <= 0) return { dropUnits: minDrop, steps: stepsAt(lines, minDrop) };
+  if (holdFits && inputs.extraGridMoves <= 0) return { dropUnits: minDrop, gridMoves: gridMovesAt(lines, minDrop) };
   let k = lines.findIndex((j) => j > minDrop && keptFits(j, inputs.landsLow));
   if (k < 0) k = lines.length - 1;
-  // A move the overflow sensor forced counts as its first extra step.
-  k = Math.min(lines.length - 1, k + Math.max(0, inputs.extraSteps - (holdFits ? 1 : 0)));
+  // A move the overflow sensor forced counts as its first extra grid move.
+  k = Math.min(lines.length - 1, k + Math.max(0, inputs.extraGridMoves - (holdFits ? 1 : 0)));
   const dropUnits = Math.max(minDrop, lines[k]);
-  return { dropUnits, steps: stepsAt(lines, dropUnits) };
+  return { dropUnits, gridMoves: gridMovesAt(lines, dropUnits) };
 }
 
-function stepsAt(lines: readonly number[], dropUnits: number): number {
-  let steps = 0;
+function gridMovesAt(lines: readonly number[], dropUnits: number): number {
+  let gridMoves = 0;
   lines.forEach((j, k) => {
-    if (j <= dropUnits) steps = k;
+    if (j <= dropUnits) gridMoves = k;
   });
-  return steps;
+  return gridMoves;
 }

@@ -1,7 +1,7 @@
 /**
  * The log lines users verify the trim with. Their format is a documented contract (README, "Log lines"):
  * the first sentence of the [history-trim] line is worded exactly as the leading extension writes it, so
- * existing habits and the seed's acceptance checkpoints keep working; our fields follow it.
+ * existing habits and log checks written for it keep working; our fields follow it.
  */
 import type { Budget } from './budget';
 import type { CutGeometry } from './cutPolicy';
@@ -14,12 +14,12 @@ export function historyTrimLine(result: TrimResult, budget: Budget, geometry: Cu
     `[history-trim] Dropped ${result.removed} old message(s) to fit context window ` +
     `(budget=${budget.tokens}, maxBytes=${budget.maxBytes}); ` +
     `estimated payload now ~${result.estTokens} tokens / ${result.bytes} bytes. ` +
-    `headroom=${geometry.headroom} step=${geometry.step} cut=${cutMoved ? 'moved' : 'held'}`
+    `headroom=${geometry.headroom} step=${geometry.cutStep} cut=${cutMoved ? 'moved' : 'held'}`
   );
 }
 
 /** Written at ERROR level when even the smallest safe history does not fit: never sent silently. */
-export function overBudgetLine(result: TrimResult, budget: Budget): string {
+export function overCeilingLine(result: TrimResult, budget: Budget): string {
   const b = result.breakdown;
   return (
     `[history-trim] Over budget: no safe cut fits. Sending ~${result.estTokens} tokens / ${result.bytes} bytes ` +

@@ -25,7 +25,7 @@ export interface HistoryLayout {
   middle: Unit[];
   /** Index of the current user prompt (always sent), or -1 when there is none after the head. */
   prompt: number;
-  tailStart: number;
+  currentTurnStart: number;
 }
 
 export function layoutHistory(messages: readonly WireMessage[], keepRounds = Infinity): HistoryLayout {
@@ -45,9 +45,9 @@ export function layoutHistory(messages: readonly WireMessage[], keepRounds = Inf
   const keep = keptRoundCount(rounds.length, keepRounds, prompt >= 0);
   const dropRounds = rounds.length - keep;
   // No droppable round: the prompt simply starts the tail (the current turn travels whole).
-  const tailStart = dropRounds === 0 && prompt >= 0 ? prompt : keep === 0 ? messages.length : rounds[dropRounds].start;
+  const currentTurnStart = dropRounds === 0 && prompt >= 0 ? prompt : keep === 0 ? messages.length : rounds[dropRounds].start;
   const middle = [...(prompt >= 0 ? unitsBetween(messages, headEnd, prompt) : []), ...rounds.slice(0, dropRounds)];
-  return { headEnd, middle, prompt, tailStart };
+  return { headEnd, middle, prompt, currentTurnStart };
 }
 
 /**
@@ -72,7 +72,7 @@ export function keptIndices(count: number, layout: HistoryLayout, dropUnits: num
 
 /** The first message kept after the head when `dropUnits` middle units are gone. */
 export function firstKeptIndex(layout: HistoryLayout, dropUnits: number): number {
-  const first = dropUnits < layout.middle.length ? layout.middle[dropUnits].start : layout.tailStart;
+  const first = dropUnits < layout.middle.length ? layout.middle[dropUnits].start : layout.currentTurnStart;
   // The prompt is always sent, so a cut just before it and one just after it send the same messages.
   return first === layout.prompt ? first + 1 : first;
 }

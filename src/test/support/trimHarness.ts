@@ -24,13 +24,13 @@ export function toolGroup(id: string, resultTokens: number, seed: number, calls 
   ];
 }
 
-export function trimWith(messages: WireMessage[], budgetTokens: number, memo = new SizeMemo(), extraSteps = 0, historyTrim = defaultSettings.historyTrim): TrimResult {
-  const budget = computeBudget({ contextWindow: budgetTokens + 20_000, maxOutputTokens: 20_000 }, { ...defaultSettings, maxInputTokens: budgetTokens });
+export function trimWith(messages: WireMessage[], budgetTokens: number, memo = new SizeMemo(), extraGridMoves = 0, historyTrim = defaultSettings.historyTrim): TrimResult {
+  const budget = computeBudget({ contextWindow: budgetTokens + 20_000, maxOutputTokens: 20_000 }, { ...defaultSettings, budgetOverrideTokens: budgetTokens });
   return trimHistory(messages, {
     budget,
     geometry: cutGeometry(budgetTokens, historyTrim),
     calibration: 1,
-    extraSteps,
+    extraGridMoves,
     memo,
     tools: { tokens: 0, bytes: 0 },
   });
