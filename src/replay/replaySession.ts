@@ -8,6 +8,7 @@ import { performance } from 'perf_hooks';
 import type { Settings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
+import { repairedHistory } from '../core/convert/convertRequest';
 import { planTrim } from '../core/request/prepareRequest';
 import { SessionIds } from '../core/session/sessionId';
 import { Calibrations } from '../core/trim/calibration';
@@ -73,7 +74,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   let i = 0;
   for (const request of requests) {
     const started = performance.now();
-    const plan = planTrim(request.messages, request.tools, {
+    const plan = planTrim(repairedHistory(request.messages, logger), request.tools, {
       settings: options.settings,
       limits: options.limits,
       calibration: state.calibrations.factor(modelId),

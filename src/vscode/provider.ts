@@ -12,7 +12,6 @@ import type { ModelCatalog } from './modelCatalog';
 import type { SettingsReader } from './settingsReader';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
-import { withoutImages } from '../core/convert/withoutImages';
 import { withOverride } from '../core/models/applyOverride';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
@@ -59,12 +58,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     token: vscode.CancellationToken,
   ): Promise<void> {
     const entry = this.entryFor(model);
-    let chatMessages = toChatMessages(messages);
-    if (!entry.imageInput) {
-      const stripped = withoutImages(chatMessages);
-      if (stripped.removed > 0) this.log.warn(`[request] ${entry.id} does not accept images; replaced ${stripped.removed} image(s) with a note.`);
-      chatMessages = stripped.messages;
-    }
+    const chatMessages = toChatMessages(messages);
     const tools = toChatTools(options.tools);
     // Title and summary requests do not move chat's context indicator (sideRequest.ts).
     const side = isSideRequest(chatMessages, tools);
@@ -72,7 +66,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
       await this.engine.run(
-        { modelId: entry.id, messages: chatMessages, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
+        { modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
         entry,
         (event) => (side && event.kind === 'usage' ? undefined : reportEvent(event, progress)),
         controller.signal,

@@ -10,6 +10,7 @@
 import { BreakpointCache, type MessagesPrompt } from '../../cacheModel/breakpointCache';
 import { countTextTokens } from '../../cacheModel/valueTokens';
 import type { Logger } from '../../core/log';
+import { repairedHistory } from '../../core/convert/convertRequest';
 import { accountUsage } from '../../core/request/accountUsage';
 import { planTrim } from '../../core/request/prepareRequest';
 import { anthropicUsage } from '../../core/routes/messages/messagesUsage';
@@ -82,7 +83,7 @@ export function runMessagesRegime(regime: RegimeSpec = MESSAGES_REGIME): Message
   let cutMoves = 0;
   for (let i = 0; i < regime.requests; i++) {
     const request = requestAt(session, i);
-    const plan = planTrim(request.messages, request.tools, { settings, limits, calibration: state.calibrations.factor(MODEL_ID), memo, states: state.states, log: quiet });
+    const plan = planTrim(repairedHistory(request.messages, quiet), request.tools, { settings, limits, calibration: state.calibrations.factor(MODEL_ID), memo, states: state.states, log: quiet });
     if (plan.trim.removed > 0 && plan.cutMoved && i > 0) cutMoves++;
     const body = routeById('messages').buildBody({ modelId: MODEL_ID, messages: plan.trim.messages, tools: plan.tools, sessionId: SESSION, maxOutputTokens: regime.maxOutputTokens }) as unknown as MessagesPrompt;
     figures.ours.push(observe(caches.ours, body, i));

@@ -1,9 +1,10 @@
 /**
- * Our trim, exactly as the extension runs it: planTrim for every request (repair, budget, cut, log) and
- * accountUsage after it (calibration against the reported prompt tokens, overflow sensor), the same calls
+ * Our trim, exactly as the extension runs it: the repair step (repairedHistory) and planTrim for every request
+ * (budget, cut, log) and accountUsage after it (calibration against the reported prompt tokens, overflow sensor), the same calls
  * replaySession makes.
  */
 import type { Logger } from '../../core/log';
+import { repairedHistory } from '../../core/convert/convertRequest';
 import { accountUsage } from '../../core/request/accountUsage';
 import { planTrim, type TrimPlan } from '../../core/request/prepareRequest';
 import { Calibrations } from '../../core/trim/calibration';
@@ -49,7 +50,7 @@ function startOurs(regime: RegimeSpec, overrides: HistoryTrimOverrides): PolicyR
   let lastPlan: TrimPlan | undefined;
   return {
     decide(request) {
-      lastPlan = planTrim(request.messages, request.tools, { settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log });
+      lastPlan = planTrim(repairedHistory(request.messages, log), request.tools, { settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log });
       if (lastPlan.input.length !== request.messages.length) throw new Error('bench sessions must not need tool-pair repair');
       return { sentIndices: lastPlan.trim.sentIndices, estimate: lastPlan.trim.estTokens };
     },

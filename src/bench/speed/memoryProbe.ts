@@ -6,6 +6,7 @@
  */
 import { performance } from 'perf_hooks';
 import type { Logger } from '../../core/log';
+import { repairedHistory } from '../../core/convert/convertRequest';
 import { planTrim } from '../../core/request/prepareRequest';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../../core/trim/messageSize';
@@ -57,7 +58,7 @@ function trimEveryRequest(session: BenchSession, memo: SizeMemo): number {
   const started = performance.now();
   for (let i = 0; i < session.requestEnds.length; i++) {
     const request = requestAt(session, i);
-    planTrim(request.messages, request.tools, { settings, limits, calibration: 1, memo, states, log: silent });
+    planTrim(repairedHistory(request.messages, silent), request.tools, { settings, limits, calibration: 1, memo, states, log: silent });
   }
   return performance.now() - started;
 }

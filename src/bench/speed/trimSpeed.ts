@@ -4,6 +4,7 @@
  * planTrim alone and for the whole request preparation from the neutral ChatMessage form.
  */
 import { MemoryLogger } from '../../core/log';
+import { repairedHistory } from '../../core/convert/convertRequest';
 import { planTrim, prepareRequest, type PrepareContext } from '../../core/request/prepareRequest';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
@@ -43,7 +44,7 @@ function freshContext(session: BenchSession): PrepareContext {
 
 export function measureTrimSpeed(session: BenchSession): TrimSpeed {
   const requests = session.requestEnds.map((_, i) => requestAt(session, i));
-  const planOf = (ctx: PrepareContext, i: number) => () => void planTrim(requests[i].messages, requests[i].tools, ctx);
+  const planOf = (ctx: PrepareContext, i: number) => () => void planTrim(repairedHistory(requests[i].messages, ctx.log), requests[i].tools, ctx);
 
   const trimCold = Array.from({ length: COLD_RUNS }, () => timeMs(planOf(freshContext(session), 0)));
   const warmCtx = freshContext(session);

@@ -4,6 +4,7 @@
  * oldest units until the payload fits, not one more).
  */
 import type { HistoryTrimSettings, Settings } from '../config/settings';
+import { repairedHistory } from '../convert/convertRequest';
 import { accountUsage } from '../request/accountUsage';
 import { planTrim, type TrimPlan } from '../request/prepareRequest';
 import { Calibrations } from '../trim/calibration';
@@ -45,7 +46,7 @@ export function oursRunner(settings: Settings, limits: ModelLimits, onPlan?: (pl
   let plan: TrimPlan | undefined;
   return {
     decide(request: SimRequest) {
-      plan = planTrim([...request.messages], [...request.tools], {
+      plan = planTrim(repairedHistory(request.messages, quiet), [...request.tools], {
         settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log: quiet,
       });
       onPlan?.(plan);

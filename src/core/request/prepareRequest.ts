@@ -1,12 +1,12 @@
 /**
- * Request preparation, top to bottom: convert → repair tool pairs → trim → the route's body. Everything up to
+ * Request preparation, top to bottom: convert (images, wire form, reasoning, tool pairs: convertRequest.ts)
+ * → trim → the route's body. Everything up to
  * the trim is route-neutral (the cut is the same whatever the route); only the last step asks the route.
  * Pure apart from the memo and the per-conversation state it updates; it logs what it decided.
  */
 import type { Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
-import { repairToolPairs } from '../convert/repairToolPairs';
-import { toWireMessages } from '../convert/toWireMessages';
+import { convertRequest, logConversion } from '../convert/convertRequest';
 import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
@@ -34,6 +34,8 @@ export interface ChatRequest {
   modelOptions?: Record<string, unknown>;
   /** The thinking effort the model picker set for this request, unvalidated (core/request/sendBody.ts). */
   effort?: unknown;
+  /** The model accepts images (not given: it does); when false each image is replaced by a note before the trim. */
+  imageInput?: boolean;
 }
 
 export interface PrepareContext {
@@ -78,13 +80,9 @@ export interface TrimPlan {
 }
 
 export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
-  let wire = toWireMessages(request.messages);
-  if (ctx.reasoning) {
-    const restored = ctx.reasoning.restore(wire);
-    if (restored.restored > 0) ctx.log.debug(`[request] Restored the reasoning of ${restored.restored} tool-call answer(s) the history had lost.`);
-    wire = restored.messages;
-  }
-  const plan = planTrim(wire, toWireTools(request.tools), ctx);
+  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, reasoning: ctx.reasoning });
+  logConversion(request.modelId, changed, ctx.log);
+  const plan = planTrim(messages, toWireTools(request.tools), ctx);
   const route = ctx.route ?? chatRoute;
   const bodyInput: BodyInput = {
     modelId: request.modelId,
@@ -106,15 +104,11 @@ export function bodyFor(prepared: PreparedRequest, route: Route): PreparedReques
 }
 
 /**
- * The extension's whole trim path for OpenAI-shaped messages: repair tool pairs, budget, cut, truncate,
- * log. The replay tool calls exactly this.
+ * The extension's whole trim path for an already-converted (tool pairs repaired) history: budget, cut,
+ * truncate, log. The replay tool and the bench call exactly this, after the same repair (repairedHistory).
  */
 export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: PrepareContext): TrimPlan {
-  const repaired = repairToolPairs(messages);
-  if (repaired.droppedOrphanResults || repaired.addedMissingResults) {
-    ctx.log.warn(`[request] Repaired tool pairs: dropped ${repaired.droppedOrphanResults} orphaned tool result(s), closed ${repaired.addedMissingResults} call(s) that had no result.`);
-  }
-  const input = repaired.messages;
+  const input = messages;
   const sessionId = ctx.sessions ? ctx.sessions.idFor(input) : conversationSessionId(input);
   const budget = trimBudget(ctx);
   const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim, ctx.calibrationSpread ?? 0);

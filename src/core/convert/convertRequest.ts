@@ -1,0 +1,65 @@
+/**
+ * The one conversion step of a request, before the trim, in this order: the image policy (a text-only model
+ * gets a fixed note in place of each image) → the wire form → the reasoning the history lost, put back →
+ * tool pairs repaired. The trim (planTrim) then works on an already-converted history. Pure apart from the
+ * reasoning memory it reads; it reports what it changed so the caller logs it (logConversion).
+ */
+import type { Logger } from '../log';
+import type { ChatMessage } from '../types';
+import type { WireMessage } from '../wire/wireTypes';
+import type { ReasoningMemory } from './reasoningMemory';
+import { repairToolPairs } from './repairToolPairs';
+import { toWireMessages } from './toWireMessages';
+import { withoutImages } from './withoutImages';
+
+export interface ConvertOptions {
+  /** The model accepts images; when false each image becomes a note (withoutImages.ts). */
+  imageInput: boolean;
+  reasoning?: ReasoningMemory;
+}
+
+export interface Conversion {
+  messages: WireMessage[];
+  imagesReplaced: number;
+  reasoningRestored: number;
+  droppedOrphanResults: number;
+  addedMissingResults: number;
+}
+
+export function convertRequest(messages: readonly ChatMessage[], options: ConvertOptions): Conversion {
+  const images = options.imageInput ? { messages, removed: 0 } : withoutImages(messages);
+  let wire = toWireMessages(images.messages);
+  let reasoningRestored = 0;
+  if (options.reasoning) {
+    const restored = options.reasoning.restore(wire);
+    reasoningRestored = restored.restored;
+    wire = restored.messages;
+  }
+  const repaired = repairToolPairs(wire);
+  return {
+    messages: repaired.messages,
+    imagesReplaced: images.removed,
+    reasoningRestored,
+    droppedOrphanResults: repaired.droppedOrphanResults,
+    addedMissingResults: repaired.addedMissingResults,
+  };
+}
+
+/** The conversion's log lines (their text is a contract); nothing when nothing changed. */
+export function logConversion(modelId: string, c: Omit<Conversion, 'messages'>, log: Logger): void {
+  if (c.imagesReplaced > 0) log.warn(`[request] ${modelId} does not accept images; replaced ${c.imagesReplaced} image(s) with a note.`);
+  if (c.reasoningRestored > 0) log.debug(`[request] Restored the reasoning of ${c.reasoningRestored} tool-call answer(s) the history had lost.`);
+  if (c.droppedOrphanResults || c.addedMissingResults) {
+    log.warn(`[request] Repaired tool pairs: dropped ${c.droppedOrphanResults} orphaned tool result(s), closed ${c.addedMissingResults} call(s) that had no result.`);
+  }
+}
+
+/**
+ * The repair step alone, for callers that start from recorded wire histories (the replay tool, the bench,
+ * the report): the same repair and log line as a live request, before the same planTrim.
+ */
+export function repairedHistory(messages: readonly WireMessage[], log: Logger): WireMessage[] {
+  const repaired = repairToolPairs(messages);
+  logConversion('', { imagesReplaced: 0, reasoningRestored: 0, droppedOrphanResults: repaired.droppedOrphanResults, addedMissingResults: repaired.addedMissingResults }, log);
+  return repaired.messages;
+}
