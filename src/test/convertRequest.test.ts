@@ -5,9 +5,10 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
-import { convertRequest, logConversion } from '../core/convert/convertRequest';
+import { convertRequest, logConversion, repairedHistory } from '../core/convert/convertRequest';
 import { ReasoningMemory } from '../core/convert/reasoningMemory';
 import { MISSING_TOOL_RESULT } from '../core/convert/repairToolPairs';
+import { toWireMessages } from '../core/convert/toWireMessages';
 import { IMAGE_NOTE } from '../core/convert/withoutImages';
 import { MemoryLogger } from '../core/log';
 import { prepareRequest } from '../core/request/prepareRequest';
@@ -51,6 +52,18 @@ describe('convertRequest', () => {
     const call = out.messages[1];
     assert.ok(call.role === 'assistant' && call.reasoning_content === 'why a');
     assert.deepStrictEqual(out.messages[2], { role: 'tool', tool_call_id: 'call_a', content: MISSING_TOOL_RESULT });
+  });
+
+  it('repairs a recorded wire history (replay tool, bench) exactly as the conversion step does, with the same line', () => {
+    const messages: ChatMessage[] = [
+      { role: 'assistant', parts: [{ kind: 'toolCall', callId: 'c', name: 'read', input: {} }] },
+      { role: 'user', parts: [{ kind: 'toolResult', callId: 'ghost', text: 'x' }, { kind: 'text', text: 'next' }] },
+    ];
+    const log = new MemoryLogger();
+    const converted = convertRequest(messages, { imageInput: true });
+    assert.deepStrictEqual(repairedHistory(convertRequest(messages, { imageInput: true }).messages, log), converted.messages);
+    assert.deepStrictEqual(repairedHistory(toWireMessages(messages), log), converted.messages);
+    assert.deepStrictEqual(log.lines, [{ level: 'warn', message: '[request] Repaired tool pairs: dropped 1 orphaned tool result(s), closed 1 call(s) that had no result.' }]);
   });
 
   it('logs what it changed with the documented lines, and nothing when nothing changed', () => {
