@@ -2,29 +2,18 @@
  * `POST /v1/chat/completions`: validate, pick a fault and a reply, account the prompt against the prefix
  * cache, then deliver. Reads top to bottom in that order.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeModel } from './types';
-import type { ServerState } from './state';
 import * as errors from './errors';
 import { findModel } from './models';
-import { planFault, type FaultPlan } from './faults';
-import { readDirectives, type RequestDirectives } from './directives';
+import type { RequestDirectives } from './directives';
+import { chosenReply, directivesOrAnswer, planOrAnswer, type Exchange } from './exchange';
 import { headerValue, isChatBody, wantsUsageInStream, type ChatBody } from './requestInput';
-import { completionTokensOf, defaultReplyText, withToolCallIds } from './replies';
+import { completionTokensOf, defaultReplyText } from './replies';
 import { buildUsage } from './usageShapes';
 import { sendError, sleepUnlessClosed } from './transport';
 import { sendCompletion, streamReply } from './replyWriter';
 
-export interface ChatExchange {
-  state: ServerState;
-  req: IncomingMessage;
-  res: ServerResponse;
-  body: unknown;
-  /** Index of this request in the recorder. */
-  index: number;
-  /** Short notes for the one-line request log. */
-  notes: string[];
-}
+export type ChatExchange = Exchange;
 
 export async function handleChatCompletion(exchange: ChatExchange): Promise<void> {
   const { state, req, res, body } = exchange;
@@ -34,12 +23,8 @@ export async function handleChatCompletion(exchange: ChatExchange): Promise<void
   const sessionId = headerValue(req, 'x-opencode-session');
   if (state.settings.requireSession && !sessionId) return sendError(res, errors.missingSession());
 
-  let directives: RequestDirectives;
-  try {
-    directives = readDirectives(req);
-  } catch (error) {
-    return sendError(res, errors.badRequest((error as Error).message, 'invalid_fake_directive'));
-  }
+  const directives = directivesOrAnswer(exchange, (message) => errors.badRequest(message, 'invalid_fake_directive'));
+  if (!directives) return;
   await answer(exchange, body, model, sessionId, directives);
 }
 
@@ -50,30 +35,17 @@ async function answer(
   sessionId: string | undefined,
   directives: RequestDirectives,
 ): Promise<void> {
-  const { state, req, res, index, notes } = exchange;
+  const { state, res, index, notes } = exchange;
   const measure = state.cache.measure(body);
   const defaultText = defaultReplyText(body.messages, state.settings.replyTokens);
-  const fault = directives.fault ?? state.faultQueue.shift();
-  const plan: FaultPlan = fault
-    ? planFault(fault, { defaultText, promptTokens: measure.promptTokens, contextWindow: model.contextWindow })
-    : { kind: 'reply' };
   notes.push(`model=${model.id}`, `prompt=${measure.promptTokens}`);
-  if (fault) notes.push(`fault=${fault.name}`);
-
-  if (plan.kind === 'http-error') return sendError(res, plan);
-  if (plan.kind === 'destroy-socket') {
-    state.recorder.markClosedByServer(index);
-    req.socket.destroy();
-    return;
-  }
+  const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: measure.promptTokens, contextWindow: model.contextWindow });
+  if (!plan) return;
   if (measure.promptTokens > model.contextWindow) {
     return sendError(res, errors.contextLengthExceeded(model.contextWindow, measure.promptTokens));
   }
 
-  // A fault's own reply wins; otherwise header, then queue, then the default. The queue is only consumed here,
-  // so a request that fails with an HTTP error leaves the scripted reply for the retry.
-  const chosen = plan.reply ?? directives.reply ?? state.replyQueue.shift() ?? { text: defaultText };
-  const reply = withToolCallIds(chosen, index);
+  const reply = chosenReply(exchange, plan, directives, defaultText);
   const observation = state.cache.observeMeasured(sessionId, measure);
   notes.push(`cached=${observation.cachedTokens}`);
   const usageShape = directives.usageShape ?? model.usageShape ?? state.settings.usageShape;

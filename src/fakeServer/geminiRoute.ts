@@ -9,16 +9,14 @@ import type { ErrorReply } from './errors';
 import * as errors from './errors';
 import type { NativeExchange } from './nativeRoutes';
 import { findModel } from './models';
-import { planFault, type FaultPlan } from './faults';
-import { readDirectives } from './directives';
+import { chosenReply, deliverAfterDelay, directivesOrAnswer, planOrAnswer } from './exchange';
 import { headerValue } from './requestInput';
-import { completionTokensOf, defaultReplyText, withToolCallIds } from './replies';
+import { completionTokensOf, defaultReplyText } from './replies';
 import { countTextTokens } from '../cacheModel/valueTokens';
-import { sendError, sleepUnlessClosed } from './transport';
+import { sendError } from './transport';
 import { anthropicAuth, wrongFormat } from './routeErrors';
 import { geminiFrames, geminiUsageObject } from './geminiFrames';
 import { geminiProblem, thinkingConfigProblem } from './geminiValidation';
-import { deliverNativeFrames } from './nativeDelivery';
 import type { FakeModel } from './types';
 
 type Body = Record<string, unknown>;
@@ -73,31 +71,18 @@ interface GeminiPrompt {
 }
 
 async function answer(exchange: NativeExchange, model: FakeModel, prompt: GeminiPrompt): Promise<void> {
-  const { state, req, res, index, notes } = exchange;
-  let directives;
-  try {
-    directives = readDirectives(req);
-  } catch (error) {
-    return sendError(res, geminiError(400, (error as Error).message, 'INVALID_ARGUMENT'));
-  }
+  const { state, res, index } = exchange;
+  const directives = directivesOrAnswer(exchange, (message) => geminiError(400, message, 'INVALID_ARGUMENT'));
+  if (!directives) return;
   const defaultText = defaultReplyText(prompt.userTexts, state.settings.replyTokens);
-  const fault = directives.fault ?? state.faultQueue.shift();
-  const plan: FaultPlan = fault ? planFault(fault, { defaultText, promptTokens: prompt.promptTokens, contextWindow: model.contextWindow }) : { kind: 'reply' };
-  if (fault) notes.push(`fault=${fault.name}`);
-  if (plan.kind === 'http-error') return sendError(res, plan);
-  if (plan.kind === 'destroy-socket') {
-    state.recorder.markClosedByServer(index);
-    req.socket.destroy();
-    return;
-  }
+  const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: prompt.promptTokens, contextWindow: model.contextWindow });
+  if (!plan) return;
   if (prompt.promptTokens > model.contextWindow) {
     return sendError(res, geminiError(400, `The input token count (${prompt.promptTokens}) exceeds the maximum number of tokens allowed (${model.contextWindow}).`, 'INVALID_ARGUMENT'));
   }
-  const reply = withToolCallIds(plan.reply ?? directives.reply ?? state.replyQueue.shift() ?? { text: defaultText }, index);
+  const reply = chosenReply(exchange, plan, directives, defaultText);
   const completion = completionTokensOf(reply);
   const usage = geminiUsageObject(prompt.promptTokens, prompt.cachedTokens, completion, countTextTokens(reply.reasoning ?? ''));
   const frames = geminiFrames({ id: `fake${index}`, model: model.id, reply, usage, cost: prompt.promptTokens / 1e6, signed: model.reasoning === true });
-  await sleepUnlessClosed(res, state.settings.replyDelayMs);
-  const onDeliberateDestroy = (): void => state.recorder.markClosedByServer(index);
-  await deliverNativeFrames({ res, frames, terminalFrames: 1, shape: plan.shape ?? {}, delayMs: reply.delayMsBetweenChunks ?? 0, onDeliberateDestroy });
+  await deliverAfterDelay(exchange, frames, 1, plan, reply);
 }

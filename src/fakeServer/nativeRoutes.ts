@@ -3,31 +3,21 @@
  * answers (any other gets the 401 ModelError), each with its native stream, its prompt cache (exact prefix for
  * Responses; breakpoints only for Messages) and its usage shape, then the cost ping. Faults apply as on chat.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FakeModel, FakeRoute, ScriptedReply } from './types';
+import type { FakeModel, FakeRoute } from './types';
 import type { ServerState } from './state';
 import * as errors from './errors';
 import { findModel } from './models';
-import { planFault, type FaultPlan } from './faults';
-import { readDirectives } from './directives';
+import { chosenReply, deliverAfterDelay, directivesOrAnswer, planOrAnswer, type Exchange } from './exchange';
 import { headerValue } from './requestInput';
-import { completionTokensOf, defaultReplyText, withToolCallIds } from './replies';
+import { completionTokensOf, defaultReplyText } from './replies';
 import { countTextTokens } from '../cacheModel/valueTokens';
-import { sendError, sleepUnlessClosed } from './transport';
+import { sendError } from './transport';
 import { anthropicInvalid, tooManyBreakpoints, wrongFormat } from './routeErrors';
 import { responsesFrames, responsesUsageObject } from './responsesFrames';
 import { messagesFrames } from './messagesFrames';
 import { messagesProblem, responsesInputProblem } from './nativeValidation';
-import { deliverNativeFrames } from './nativeDelivery';
 
-export interface NativeExchange {
-  state: ServerState;
-  req: IncomingMessage;
-  res: ServerResponse;
-  body: unknown;
-  index: number;
-  notes: string[];
-}
+export type NativeExchange = Exchange;
 
 type Body = Record<string, unknown>;
 
@@ -94,30 +84,17 @@ function userTexts(items: readonly unknown[]): { role: 'user'; content: string }
 }
 
 async function answer(route: Exclude<FakeRoute, 'chat'>, exchange: NativeExchange, model: FakeModel, prompt: Prompt): Promise<void> {
-  const { state, req, res, index, notes } = exchange;
-  let directives;
-  try {
-    directives = readDirectives(req);
-  } catch (error) {
-    return sendError(res, errors.badRequest((error as Error).message, 'invalid_fake_directive'));
-  }
+  const { state, res, index } = exchange;
+  const directives = directivesOrAnswer(exchange, (message) => errors.badRequest(message, 'invalid_fake_directive'));
+  if (!directives) return;
   const defaultText = defaultReplyText(prompt.userTexts, state.settings.replyTokens);
-  const fault = directives.fault ?? state.faultQueue.shift();
-  const plan: FaultPlan = fault ? planFault(fault, { defaultText, promptTokens: prompt.promptTokens, contextWindow: model.contextWindow }) : { kind: 'reply' };
-  if (fault) notes.push(`fault=${fault.name}`);
-  if (plan.kind === 'http-error') return sendError(res, plan);
-  if (plan.kind === 'destroy-socket') {
-    state.recorder.markClosedByServer(index);
-    req.socket.destroy();
-    return;
-  }
+  const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: prompt.promptTokens, contextWindow: model.contextWindow });
+  if (!plan) return;
   if (prompt.promptTokens > model.contextWindow) return sendError(res, errors.contextLengthExceeded(model.contextWindow, prompt.promptTokens));
-  const reply: ScriptedReply = withToolCallIds(plan.reply ?? directives.reply ?? state.replyQueue.shift() ?? { text: defaultText }, index);
+  const reply = chosenReply(exchange, plan, directives, defaultText);
   const completion = completionTokensOf(reply);
   const usage = prompt.usage(completion, countTextTokens(reply.reasoning ?? ''));
   const frameInput = { id: `fake${index}`, model: model.id, reply, usage, cost: prompt.promptTokens / 1e6 };
   const frames = route === 'responses' ? responsesFrames(frameInput) : messagesFrames({ ...frameInput, outputTokens: completion });
-  await sleepUnlessClosed(res, state.settings.replyDelayMs);
-  const onDeliberateDestroy = (): void => state.recorder.markClosedByServer(index);
-  await deliverNativeFrames({ res, frames, terminalFrames: route === 'responses' ? 1 : 2, shape: plan.shape ?? {}, delayMs: reply.delayMsBetweenChunks ?? 0, onDeliberateDestroy });
+  await deliverAfterDelay(exchange, frames, route === 'responses' ? 1 : 2, plan, reply);
 }

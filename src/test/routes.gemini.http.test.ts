@@ -10,7 +10,7 @@ import type { BodyInput } from '../core/routes/route';
 import type { WireMessage } from '../core/wire/wireTypes';
 import type { FaultSpec } from '../fakeServer';
 import { useFakeServer } from './support/suiteHooks';
-import { askRoute } from './support/routeClient';
+import { askRoute, rejection } from './support/routeClient';
 import { callsOf, lastUsage, textOf } from './support/routeHarness';
 
 const MODEL = 'fake-native-gemini';
@@ -20,16 +20,6 @@ const input = (messages: WireMessage[], extra: Partial<BodyInput> = {}): BodyInp
   tools: [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }],
   ...extra,
 });
-
-async function rejection(promise: Promise<unknown>): Promise<APIError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof APIError) return error;
-    throw error;
-  }
-  throw new Error('expected an HTTP error');
-}
 
 describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
   const server = useFakeServer({ requireKey: 'sk-test' });

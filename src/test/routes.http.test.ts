@@ -7,7 +7,7 @@ import { NativeReplayMemory } from '../core/routes/nativeReplay';
 import type { BodyInput, RouteId } from '../core/routes/route';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { useFakeServer } from './support/suiteHooks';
-import { askRoute } from './support/routeClient';
+import { askRoute, rejection } from './support/routeClient';
 import { callsOf, lastUsage, textOf } from './support/routeHarness';
 
 const MODEL: Record<RouteId, string> = { chat: 'fake-large', responses: 'fake-responses', messages: 'fake-messages', gemini: 'fake-native-gemini' };
@@ -18,16 +18,6 @@ const input = (route: RouteId, messages: WireMessage[], extra: Partial<BodyInput
   modelId: MODEL[route], messages, tools: [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
   sessionId: `ses_${route}`, maxOutputTokens: 8000, reasoning: route === 'responses', ...extra,
 });
-
-async function rejection(promise: Promise<unknown>): Promise<APIError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof APIError) return error;
-    throw error;
-  }
-  throw new Error('expected an HTTP error');
-}
 
 describe('routes over HTTP (fake OpenCode server)', () => {
   const server = useFakeServer({ requireKey: 'sk-test' });

@@ -9,6 +9,7 @@
 import { measureMessage } from '../trim/messageSize';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import type { ConversationLog } from './requestLog';
+import { cacheSums } from './totals';
 
 export interface SimRequest {
   messages: readonly WireMessage[];
@@ -99,21 +100,13 @@ export function simulate(requests: readonly SimRequest[], runner: PolicyRunner):
 }
 
 export function summarizeSim(steps: readonly SimStep[]): SimSummary {
-  let prompt = 0;
-  let cached = 0;
-  let hits = 0;
-  for (const s of steps) {
-    prompt += s.promptTokens;
-    cached += s.cachedTokens;
-    hits += s.cacheHit;
-  }
-  const n = steps.length;
+  const sums = cacheSums(steps);
   return {
-    requests: n,
-    cutMoves: steps.filter((s) => s.cutMoved).length,
-    meanHit: n ? hits / n : 0,
-    meanKept: n ? prompt / n : 0,
-    coldTokens: prompt - cached,
-    cachedTokens: cached,
+    requests: sums.requests,
+    cutMoves: sums.cutMoves,
+    meanHit: sums.meanHit,
+    meanKept: sums.requests ? sums.promptTokens / sums.requests : 0,
+    coldTokens: sums.coldTokens,
+    cachedTokens: sums.cachedTokens,
   };
 }

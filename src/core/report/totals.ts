@@ -15,25 +15,50 @@ export interface Totals {
   overCeiling: number;
 }
 
-export function totals(records: readonly RequestRecord[]): Totals {
+/** What a request record and a simulated step share, for the cache sums both summaries report. */
+export interface CacheStep {
+  promptTokens: number;
+  cachedTokens: number;
+  cacheHit: number;
+  cutMoved: boolean;
+}
+
+export interface CacheSums {
+  requests: number;
+  promptTokens: number;
+  cachedTokens: number;
+  coldTokens: number;
+  cutMoves: number;
+  /** Mean of the per-request cache hit, 0…1 (0 with no requests). */
+  meanHit: number;
+}
+
+export function cacheSums(steps: readonly CacheStep[]): CacheSums {
   let promptTokens = 0;
   let cachedTokens = 0;
-  let completionTokens = 0;
   let hits = 0;
-  for (const r of records) {
-    promptTokens += r.promptTokens;
-    cachedTokens += r.cachedTokens;
-    completionTokens += r.completionTokens;
-    hits += r.cacheHit;
+  for (const s of steps) {
+    promptTokens += s.promptTokens;
+    cachedTokens += s.cachedTokens;
+    hits += s.cacheHit;
   }
+  const requests = steps.length;
+  const cutMoves = steps.filter((s) => s.cutMoved).length;
+  return { requests, promptTokens, cachedTokens, coldTokens: promptTokens - cachedTokens, cutMoves, meanHit: requests > 0 ? hits / requests : 0 };
+}
+
+export function totals(records: readonly RequestRecord[]): Totals {
+  const sums = cacheSums(records);
+  let completionTokens = 0;
+  for (const r of records) completionTokens += r.completionTokens;
   return {
-    requests: records.length,
-    promptTokens,
-    coldTokens: promptTokens - cachedTokens,
-    cachedTokens,
+    requests: sums.requests,
+    promptTokens: sums.promptTokens,
+    coldTokens: sums.coldTokens,
+    cachedTokens: sums.cachedTokens,
     completionTokens,
-    cutMoves: records.filter((r) => r.cutMoved).length,
-    meanHit: records.length > 0 ? hits / records.length : 0,
+    cutMoves: sums.cutMoves,
+    meanHit: sums.meanHit,
     overCeiling: records.filter((r) => r.overCeiling).length,
   };
 }

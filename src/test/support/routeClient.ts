@@ -1,4 +1,5 @@
 /** One request on one route over real HTTP, with the route modules alone: body → POST → SSE → events. */
+import { APIError } from 'openai';
 import { clientFor } from '../../core/request/chatTransport';
 import { routeById } from '../../core/routes/registry';
 import { sendRoute, ssePayloads } from '../../core/routes/routeHttp';
@@ -29,4 +30,15 @@ export async function askRoute(baseUrl: string, routeId: RouteId, input: BodyInp
   answer.summary = reader.summary;
   answer.layout = reader.layout();
   return answer;
+}
+
+/** The HTTP error a request was refused with (anything else is rethrown; success fails the test). */
+export async function rejection(promise: Promise<unknown>): Promise<APIError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof APIError) return error;
+    throw error;
+  }
+  throw new Error('expected an HTTP error');
 }

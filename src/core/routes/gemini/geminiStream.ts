@@ -9,8 +9,8 @@
 import type { StreamEvent } from '../../types';
 import { isRecord } from '../../util/isRecord';
 import { LayoutRecorder, type AssistantLayout } from '../nativeReplay';
-import { payloadObject, ReaderState } from '../readerState';
-import type { ReadResult, StreamReader, StreamSummary } from '../route';
+import { NativeReader } from '../nativeReader';
+import type { ReadResult } from '../route';
 import { synthesizedCallId } from './geminiCallIds';
 import { signedCallItem, type CallSignature } from './geminiReplay';
 import { originalToolName } from './geminiToolNames';
@@ -26,19 +26,12 @@ const FINISH: Record<string, string> = {
   PROHIBITED_CONTENT: 'content_filter', SPII: 'content_filter', IMAGE_SAFETY: 'content_filter', LANGUAGE: 'content_filter',
 };
 
-export class GeminiReader implements StreamReader {
-  private readonly state = new ReaderState();
+export class GeminiReader extends NativeReader {
   private readonly calls: ReadCall[] = [];
   private sawText = false;
   private responseId = '';
 
-  get summary(): StreamSummary {
-    return this.state.summary;
-  }
-
-  push(data: unknown): ReadResult {
-    const payload = payloadObject(data);
-    if (!isRecord(payload)) return { events: [], malformed: typeof payload === 'string' ? payload : String(data) };
+  protected pushObject(payload: Payload): ReadResult {
     const events: StreamEvent[] = [];
     if (isRecord(payload.error)) return { events, error: payload.error };
     if (payload.type === 'ping') return { events };

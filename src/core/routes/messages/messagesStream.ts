@@ -8,8 +8,8 @@
 import type { StreamEvent } from '../../types';
 import { isRecord } from '../../util/isRecord';
 import { LayoutRecorder, type AssistantLayout } from '../nativeReplay';
-import { payloadObject, ReaderState } from '../readerState';
-import type { ReadResult, StreamReader, StreamSummary } from '../route';
+import { NativeReader } from '../nativeReader';
+import type { ReadResult } from '../route';
 import { anthropicUsage, mergeAnthropicUsage } from './messagesUsage';
 
 type Payload = Record<string, unknown>;
@@ -24,19 +24,12 @@ interface OpenBlock {
 
 const STOP_REASONS: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter' };
 
-export class MessagesReader implements StreamReader {
-  private readonly state = new ReaderState();
+export class MessagesReader extends NativeReader {
   private readonly recorder = new LayoutRecorder('messages');
   private readonly blocks = new Map<number, OpenBlock>();
   private usage: Record<string, unknown> | undefined;
 
-  get summary(): StreamSummary {
-    return this.state.summary;
-  }
-
-  push(data: unknown): ReadResult {
-    const payload = payloadObject(data);
-    if (!isRecord(payload)) return { events: [], malformed: typeof payload === 'string' ? payload : String(data) };
+  protected pushObject(payload: Payload): ReadResult {
     const events: StreamEvent[] = [];
     if (payload.type === 'error') return { events, error: isRecord(payload.error) ? payload.error : payload };
     this.read(payload, events);

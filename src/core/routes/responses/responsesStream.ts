@@ -8,8 +8,8 @@
 import type { StreamEvent } from '../../types';
 import { isRecord } from '../../util/isRecord';
 import { LayoutRecorder, type AssistantLayout } from '../nativeReplay';
-import { payloadObject, ReaderState } from '../readerState';
-import type { ReadResult, StreamReader, StreamSummary } from '../route';
+import { NativeReader } from '../nativeReader';
+import type { ReadResult } from '../route';
 import { responsesUsage } from './responsesUsage';
 
 interface PendingCall {
@@ -22,19 +22,12 @@ type Payload = Record<string, unknown>;
 
 const INCOMPLETE_REASONS: Record<string, string> = { max_output_tokens: 'length', content_filter: 'content_filter' };
 
-export class ResponsesReader implements StreamReader {
-  private readonly state = new ReaderState();
+export class ResponsesReader extends NativeReader {
   private readonly recorder = new LayoutRecorder('responses');
   private readonly calls = new Map<string, PendingCall>();
   private readonly emitted = new Set<string>();
 
-  get summary(): StreamSummary {
-    return this.state.summary;
-  }
-
-  push(data: unknown): ReadResult {
-    const payload = payloadObject(data);
-    if (!isRecord(payload)) return { events: [], malformed: typeof payload === 'string' ? payload : String(data) };
+  protected pushObject(payload: Payload): ReadResult {
     const events: StreamEvent[] = [];
     const error = this.read(payload, events);
     if (error) return { events, error };
