@@ -5,13 +5,8 @@
 //      choose, default fake-large), TIMEOUT_MS (workbench and chat input, default 90000), ANSWER_TIMEOUT_MS (per
 //      answer, default 30000), SHOT (screenshot path), CHROMIUM, PLAYWRIGHT_CORE.
 // Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
-const { chromium } = require(process.env.PLAYWRIGHT_CORE || 'playwright-core');
+const { launchBrowser, control } = require('./browser.cjs');
 
-const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const TURNS = [
   { prompt: 'Which fruit is yellow?', answer: 'Bananas are yellow (answer one).' },
   { prompt: 'And which one is red?', answer: 'Strawberries are red (answer two).' },
@@ -19,14 +14,6 @@ const TURNS = [
 const INPUT = '.interactive-input-part .native-edit-context, .interactive-input-part .monaco-editor textarea';
 const t0 = Date.now();
 const log = (...a) => console.log(`[chat-ui +${Date.now() - t0}ms]`, ...a);
-
-async function control(route, body) {
-  const res = await fetch(`${process.env.FAKE_BASE}/_control/${route}`, body === undefined ? {} : {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`/_control/${route}: HTTP ${res.status}`);
-  return res.json().catch(() => ({}));
-}
 
 const answers = page => page.evaluate(() => Array.from(
   document.querySelectorAll('.interactive-item-container.interactive-response .value')).map(e => e.innerText));
@@ -49,13 +36,7 @@ async function pickModel(page, name) {
 async function main() {
   const timeout = Number(process.env.TIMEOUT_MS || 90000);
   const answerTimeout = Number(process.env.ANSWER_TIMEOUT_MS || 30000);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-e2e-chromium-'));
-  process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
-  process.env.HOME = scratch; // Chromium writes crash reports under $HOME
-  const context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: BROWSER_ARGS,
-    viewport: { width: 1400, height: 900 },
-  });
+  const context = await launchBrowser();
   const page = context.pages()[0] || await context.newPage();
   const results = [];
   const check = (ok, name, detail = '') => { results.push(ok); console.log(`${ok ? 'ok' : 'not ok'} - chat view: ${name}${detail ? ` (${detail})` : ''}`); };

@@ -6,12 +6,9 @@
 // Env: URL, FAKE_BASE, LOGS (<user-data-dir>/logs), SETTINGS (User/settings.json), SHOT_DIR, TIMEOUT_MS, CHROMIUM,
 //      PLAYWRIGHT_CORE. Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require(process.env.PLAYWRIGHT_CORE || 'playwright-core');
+const { launchBrowser, control } = require('./browser.cjs');
 
-const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const INPUT = '.interactive-input-part .native-edit-context, .interactive-input-part .monaco-editor textarea';
 const MARKER = 'PASTE_MARKER_7731';
 const PASTE = Array.from({ length: 60 }, (_, i) => `line ${i + 1}: const value${i} = compute(${i}); // ${MARKER}`).join('\n');
@@ -22,14 +19,6 @@ const TURNS = 12;
 const BUDGET = 6000;
 const t0 = Date.now();
 const log = (...a) => console.log(`[report-ui +${Date.now() - t0}ms]`, ...a);
-
-async function control(route, body) {
-  const res = await fetch(`${process.env.FAKE_BASE}/_control/${route}`, body === undefined ? {} : {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`/_control/${route}: HTTP ${res.status}`);
-  return res.json().catch(() => ({}));
-}
 
 function findLogs(dir) {
   const out = [];
@@ -122,13 +111,7 @@ async function reportFrame(page, selector = '#totals') {
 async function main() {
   const timeout = Number(process.env.TIMEOUT_MS || 90000);
   const shots = process.env.SHOT_DIR || '.';
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-e2e-chromium-'));
-  process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
-  process.env.HOME = scratch;
-  const context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: BROWSER_ARGS,
-    viewport: { width: 1400, height: 900 },
-  });
+  const context = await launchBrowser();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(process.env.URL).origin });
   const page = context.pages()[0] || await context.newPage();
   const results = [];

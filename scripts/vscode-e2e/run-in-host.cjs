@@ -7,13 +7,9 @@
 //      installed .vsix the extension under test), TESTS (test module), TIMEOUT_MS (default 240000),
 //      SHOT (screenshot path, optional), CHROMIUM (default /usr/bin/chromium), PLAYWRIGHT_CORE.
 // Exit code: 0 when run() resolved, 1 when it rejected or timed out, 2 on a harness error.
-const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require(process.env.PLAYWRIGHT_CORE || 'playwright-core');
+const { launchBrowser } = require('./browser.cjs');
 
-const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 async function main() {
   const t0 = Date.now();
@@ -22,14 +18,7 @@ async function main() {
   const payload = [['extensionDevelopmentPath', remote(process.env.EXT_DEV)], ['extensionTestsPath', remote(process.env.TESTS)]];
   const url = `${base}/?folder=${encodeURIComponent(process.env.FOLDER)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   const timeout = Number(process.env.TIMEOUT_MS || 240000);
-  // Chromium writes crash reports under $HOME even with a user-data-dir: keep both in a scratch folder.
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vscode-e2e-chromium-'));
-  process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
-  process.env.HOME = scratch;
-  const context = await chromium.launchPersistentContext(path.join(scratch, 'profile'), {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: BROWSER_ARGS,
-    viewport: { width: 1400, height: 900 },
-  });
+  const context = await launchBrowser();
   const page = context.pages()[0] || await context.newPage();
   let resolveExit;
   const exited = new Promise(r => { resolveExit = r; });
