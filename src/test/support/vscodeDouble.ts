@@ -5,80 +5,13 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import * as nodeFs from 'fs';
+import { CancellationTokenSource, Disposable, EventEmitter, FileType, LanguageModelTextPart, Position, Range, Uri } from './vscodeTypes';
 
-type Listener<T> = (value: T) => void;
+export * from './vscodeTypes';
 
-export class Disposable {
-  constructor(private readonly onDispose: () => void = () => undefined) {}
-  dispose(): void {
-    this.onDispose();
-  }
-}
-
-export class EventEmitter<T> {
-  private listeners: Listener<T>[] = [];
-  readonly event = (listener: Listener<T>): Disposable => {
-    this.listeners.push(listener);
-    return new Disposable(() => (this.listeners = this.listeners.filter((l) => l !== listener)));
-  };
-  fire(value: T): void {
-    for (const listener of [...this.listeners]) listener(value);
-  }
-  dispose(): void {
-    this.listeners = [];
-  }
-}
-
-export class CancellationTokenSource {
-  private readonly emitter = new EventEmitter<void>();
-  readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
-  cancel(): void {
-    if (this.token.isCancellationRequested) return;
-    this.token.isCancellationRequested = true;
-    this.emitter.fire();
-  }
-  dispose(): void {
-    this.emitter.dispose();
-  }
-}
-
-export enum LanguageModelChatMessageRole {
-  User = 1,
-  Assistant = 2,
-}
-export enum LanguageModelChatToolMode {
-  Auto = 1,
-  Required = 2,
-}
-
-export class LanguageModelTextPart {
-  constructor(public value: string) {}
-}
-export class LanguageModelToolCallPart {
-  constructor(public callId: string, public name: string, public input: object) {}
-}
-export class LanguageModelToolResultPart {
-  constructor(public callId: string, public content: unknown[]) {}
-}
-export class LanguageModelPromptTsxPart {
-  constructor(public value: unknown) {}
-}
-export class LanguageModelDataPart {
-  constructor(public data: Uint8Array, public mimeType: string) {}
-}
-/** Present or absent at run time in real VS Code; tests delete and restore it to try both. */
+/** Present or absent at run time in real VS Code; tests delete and restore it to try both (so it is an own, deletable export here, not a re-export). */
 export class LanguageModelThinkingPart {
   constructor(public value: string | string[]) {}
-}
-
-export class LanguageModelChatMessage {
-  constructor(public role: number, public content: unknown[], public name?: string) {}
-  static User(content: string | unknown[]): LanguageModelChatMessage {
-    return new LanguageModelChatMessage(1, typeof content === 'string' ? [new LanguageModelTextPart(content)] : content);
-  }
-  static Assistant(content: string | unknown[]): LanguageModelChatMessage {
-    return new LanguageModelChatMessage(2, typeof content === 'string' ? [new LanguageModelTextPart(content)] : content);
-  }
 }
 
 /** A LogOutputChannel that keeps its lines for assertions. */
@@ -112,25 +45,6 @@ export function setSetting(key: string, value: unknown): void {
   if (value === undefined) settingsStore.delete(key);
   else settingsStore.set(key, value);
   configChanged.fire({ affectsConfiguration: (section: string) => section === 'opencode' || `opencode.${key}`.startsWith(section) });
-}
-
-export enum FileType {
-  Unknown = 0,
-  File = 1,
-  Directory = 2,
-  SymbolicLink = 64,
-}
-
-export class Position {
-  constructor(readonly line: number, readonly character: number) {}
-}
-export class Range {
-  readonly start: Position;
-  readonly end: Position;
-  constructor(startLine: number, startCharacter: number, endLine: number, endCharacter: number) {
-    this.start = new Position(startLine, startCharacter);
-    this.end = new Position(endLine, endCharacter);
-  }
 }
 
 /** A text document read from disk: getText of a range cuts by line and character, as VS Code does. */
@@ -190,27 +104,6 @@ export const createdPanels: any[] = [];
 export const StatusBarAlignment = { Left: 1, Right: 2 } as const;
 export const ViewColumn = { Active: -1, Beside: -2, One: 1 } as const;
 export const ConfigurationTarget = { Global: 1, Workspace: 2, WorkspaceFolder: 3 } as const;
-export class Uri {
-  private constructor(readonly scheme: string, readonly path: string) {}
-  static file(path: string): Uri {
-    return new Uri('file', path);
-  }
-  static from(parts: { scheme: string; path: string }): Uri {
-    return new Uri(parts.scheme, parts.path);
-  }
-  get fsPath(): string {
-    return this.path;
-  }
-  toString(): string {
-    return `${this.scheme}://${this.path}`;
-  }
-}
-export class Location {
-  constructor(readonly uri: Uri, readonly range: unknown) {}
-}
-export class ThemeColor {
-  constructor(readonly id: string) {}
-}
 
 export const window = {
   createStatusBarItem(id: string, alignment?: number, priority?: number): any {
@@ -276,32 +169,6 @@ async function sendThrough(provider: any, info: any, messages: any[], options: a
       yield* texts;
     })(),
   };
-}
-
-export class LanguageModelError extends Error {
-  constructor(message: string, readonly code = '') {
-    super(message);
-  }
-}
-
-export class ThemeIcon {
-  constructor(readonly id: string) {}
-}
-
-export class MarkdownString {
-  constructor(public value = '', readonly supportThemeIcons = false) {}
-  appendMarkdown(text: string): this {
-    this.value += text;
-    return this;
-  }
-  appendText(text: string): this {
-    this.value += text.replace(/[\\`*_{}[\]()#+\-.!]/g, (c) => `\\${c}`);
-    return this;
-  }
-}
-
-export class ChatResponseMarkdownPart {
-  constructor(readonly value: MarkdownString) {}
 }
 
 export const registeredParticipants = new Map<string, { handler: (...args: any[]) => any; iconPath?: unknown }>();
