@@ -1,6 +1,6 @@
 /**
  * Context windows learned from the endpoint's own "maximum context length is N tokens" errors (the safety net).
- * They are persisted with the engine's other state (core/state/perModel.ts), so a restart does not forget them and fail the same way again.
+ * The engine persists them (a per-model table, core/state/perModel.ts), so a restart does not forget them and fail the same way again.
  */
 import { PerModel } from '../state/perModel';
 
