@@ -125,7 +125,7 @@ describe('persisted state: every loader survives random JSON (issue 9 item 9)', 
     const inner = new MemoryStore();
     inner.values.set('k', { a: 'x', b: 1.5 });
     const persisted = new PersistedStore(inner, log);
-    for (let i = 0; i < 3; i++) assert.deepStrictEqual(persisted.loadMap('k', validCalibration), [['b', 1.5]]);
+    for (let i = 0; i < 3; i++) assert.deepStrictEqual(persisted.loadMap('k', validCalibration), [['b', { factor: 1.5, spread: 0 }]]);
     assert.strictEqual(log.messages('warn').length, 1);
     assert.deepStrictEqual(persisted.loadMap('absent', validCalibration), []);
   });

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { planTrim } from '../core/request/prepareRequest';
-import { Calibrations, MAX_STEP_RATIO } from '../core/trim/calibration';
+import { CALIBRATION, Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { stableCut } from '../core/trim/truncateOversized';
@@ -95,7 +95,7 @@ describe('calibration learns from what was sent, in bounded steps (issue 11)', (
     calibrations.observe('m', 100_000, 30_000);
     assert.strictEqual(calibrations.factor('m'), settled, 'an outlier is ignored');
     calibrations.observe('m', 100_000, 126_000);
-    assert.ok(calibrations.factor('m') <= settled * (1 + MAX_STEP_RATIO) + 1e-9, 'a normal sample moves at most one bounded step');
+    assert.ok(calibrations.factor('m') <= settled * (1 + CALIBRATION.maxStepRatio) + 1e-9, 'a normal sample moves at most one bounded step');
     for (let i = 0; i < 40; i++) calibrations.observe('m', 100_000, 250_000);
     assert.ok(calibrations.factor('m') > 2.3, `a lasting change is learned: ${calibrations.factor('m')}`);
   });

@@ -18,6 +18,7 @@ import { chooseRoute, learnRoute, switchedRoute, type RouteSwitch } from './rout
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
+import { MAX_MODELS } from '../state/perModel';
 import { ConversationStates } from '../trim/conversationState';
 import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
@@ -85,7 +86,6 @@ const STORE_KEYS = {
 /** The capacities of the persisted maps (the in-memory classes hold as many). */
 const MAX_TRIM_STATES = 200;
 const MAX_REASONING_ENTRIES = 500;
-const MAX_MODELS = 1_000;
 const MAX_NATIVE_LAYOUTS = 300;
 
 export class ChatEngine {

@@ -3,7 +3,7 @@
  * live. Used when loading (persisted.ts drops what fails); Calibrations and LearnedLimits take what passed as is
  * (ConversationStates and ReasoningMemory keep a check of their own for callers that load raw JSON).
  */
-import { MAX_CALIBRATION, MIN_CALIBRATION } from '../trim/calibration';
+import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
 import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';
 import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../request/unsupportedParams';
@@ -26,8 +26,17 @@ export function validSessionClaim(value: unknown): string | undefined {
   return typeof value === 'string' && /^[0-9a-f]{24}$/.test(value) ? value : undefined;
 }
 
-export function validCalibration(value: unknown): number | undefined {
-  return typeof value === 'number' && value >= MIN_CALIBRATION && value <= MAX_CALIBRATION ? value : undefined;
+const isFactor = (v: unknown): v is number => typeof v === 'number' && v >= CALIBRATION.minFactor && v <= CALIBRATION.maxFactor;
+
+/**
+ * A model's calibration: `{factor, spread}`, or a bare factor as versions before the spread was persisted saved
+ * it (its spread is 0, learned again). A missing spread is 0; other fields are left out.
+ */
+export function validCalibration(value: unknown): CalibrationRecord | undefined {
+  if (isFactor(value)) return { factor: value, spread: 0 };
+  if (!isRecord(value) || !isFactor(value.factor)) return undefined;
+  const spread = value.spread === undefined ? 0 : value.spread;
+  return typeof spread === 'number' && spread >= 0 && spread <= MAX_SPREAD ? { factor: value.factor, spread } : undefined;
 }
 
 export function validContextWindow(value: unknown): number | undefined {

@@ -1,49 +1,68 @@
 /**
  * Per-model calibration of the fast estimator against the prompt tokens the API reports: no local
  * tokenizer is exact for DeepSeek, Kimi, GLM or Qwen, so the reported count is the ground truth.
- * A smoothed ratio, clamped so one odd response cannot swing the budget.
+ * A smoothed ratio, clamped so one odd response cannot swing the budget, and its spread (below).
  */
+import { PerModel } from '../state/perModel';
 
-export const MIN_CALIBRATION = 0.5;
-export const MAX_CALIBRATION = 2.5;
-/** Below this many estimated tokens the fixed per-request overheads dominate the ratio. */
-export const MIN_SAMPLE_TOKENS = 2_000;
-const SMOOTHING = 0.3;
-/** One sample moves an established factor by at most this share of it. */
-export const MAX_STEP_RATIO = 0.05;
-/** A sample this far from the factor (either way) is an outlier and ignored... */
-export const OUTLIER_RATIO = 1.5;
-/** ...unless this many in a row agree on the direction: then the endpoint really changed, and the factor follows (still bounded). */
-const OUTLIERS_TO_FOLLOW = 3;
+/** The calibration's tuning, one place (docs/history-trim.md "Calibration" and "The margin follows the calibration spread"). */
+export const CALIBRATION = {
+  /** The factor stays within [minFactor, maxFactor]. */
+  minFactor: 0.5,
+  maxFactor: 2.5,
+  /** Below this many estimated tokens the fixed per-request overheads dominate the ratio: no sample. */
+  minSampleTokens: 2_000,
+  /** Share of the gap to a sample that the factor moves... */
+  smoothing: 0.3,
+  /** ...but one sample moves an established factor by at most this share of it. */
+  maxStepRatio: 0.05,
+  /** A sample this far from the factor (either way) is an outlier and ignored... */
+  outlierRatio: 1.5,
+  /** ...unless this many in a row agree on the direction: then the endpoint really changed, and the factor follows (still bounded). */
+  outliersToFollow: 3,
+  /** Each sample lowers the spread by this share (per sample, not per time: half-life ≈ 230 samples). */
+  spreadDecay: 0.003,
+} as const;
+
+/** The largest spread a sample can set: one further away is an outlier, which the spread ignores. */
+export const MAX_SPREAD = CALIBRATION.outlierRatio - 1;
+
 /**
- * The spread: how far the reported count has recently come out ABOVE what the factor in use predicted
- * (observed ÷ factor − 1, positive side only: an over-estimate never overflows). A decaying peak: each
- * sample lowers it by this share, a larger under-estimate raises it at once. The cut's safety margin
- * follows it (cutPolicy.marginRatio), so a model whose ratio jitters by ±1% holds 1% below the budget.
+ * What is kept per model, and persisted, so a restart plans the same cut. The spread: how far the reported
+ * count has recently come out ABOVE what the factor in use predicted (observed ÷ factor − 1, positive side
+ * only: an over-estimate never overflows). A decaying peak: each sample lowers it by spreadDecay, a larger
+ * under-estimate raises it at once. The cut's safety margin follows it (cutPolicy.marginRatio), so a model
+ * whose ratio jitters by ±1% holds 1.5% below the budget. It decays per sample, not with time: after a
+ * restart, however long after, the margin is the one the last request had.
  */
-const SPREAD_DECAY = 0.003;
-
-export interface CalibrationUpdate {
-  observed: number;
+export interface CalibrationRecord {
   factor: number;
-  /** The spread after this sample (see spread()). */
+  /** 0 … MAX_SPREAD; 0 before the second sample, and for a record saved before the spread was persisted. */
   spread: number;
 }
 
+/** One sample's outcome: the ratio it showed and the record after it. */
+export interface CalibrationUpdate extends CalibrationRecord {
+  observed: number;
+}
+
 export class Calibrations {
-  private readonly factors = new Map<string, number>();
+  private readonly records: PerModel<CalibrationRecord>;
   /** Consecutive outliers per model, signed by direction (not persisted: a restart forgets a streak). */
-  private readonly outlierStreaks = new Map<string, number>();
-  /** Decaying peak of the relative under-estimate per model (not persisted: a restart starts at 0 and learns it again). */
-  private readonly spreads = new Map<string, number>();
+  private readonly outlierStreaks = new PerModel<number>();
+
+  /** From the persisted map, already validated on load (core/state/records.ts validCalibration): no second check here. */
+  constructor(saved: Readonly<Record<string, CalibrationRecord>> = {}) {
+    this.records = new PerModel(saved);
+  }
 
   factor(model: string): number {
-    return this.factors.get(model) ?? 1;
+    return this.records.get(model)?.factor ?? 1;
   }
 
   /** The recent peak of (reported ÷ predicted − 1) for this model; 0 before two samples. */
   spread(model: string): number {
-    return this.spreads.get(model) ?? 0;
+    return this.records.get(model)?.spread ?? 0;
   }
 
   /**
@@ -52,45 +71,44 @@ export class Calibrations {
    * factor unchanged. An established factor moves by a bounded step, so one odd sample never moves it far.
    */
   observe(model: string, estimatedRawTokens: number, reportedTokens: number): CalibrationUpdate | undefined {
-    if (estimatedRawTokens < MIN_SAMPLE_TOKENS || reportedTokens <= 0) return undefined;
     const observed = reportedTokens / estimatedRawTokens;
-    const previous = this.factors.get(model);
-    const factor = previous === undefined ? clampFactor(observed) : this.nextFactor(model, previous, observed);
-    this.factors.set(model, factor);
-    // An ignored outlier (factor unchanged, sample > 1.5× away) says nothing about the usual spread.
-    const outlier = previous !== undefined && (observed > previous * OUTLIER_RATIO || observed < previous / OUTLIER_RATIO);
-    if (previous !== undefined && !outlier) this.spreads.set(model, nextSpread(this.spread(model), observed / previous - 1));
-    return { observed, factor, spread: this.spread(model) };
+    if (!(estimatedRawTokens >= CALIBRATION.minSampleTokens) || !(reportedTokens > 0) || !Number.isFinite(observed)) return undefined;
+    const previous = this.records.get(model);
+    const record = previous ? this.next(model, previous, observed) : { factor: clampFactor(observed), spread: 0 };
+    this.records.set(model, record);
+    return { observed, ...record };
   }
 
-  private nextFactor(model: string, previous: number, observed: number): number {
-    const direction = observed > previous * OUTLIER_RATIO ? 1 : observed < previous / OUTLIER_RATIO ? -1 : 0;
+  private next(model: string, previous: CalibrationRecord, observed: number): CalibrationRecord {
+    const direction = observed > previous.factor * CALIBRATION.outlierRatio ? 1 : observed < previous.factor / CALIBRATION.outlierRatio ? -1 : 0;
     const streak = direction === 0 ? 0 : Math.sign(this.outlierStreaks.get(model) ?? 0) === direction ? (this.outlierStreaks.get(model) ?? 0) + direction : direction;
     this.outlierStreaks.set(model, streak);
-    if (direction !== 0 && Math.abs(streak) < OUTLIERS_TO_FOLLOW) return previous;
-    const blended = previous + SMOOTHING * (observed - previous);
-    const bounded = Math.min(previous * (1 + MAX_STEP_RATIO), Math.max(previous * (1 - MAX_STEP_RATIO), blended));
-    return clampFactor(bounded);
+    // An outlier says nothing about the usual spread; the factor follows it only after a streak.
+    if (direction !== 0) return Math.abs(streak) < CALIBRATION.outliersToFollow ? previous : { factor: nextFactor(previous.factor, observed), spread: previous.spread };
+    return { factor: nextFactor(previous.factor, observed), spread: nextSpread(previous.spread, observed / previous.factor - 1) };
   }
 
-  toJSON(): Record<string, number> {
-    return Object.fromEntries(this.factors);
+  toJSON(): Record<string, CalibrationRecord> {
+    return this.records.toJSON();
   }
 
-  /** From the persisted map, already validated on load (core/state/records.ts validCalibration): no second check here. */
-  static fromJSON(value: Readonly<Record<string, number>>): Calibrations {
-    const calibrations = new Calibrations();
-    for (const [model, factor] of Object.entries(value)) calibrations.factors.set(model, factor);
-    return calibrations;
+  static fromJSON(value: Readonly<Record<string, CalibrationRecord>>): Calibrations {
+    return new Calibrations(value);
   }
+}
+
+function nextFactor(previous: number, observed: number): number {
+  const blended = previous + CALIBRATION.smoothing * (observed - previous);
+  const bounded = Math.min(previous * (1 + CALIBRATION.maxStepRatio), Math.max(previous * (1 - CALIBRATION.maxStepRatio), blended));
+  return clampFactor(bounded);
 }
 
 function nextSpread(spread: number, underEstimate: number): number {
-  return Math.max(underEstimate, spread * (1 - SPREAD_DECAY), 0);
+  return Math.min(MAX_SPREAD, Math.max(underEstimate, spread * (1 - CALIBRATION.spreadDecay), 0));
 }
 
 function clampFactor(factor: number): number {
-  return Math.min(MAX_CALIBRATION, Math.max(MIN_CALIBRATION, factor));
+  return Math.min(CALIBRATION.maxFactor, Math.max(CALIBRATION.minFactor, factor));
 }
 
 export function calibrationLine(model: string, reported: number, estimated: number, update: CalibrationUpdate): string {

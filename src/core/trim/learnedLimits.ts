@@ -1,7 +1,8 @@
 /**
  * Context windows learned from the endpoint's own "maximum context length is N tokens" errors (the safety net).
- * They are persisted by the adapter, so a restart does not forget them and fail the same way again.
+ * The engine persists them (a per-model table, core/state/perModel.ts), so a restart does not forget them and fail the same way again.
  */
+import { PerModel } from '../state/perModel';
 
 const LIMIT_PATTERNS = [
   /maximum context length is\s*([\d,_]+)\s*tokens/i,
@@ -26,7 +27,12 @@ export function parseContextLimit(message: string): number | undefined {
 }
 
 export class LearnedLimits {
-  private readonly windows = new Map<string, number>();
+  private readonly windows: PerModel<number>;
+
+  /** From the persisted map, already validated on load (core/state/records.ts validContextWindow): no second check here. */
+  constructor(saved: Readonly<Record<string, number>> = {}) {
+    this.windows = new PerModel(saved);
+  }
 
   get(model: string): number | undefined {
     return this.windows.get(model);
@@ -40,13 +46,10 @@ export class LearnedLimits {
   }
 
   toJSON(): Record<string, number> {
-    return Object.fromEntries(this.windows);
+    return this.windows.toJSON();
   }
 
-  /** From the persisted map, already validated on load (core/state/records.ts validContextWindow): no second check here. */
   static fromJSON(value: Readonly<Record<string, number>>): LearnedLimits {
-    const learned = new LearnedLimits();
-    for (const [model, contextWindow] of Object.entries(value)) learned.windows.set(model, contextWindow);
-    return learned;
+    return new LearnedLimits(value);
   }
 }
