@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { countValueTokens } from './valueTokens';
-import { PER_MESSAGE_OVERHEAD_TOKENS } from './prefixCache';
+import { BoundedMap } from '../core/util/boundedMap';
+import { MAX_SESSIONS, PER_MESSAGE_OVERHEAD_TOKENS } from './prefixCache';
 
 export const MAX_BREAKPOINTS = 4;
 export const LOOKBACK_BLOCKS = 20;
@@ -66,14 +67,15 @@ function asBlocks(content: unknown): unknown[] {
 }
 
 export class BreakpointCache {
-  private readonly written = new Map<string, Map<string, number>>();
+  /** Per session (the least recently used forgotten first): prefix-chain hash → tokens up to that block. */
+  private readonly written = new BoundedMap<string, Map<string, number>>(MAX_SESSIONS);
 
   /** Reads what earlier requests of the session wrote, then writes this request's breakpoints. */
   observe(session: string, prompt: MessagesPrompt): BreakpointResult {
     const blocks = promptBlocks(prompt);
     const marks = blocks.map((b, i) => (b.breakpoint ? i : -1)).filter((i) => i >= 0);
     if (marks.length > MAX_BREAKPOINTS) return { ok: false, breakpoints: marks.length };
-    const known = this.sessionMap(session);
+    const known = this.written.getOrCreate(session, () => new Map());
     let read = 0;
     for (const mark of marks) {
       for (let i = mark; i >= Math.max(0, mark - LOOKBACK_BLOCKS); i--) {
@@ -93,14 +95,5 @@ export class BreakpointCache {
 
   reset(): void {
     this.written.clear();
-  }
-
-  private sessionMap(session: string): Map<string, number> {
-    let map = this.written.get(session);
-    if (!map) {
-      map = new Map();
-      this.written.set(session, map);
-    }
-    return map;
   }
 }

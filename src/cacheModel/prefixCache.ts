@@ -17,7 +17,7 @@ export const PER_MESSAGE_OVERHEAD_TOKENS = 4;
 export const CACHE_GRANULARITY_TOKENS = 64;
 /** Bounds for a long-running fake server (`npm start`): far above any test, benchmark or replay session. */
 const MAX_MEMO_BLOCKS = 200_000;
-const MAX_SESSIONS = 1_000;
+export const MAX_SESSIONS = 1_000;
 
 export interface PromptBody {
   messages: readonly unknown[];
@@ -93,7 +93,7 @@ export class PrefixCacheModel {
     const lastMessageTokens = blocks.length > 1 ? blocks[blocks.length - 1].tokens : 0;
     if (!sessionId) return { promptTokens, cachedTokens: 0, lastMessageTokens };
 
-    const known = this.sessionPrefixes(sessionId);
+    const known = this.prefixesBySession.getOrCreate(sessionId, () => new Map());
     const chain = prefixChainHashes(blocks);
     let matchedTokens = 0;
     let cumulative = 0;
@@ -113,14 +113,6 @@ export class PrefixCacheModel {
     this.prefixesBySession.clear();
   }
 
-  private sessionPrefixes(sessionId: string): Map<string, number> {
-    let prefixes = this.prefixesBySession.get(sessionId);
-    if (!prefixes) {
-      prefixes = new Map();
-      this.prefixesBySession.set(sessionId, prefixes);
-    }
-    return prefixes;
-  }
 
   private block(content: unknown, overheadTokens: number): PromptBlock {
     const hash = sha1(content === undefined ? '' : JSON.stringify(content));

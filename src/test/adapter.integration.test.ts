@@ -4,9 +4,37 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { startFakeServer, type FakeServer } from '../fakeServer';
 import * as double from './support/vscodeDouble';
-import { activateAgainst, ask, user } from './support/activatedExtension';
+import { activateAgainst, ask, user, type ActivatedExtension } from './support/activatedExtension';
 
 const token = () => new double.CancellationTokenSource().token as never;
+
+interface Activation {
+  /** Stored in SecretStorage before `body` runs. */
+  key?: string;
+  settings?: Record<string, unknown>;
+  state?: double.MemoryMemento;
+}
+
+/** Runs `body` on the extension activated against `target`, and disposes the extension whatever happens. */
+async function withExtension(target: FakeServer | { url: string }, activation: Activation, body: (ext: ActivatedExtension) => Promise<void>): Promise<void> {
+  const ext = activateAgainst(target, activation.settings, activation.state);
+  try {
+    if (activation.key) await ext.context.secrets.store('opencode.apiKey', activation.key);
+    await body(ext);
+  } finally {
+    ext.dispose();
+  }
+}
+
+/** The same on a fresh fake server that takes any key, closed afterwards. */
+async function withOpenServer(settings: Record<string, unknown>, body: (ext: ActivatedExtension, open: FakeServer) => Promise<void>): Promise<void> {
+  const open = await startFakeServer();
+  try {
+    await withExtension(open, { settings }, (ext) => body(ext, open));
+  } finally {
+    await open.close();
+  }
+}
 
 describe('adapter', () => {
   let server: FakeServer;
@@ -18,56 +46,39 @@ describe('adapter', () => {
 
   it('lists models once from the network, then from the cache (globalState) — also after a restart', async () => {
     const state = new double.MemoryMemento();
-    const first = activateAgainst(server, {}, state);
-    await first.context.secrets.store('opencode.apiKey', 'sk-test-CANARY-1234');
-    try {
+    await withExtension(server, { key: 'sk-test-CANARY-1234', state }, async (first) => {
       await first.provider.provideLanguageModelChatInformation({ silent: true }, token());
       await first.provider.provideLanguageModelChatInformation({ silent: false }, token());
-    } finally {
-      first.dispose();
-    }
-    const second = activateAgainst(server, {}, state);
-    try {
+    });
+    await withExtension(server, { state }, async (second) => {
       const models = await second.provider.provideLanguageModelChatInformation({ silent: true }, token());
       assert.deepStrictEqual(models?.map((m) => m.id), ['fake-large', 'fake-messages', 'fake-native-gemini', 'fake-responses', 'fake-small', 'fake-vision', 'gpt-5.4-mini']);
       assert.strictEqual(server.requests.filter((r) => r.path.endsWith('/models')).length, 1, 'the picker did not wait on the network again');
-    } finally {
-      second.dispose();
-    }
+    });
   });
 
   it('sends the stored key as a Bearer token and never writes it to the log', async () => {
-    const ext = activateAgainst(server);
-    await ext.context.secrets.store('opencode.apiKey', 'sk-test-CANARY-1234');
-    try {
+    await withExtension(server, { key: 'sk-test-CANARY-1234' }, async (ext) => {
       await ask(ext, 'fake-large', [user('hello')]);
       const chatRequest = server.requests.find((r) => r.path.endsWith('/chat/completions'));
       assert.strictEqual(chatRequest?.headers.authorization, 'Bearer sk-test-CANARY-1234');
       assert.ok(!ext.log.text().includes('CANARY'));
-    } finally {
-      ext.dispose();
-    }
+    });
   });
 
   it('turns a rejected key into a sentence that says what to do, without the key in it', async () => {
-    const ext = activateAgainst(server);
-    await ext.context.secrets.store('opencode.apiKey', 'sk-wrong-CANARY-9999');
-    try {
+    await withExtension(server, { key: 'sk-wrong-CANARY-9999' }, async (ext) => {
       const model = { id: 'fake-large', name: 'fake-large', family: 'x', version: '1', maxInputTokens: 1_000, maxOutputTokens: 100, capabilities: {} };
       await assert.rejects(
         async () => ext.provider.provideLanguageModelChatResponse(model, [user('hi')], { toolMode: 1 } as never, { report: () => undefined }, token()),
         (error: Error) => /rejected the API key \(HTTP 401\)\. Run the command "OpenCode: Set API Key"/.test(error.message) && !error.message.includes('CANARY'),
       );
       assert.ok(!ext.log.text().includes('CANARY'));
-    } finally {
-      ext.dispose();
-    }
+    });
   });
 
   it('re-reads settings when they change: a new trim budget applies to the next request', async () => {
-    const open = await startFakeServer();
-    const ext = activateAgainst(open);
-    try {
+    await withOpenServer({}, async (ext, open) => {
       const history = [user(`start ${'word '.repeat(3_000)}`), ...Array.from({ length: 20 }, (_, i) => user(`turn ${i} ${'more words '.repeat(300)}`))];
       await ask(ext, 'fake-large', history);
       assert.strictEqual(open.requests.at(-1)?.body.messages.length, 21);
@@ -77,16 +88,11 @@ describe('adapter', () => {
       assert.match(ext.log.text(), /\[history-trim\] Dropped \d+ old message\(s\) to fit context window \(budget=6000,/);
       double.setSetting('historyTrim.cutStepTokens', 'lots');
       assert.match(ext.log.text(), /\[settings\] opencode\.historyTrim\.cutStepTokens "lots" is not a number; using 32768\./);
-    } finally {
-      ext.dispose();
-      await open.close();
-    }
+    });
   });
 
   it('records what each conversation sent as replay JSONL when opencode.recordRequests is on', async () => {
-    const open = await startFakeServer();
-    const ext = activateAgainst(open, { recordRequests: true });
-    try {
+    await withOpenServer({ recordRequests: true }, async (ext) => {
       await ask(ext, 'fake-large', [user('task')]);
       await ask(ext, 'fake-large', [user('task'), double.LanguageModelChatMessage.Assistant('ok') as never, user('next')]);
       const folder = path.join(ext.logDir, 'requests');
@@ -105,18 +111,13 @@ describe('adapter', () => {
       assert.ok(meta.budget > 0 && meta.maxBytes > 0 && meta.reserve > 0, JSON.stringify(meta));
       assert.strictEqual(meta.factors.length, 2);
       assert.ok(meta.factors.every((f: number) => f > 0), JSON.stringify(meta.factors));
-    } finally {
-      ext.dispose();
-      await open.close();
-    }
+    });
   });
 
   it('tells VS Code when a learned limit changes a model\'s input limit', async () => {
-    const open = await startFakeServer();
-    const ext = activateAgainst(open);
-    let fired = 0;
-    ext.provider.onDidChangeLanguageModelChatInformation?.(() => fired++);
-    try {
+    await withOpenServer({}, async (ext, open) => {
+      let fired = 0;
+      ext.provider.onDidChangeLanguageModelChatInformation?.(() => fired++);
       const history = Array.from({ length: 30 }, (_, i) => user(`turn ${i} ${'words and more words '.repeat(100)}`));
       open.enqueueFault({ name: 'context-length-400', limit: 16_000 });
       await ask(ext, 'fake-large', history);
@@ -124,30 +125,27 @@ describe('adapter', () => {
       const models = await ext.provider.provideLanguageModelChatInformation({ silent: true }, token());
       // budget = learned 16,000 − min(20,000 reserve, 32,000 max output, half the window 8,000)
       assert.strictEqual(models?.find((m) => m.id === 'fake-large')?.maxInputTokens, 8_000);
-    } finally {
-      ext.dispose();
-      await open.close();
-    }
+    });
   });
 
   it('offers to set a key only when the user opened the model list, never during silent discovery', async () => {
-    const ext = activateAgainst({ url: 'https://example.invalid/v1' });
     const saved = process.env.OPENCODE_API_KEY;
     delete process.env.OPENCODE_API_KEY;
     const shown: string[] = [];
     const original = double.window.showInformationMessage;
     double.window.showInformationMessage = async (...args: unknown[]) => (shown.push(String(args[0])), undefined);
     try {
-      await ext.provider.provideLanguageModelChatInformation({ silent: true }, token());
-      await new Promise((r) => setImmediate(r));
-      assert.deepStrictEqual(shown, []);
-      await ext.provider.provideLanguageModelChatInformation({ silent: false }, token());
-      await new Promise((r) => setImmediate(r));
-      assert.deepStrictEqual(shown, ['OpenCode needs an API key to list the models at https://example.invalid/v1.']);
+      await withExtension({ url: 'https://example.invalid/v1' }, {}, async (ext) => {
+        await ext.provider.provideLanguageModelChatInformation({ silent: true }, token());
+        await new Promise((r) => setImmediate(r));
+        assert.deepStrictEqual(shown, []);
+        await ext.provider.provideLanguageModelChatInformation({ silent: false }, token());
+        await new Promise((r) => setImmediate(r));
+        assert.deepStrictEqual(shown, ['OpenCode needs an API key to list the models at https://example.invalid/v1.']);
+      });
     } finally {
       double.window.showInformationMessage = original;
       if (saved !== undefined) process.env.OPENCODE_API_KEY = saved;
-      ext.dispose();
     }
   });
 });

@@ -8,6 +8,7 @@ describe('BoundedMap', () => {
       fc.record({ kind: fc.constant('set' as const), key: fc.integer({ min: 0, max: 9 }), value: fc.integer() }),
       fc.record({ kind: fc.constant('get' as const), key: fc.integer({ min: 0, max: 9 }) }),
       fc.record({ kind: fc.constant('delete' as const), key: fc.integer({ min: 0, max: 9 }) }),
+      fc.record({ kind: fc.constant('getOrCreate' as const), key: fc.integer({ min: 0, max: 9 }), value: fc.integer() }),
     );
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 5 }), fc.array(op, { maxLength: 60 }), (capacity, ops) => {
@@ -21,6 +22,10 @@ describe('BoundedMap', () => {
             const found = model.find(([k]) => k === o.key);
             assert.equal(map.get(o.key), found?.[1]);
             if (found) model = [...model.filter(([k]) => k !== o.key), found];
+          } else if (o.kind === 'getOrCreate') {
+            const found = model.find(([k]) => k === o.key) ?? ([o.key, o.value] as [number, number]);
+            assert.equal(map.getOrCreate(o.key, () => o.value), found[1]);
+            model = [...model.filter(([k]) => k !== o.key), found].slice(-capacity);
           } else {
             assert.equal(map.delete(o.key), model.some(([k]) => k === o.key));
             model = model.filter(([k]) => k !== o.key);

@@ -59,6 +59,16 @@ const json = (_req: http.IncomingMessage, res: http.ServerResponse): void => {
   res.end('{"data":[]}');
 };
 
+/** Runs `body` against a fresh loopback recorder and closes the recorder whatever happens. */
+async function withRecorder(reply: (req: http.IncomingMessage, res: http.ServerResponse) => void, body: (server: Recorder) => Promise<void>): Promise<void> {
+  const server = await recorder(reply);
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
 function leaksIn(headers: http.IncomingHttpHeaders): string[] {
   return Object.entries(headers)
     .filter(([name, value]) => String(value).includes(LEAK) || /organization|project|third-party|traceparent|baggage/i.test(name))
@@ -86,6 +96,11 @@ describe('client isolation: environment variables never reach the endpoint (issu
     for (const m of ['log', 'info', 'warn', 'error', 'debug'] as const) console[m] = (...args: unknown[]) => void consoleLines.push(args.map(String).join(' '));
   });
   afterEach(() => Object.assign(console, savedConsole));
+  /** Nothing went to the base URL the environment names, and the SDKs' debug logging printed nothing. */
+  const assertNothingEscaped = (): void => {
+    assert.strictEqual(decoy.requests.length, 0, 'nothing went to OPENAI_BASE_URL');
+    assert.deepStrictEqual(consoleLines, [], 'OPENAI_LOG=debug printed nothing');
+  };
   after(async () => {
     for (const name of [...Object.keys(HOSTILE_ENV), 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL']) {
       const value = name in saved ? saved[name] : undefined;
@@ -96,8 +111,7 @@ describe('client isolation: environment variables never reach the endpoint (issu
   });
 
   it('env-isolation-openai: a streamed chat request sends only our key and our headers', async () => {
-    const server = await recorder(sse);
-    try {
+    await withRecorder(sse, async (server) => {
       const frames = [];
       const endpoint = { baseUrl: `${server.url}/v1`, apiKey: 'sk-ours-123456' };
       const signal = new AbortController().signal;
@@ -113,16 +127,12 @@ describe('client isolation: environment variables never reach the endpoint (issu
         assert.strictEqual(request.headers.authorization, 'Bearer sk-ours-123456');
       }
       assert.strictEqual(server.requests[0].headers['x-opencode-session'], 'ses_ours');
-      assert.strictEqual(decoy.requests.length, 0, 'nothing went to OPENAI_BASE_URL');
-      assert.deepStrictEqual(consoleLines, [], 'OPENAI_LOG=debug printed nothing');
-    } finally {
-      await server.close();
-    }
+      assertNothingEscaped();
+    });
   });
 
   it('env-isolation-routes: every route sends the key only where it reads it, and nothing the environment or the SDK adds', async () => {
-    const server = await recorder(sse);
-    try {
+    await withRecorder(sse, async (server) => {
       const client = clientFor({ baseUrl: `${server.url}/v1`, apiKey: 'sk-ours-123456' });
       const headers = { sessionId: 'ses_ours', requestId: 'req_ours', client: 'test/1' };
       const keyHeaders = { chat: 'authorization', responses: 'authorization', messages: 'x-api-key', gemini: 'x-goog-api-key' } as const;
@@ -141,24 +151,18 @@ describe('client isolation: environment variables never reach the endpoint (issu
         assert.deepStrictEqual(names.filter((n) => n !== 'accept-encoding' && n !== 'accept-language' && n !== 'sec-fetch-mode'), expected.sort(), `route #${i} sends exactly these headers`);
         assert.strictEqual(request.headers[keyHeader], keyHeader === 'authorization' ? 'Bearer sk-ours-123456' : 'sk-ours-123456');
       }
-      assert.strictEqual(decoy.requests.length, 0, 'nothing went to OPENAI_BASE_URL');
-      assert.deepStrictEqual(consoleLines, [], 'OPENAI_LOG=debug printed nothing');
-    } finally {
-      await server.close();
-    }
+      assertNothingEscaped();
+    });
   });
 
   it('a loopback endpoint without a key gets no key header at all', async () => {
-    const server = await recorder(json);
-    try {
+    await withRecorder(json, async (server) => {
       await clientFor({ baseUrl: `${server.url}/v1`, apiKey: undefined }).get('/models');
       const headers = server.requests[0].headers;
       assert.deepStrictEqual(leaksIn(headers), []);
       assert.strictEqual(headers.authorization, undefined);
       assert.strictEqual(headers['x-api-key'], undefined);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('refuses a URL outside the configured base URL', async () => {

@@ -114,41 +114,16 @@ describe('fake server: prefix cache model', () => {
 
 describe('fake server: usage shapes', () => {
   const counts = { promptTokens: 1000, cachedTokens: 640, completionTokens: 50, lastMessageTokens: 100 };
+  const repeated = { ...counts, cachedTokens: 960, completionTokens: 5 };
 
-  it('openai: cached inside prompt_tokens', () => {
-    assert.deepEqual(openAiUsage(counts), {
-      prompt_tokens: 1000,
-      completion_tokens: 50,
-      total_tokens: 1050,
-      prompt_tokens_details: { cached_tokens: 640 },
-    });
-  });
-
-  it('deepseek: hit + miss = prompt_tokens', () => {
-    assert.deepEqual(deepSeekUsage(counts), {
-      prompt_tokens: 1000,
-      completion_tokens: 50,
-      total_tokens: 1050,
-      prompt_cache_hit_tokens: 640,
-      prompt_cache_miss_tokens: 360,
-    });
-  });
-
-  it('anthropic: input is the last message, the rest of the miss is a cache write', () => {
-    assert.deepEqual(anthropicUsage(counts), {
-      input_tokens: 100,
-      output_tokens: 50,
-      cache_read_input_tokens: 640,
-      cache_creation_input_tokens: 260,
-    });
-    // A repeated request: the miss (only the rounding remainder) is smaller than the last message.
-    assert.deepEqual(anthropicUsage({ promptTokens: 1000, cachedTokens: 960, completionTokens: 5, lastMessageTokens: 100 }), {
-      input_tokens: 40,
-      output_tokens: 5,
-      cache_read_input_tokens: 960,
-      cache_creation_input_tokens: 0,
-    });
-  });
+  // One row per example: the shape, its fields for the counts, and what they must be.
+  const examples: [string, () => unknown, object][] = [
+    ['openai: cached inside prompt_tokens', () => openAiUsage(counts), { prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050, prompt_tokens_details: { cached_tokens: 640 } }],
+    ['deepseek: hit + miss = prompt_tokens', () => deepSeekUsage(counts), { prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050, prompt_cache_hit_tokens: 640, prompt_cache_miss_tokens: 360 }],
+    ['anthropic: input is the last message, the rest of the miss is a cache write', () => anthropicUsage(counts), { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 640, cache_creation_input_tokens: 260 }],
+    ['anthropic, a repeated request: the miss (only the rounding remainder) is under the last message', () => anthropicUsage(repeated), { input_tokens: 40, output_tokens: 5, cache_read_input_tokens: 960, cache_creation_input_tokens: 0 }],
+  ];
+  for (const [name, usage, expected] of examples) it(name, () => assert.deepEqual(usage(), expected));
 
   it('every shape accounts for the whole prompt, with no negative field', () => {
     const anyCounts = fc

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { buildResponsesBody } from '../core/routes/responses/responsesBody';
-import { buildChatBody } from '../core/routes/chat/chatRoute';
+import { buildChatBody } from '../core/routes/chat/chatBody';
 import { buildMessagesBody, FALLBACK_MAX_TOKENS } from '../core/routes/messages/messagesBody';
 import { previousRequestEnd } from '../core/routes/messages/cacheBreakpoints';
 import { anthropicToolId, responsesItemId } from '../core/routes/callIds';

@@ -6,7 +6,7 @@ import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
 import { geminiToolName, originalToolName } from '../core/routes/gemini/geminiToolNames';
 import { GeminiReader } from '../core/routes/gemini/geminiStream';
 import { geminiUsage } from '../core/routes/gemini/geminiUsage';
-import { geminiRoute } from '../core/routes/gemini/geminiRoute';
+import { routeById } from '../core/routes/registry';
 import { NativeReplayMemory } from '../core/routes/nativeReplay';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
@@ -32,9 +32,9 @@ const chunk = (parts: Json[], extra: Json = {}): string => frame({ candidates: [
 
 describe('routes: Gemini', () => {
   it('path names the model, key goes in x-goog-api-key only', () => {
-    assert.strictEqual(geminiRoute.pathFor?.('gemini-3.1-pro'), '/models/gemini-3.1-pro:streamGenerateContent?alt=sse');
+    assert.strictEqual(routeById('gemini').pathFor?.('gemini-3.1-pro'), '/models/gemini-3.1-pro:streamGenerateContent?alt=sse');
     // The route names the header; the client's fetch wrapper puts the key there (clientIsolation.test.ts checks the wire).
-    const headers = geminiRoute.headers({ apiKey: 'k', sessionId: 's', requestId: 'r' });
+    const headers = routeById('gemini').headers({ apiKey: 'k', sessionId: 's', requestId: 'r' });
     assert.strictEqual(headers[KEY_HEADER], 'x-goog-api-key');
     assert.strictEqual(headers.authorization, undefined);
     assert.ok(!Object.values(headers).includes('k'), 'the key itself is never in route headers');

@@ -2,9 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import { responsesRoute } from '../core/routes/responses/responsesRoute';
-import { messagesRoute } from '../core/routes/messages/messagesRoute';
-import { chatRoute } from '../core/routes/chat/chatRoute';
+import { routeById } from '../core/routes/registry';
 import { ToolCallArgumentsError } from '../core/stream/toolCallAccumulator';
 import { responsesFrames } from '../fakeServer/responsesFrames';
 import { fakeSignature, messagesFrames } from '../fakeServer/messagesFrames';
@@ -44,7 +42,7 @@ describe('routes: stream reading split at random byte positions', () => {
     fc.assert(
       fc.property(replyArb.chain((c) => { const reply = scripted(c); const text = responsesFrames({ id: 'r1', model: 'm', reply, usage, cost: 0.001 }).join(''); return fc.tuple(fc.constant(c), fc.constant(reply), fc.constant(text), cutsArb(text)); }),
         ([c, reply, text, cuts]) => {
-          const reader = responsesRoute.newReader();
+          const reader = routeById('responses').newReader();
           const out = readSplit(reader, text, cuts);
           assert.deepStrictEqual(out.errors, []);
           assert.strictEqual(textOf(out.events, 'thinking'), c.reasoning ?? '');
@@ -65,7 +63,7 @@ describe('routes: stream reading split at random byte positions', () => {
     fc.assert(
       fc.property(replyArb.chain((c) => { const reply = scripted(c); const text = messagesFrames({ id: 'm1', model: 'm', reply, usage: anthropicUsage, cost: 0.001, outputTokens: 42 }).join(''); return fc.tuple(fc.constant(c), fc.constant(reply), fc.constant(text), cutsArb(text)); }),
         ([c, reply, text, cuts]) => {
-          const reader = messagesRoute.newReader();
+          const reader = routeById('messages').newReader();
           const out = readSplit(reader, text, cuts);
           assert.deepStrictEqual(out.errors, []);
           assert.strictEqual(textOf(out.events, 'thinking'), c.reasoning ?? '');
@@ -82,13 +80,13 @@ describe('routes: stream reading split at random byte positions', () => {
   });
 
   it('Responses fixture: CRLF frames, a refusal-free answer, then an `error` event mid-stream is reported', () => {
-    const out = readSplit(responsesRoute.newReader(), fixture('responses-error-midstream.sse'));
+    const out = readSplit(routeById('responses').newReader(), fixture('responses-error-midstream.sse'));
     assert.strictEqual(textOf(out.events, 'text'), 'Partial  answer');
     assert.deepStrictEqual(out.errors, [{ type: 'error', code: 'server_error', message: 'The server had an error processing your request.', param: null, sequence_number: 4 }]);
   });
 
   it('Responses fixture: response.incomplete (max_output_tokens) is a complete stream with finish "length"', () => {
-    const reader = responsesRoute.newReader();
+    const reader = routeById('responses').newReader();
     const out = readSplit(reader, fixture('responses-incomplete.sse'));
     assert.strictEqual(textOf(out.events, 'text'), 'Cut off here');
     assert.strictEqual(reader.summary.finishReason, 'length');
@@ -96,7 +94,7 @@ describe('routes: stream reading split at random byte positions', () => {
   });
 
   it('Responses fixture: response.failed is an error; a call cut before its item finished is dropped, not run with {}', () => {
-    const reader = responsesRoute.newReader();
+    const reader = routeById('responses').newReader();
     const out = readSplit(reader, fixture('responses-failed.sse'));
     assert.deepStrictEqual(callsOf(out.events), []);
     assert.strictEqual(reader.summary.droppedToolCalls, 1);
@@ -104,7 +102,7 @@ describe('routes: stream reading split at random byte positions', () => {
   });
 
   it('Messages fixture: pings, redacted thinking kept whole, overloaded `error` event reported, cost ping after message_stop ignored', () => {
-    const reader = messagesRoute.newReader();
+    const reader = routeById('messages').newReader();
     const out = readSplit(reader, fixture('messages-overloaded.sse'));
     assert.strictEqual(textOf(out.events, 'text'), 'Hello');
     assert.deepStrictEqual(out.errors, [{ type: 'overloaded_error', message: 'Overloaded' }]);
@@ -112,7 +110,7 @@ describe('routes: stream reading split at random byte positions', () => {
   });
 
   it('Messages fixture: cumulative message_delta usage replaces, never adds; stop reasons are normalized', () => {
-    const reader = messagesRoute.newReader();
+    const reader = routeById('messages').newReader();
     const out = readSplit(reader, fixture('messages-cumulative-usage.sse'));
     const usages = out.events.flatMap((e) => (e.kind === 'usage' ? [e.usage.completionTokens] : []));
     assert.deepStrictEqual(usages, [15, 40]);
@@ -122,7 +120,7 @@ describe('routes: stream reading split at random byte positions', () => {
   });
 
   it('Responses fixture: calls whose items never finished come from response.completed\'s output, once each', () => {
-    const reader = responsesRoute.newReader();
+    const reader = routeById('responses').newReader();
     const out = readSplit(reader, fixture('responses-calls-only-in-completed.sse'));
     assert.deepStrictEqual(callsOf(out.events), [{ callId: 'call_a', name: 'grep', input: { q: 'x y' } }, { callId: 'call_b', name: 'ls', input: {} }]);
     assert.strictEqual(reader.summary.droppedToolCalls, 0);
@@ -130,7 +128,7 @@ describe('routes: stream reading split at random byte positions', () => {
   });
 
   it('Messages fixture: a tool_use whose input came whole on its start block (no deltas) keeps that input', () => {
-    const reader = messagesRoute.newReader();
+    const reader = routeById('messages').newReader();
     const out = readSplit(reader, fixture('messages-input-on-start.sse'));
     assert.deepStrictEqual(callsOf(out.events), [{ callId: 'toolu_1', name: 'read', input: { path: 'a.ts' } }, { callId: 'toolu_2', name: 'ls', input: {} }]);
     assert.strictEqual(reader.summary.finishReason, 'tool_calls');
@@ -139,15 +137,15 @@ describe('routes: stream reading split at random byte positions', () => {
   it('a tool call with invalid JSON arguments is an error on both native routes (never run)', () => {
     const reply: ScriptedReply = { toolCalls: [{ id: 'call_x', name: 'read_file', arguments: '{"path": ' }] };
     const r = responsesFrames({ id: 'x', model: 'm', reply, usage, cost: 0 }).join('');
-    assert.throws(() => readSplit(responsesRoute.newReader(), r), ToolCallArgumentsError);
+    assert.throws(() => readSplit(routeById('responses').newReader(), r), ToolCallArgumentsError);
     const m = messagesFrames({ id: 'x', model: 'm', reply, usage: anthropicUsage, cost: 0, outputTokens: 1 }).join('');
-    assert.throws(() => readSplit(messagesRoute.newReader(), m), ToolCallArgumentsError);
+    assert.throws(() => readSplit(routeById('messages').newReader(), m), ToolCallArgumentsError);
   });
 
   it('malformed payloads are reported, not fatal; the chat route reads through the same interface', () => {
-    const out = readSplit(messagesRoute.newReader(), 'data: {not json\n\n');
+    const out = readSplit(routeById('messages').newReader(), 'data: {not json\n\n');
     assert.deepStrictEqual(out.malformed, ['{not json']);
-    const chat = chatRoute.newReader();
+    const chat = routeById('chat').newReader();
     const result = readSplit(chat, 'data: {"choices":[{"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: {"choices":[],"cost":"0.01"}\n\ndata: [DONE]\n\n');
     assert.strictEqual(textOf(result.events, 'text'), 'hi');
     assert.strictEqual(chat.summary.complete, true);

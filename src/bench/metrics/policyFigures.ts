@@ -6,9 +6,6 @@
 import type { RequestRecord } from '../run/runPolicy';
 import { max, mean, min, percentile } from './stats';
 
-export const CACHED_PRICE_SHARE = 0.1;
-export const LOW_HIT = 0.5;
-
 export interface PolicyFigures {
   policy: string;
   label: string;
@@ -48,6 +45,11 @@ export interface PolicyFigures {
   /** cost ÷ the no-trimming run's cost on the same session. */
   costRelative: number;
 }
+
+/** A cached token's share of the input price (the usual 90% discount). */
+const CACHED_PRICE_SHARE = 0.1;
+/** A request below this hit ratio counts as cold. */
+const LOW_HIT = 0.5;
 
 export function inputCost(records: readonly RequestRecord[]): number {
   let cost = 0;

@@ -7,10 +7,8 @@ import type { PolicyFigures } from '../metrics/policyFigures';
 import type { RegimeResult } from '../run/compareRegime';
 import type { TrimSpeed } from '../speed/trimSpeed';
 
-export const BAR_REGIMES = ['b', 'c', 'd'] as const;
-export const MIN_FEWER_MOVES = 0.3;
-export const WARM_TRIM_LIMIT_MS = 5;
-export const COLD_TRIM_LIMIT_MS = 40;
+/** The bar's figures, stated once (the session bar, sessionBar.ts, asks for the same share of fewer moves). */
+export const TRIM_BAR = { regimes: ['b', 'c', 'd'], minFewerMoves: 0.3, warmTrimMs: 5, coldTrimMs: 40 } as const;
 
 export interface RegimeVerdict {
   regime: string;
@@ -58,7 +56,7 @@ export function regimeVerdict(result: RegimeResult, set: PolicyFigures[] = resul
     leadingMeanKept: leading.meanKept,
     leadingOverBudget: leading.overBudget,
     leadingOverBudgetText: leading.overBudgetText,
-    movesPass: fewerMoves >= MIN_FEWER_MOVES,
+    movesPass: fewerMoves >= TRIM_BAR.minFewerMoves,
     keptPass: ours.meanKept >= leading.meanKept,
   };
 }
@@ -66,13 +64,13 @@ export function regimeVerdict(result: RegimeResult, set: PolicyFigures[] = resul
 const passes = (verdicts: readonly RegimeVerdict[]): boolean => verdicts.every((v) => v.movesPass && v.keptPass);
 
 export function checkAcceptance(results: readonly RegimeResult[], speed: TrimSpeed): Acceptance {
-  const barResults = results.filter((r) => (BAR_REGIMES as readonly string[]).includes(r.regime.id));
+  const barResults = results.filter((r) => (TRIM_BAR.regimes as readonly string[]).includes(r.regime.id));
   const regimes = barResults.map((r) => regimeVerdict(r));
   const regimesTextCount = barResults.filter((r) => r.textCount.length > 0).map((r) => regimeVerdict(r, r.textCount));
   const warmMedianMs = speed.trimWarm.medianMs;
   const coldMedianMs = speed.trimCold.medianMs;
-  const warmPass = warmMedianMs <= WARM_TRIM_LIMIT_MS;
-  const coldPass = coldMedianMs <= COLD_TRIM_LIMIT_MS;
+  const warmPass = warmMedianMs <= TRIM_BAR.warmTrimMs;
+  const coldPass = coldMedianMs <= TRIM_BAR.coldTrimMs;
   return {
     regimes,
     regimesTextCount,

@@ -8,7 +8,7 @@ import { mean } from '../metrics/stats';
 import { leadingGeometry } from '../policies/leadingCut';
 import type { PolicyFigures } from '../metrics/policyFigures';
 import type { RegimeResult } from '../run/compareRegime';
-import { figuresOf, type Acceptance, type RegimeVerdict } from './acceptance';
+import { figuresOf, TRIM_BAR, type Acceptance, type RegimeVerdict } from './acceptance';
 import { kTokens, pct } from './format';
 
 const DEFAULT_TRIM_SETTINGS = resolveSettings(() => undefined, () => undefined).historyTrim;
@@ -143,6 +143,6 @@ export function acceptanceSummary(acceptance: Acceptance, regimes: readonly Regi
   explain(acceptance.regimes, 'json');
   explain(acceptance.regimesTextCount, 'text');
   if (!acceptance.warmPass) sentences.push(`The warm trim median is ${acceptance.warmMedianMs.toFixed(2)} ms (bar 5 ms).`);
-  if (!acceptance.coldPass) sentences.push(`The cold trim median is ${acceptance.coldMedianMs.toFixed(1)} ms (bar 40 ms); check the load average above.`);
+  if (!acceptance.coldPass) sentences.push(`The cold trim median is ${acceptance.coldMedianMs.toFixed(1)} ms (bar ${TRIM_BAR.coldTrimMs} ms); check the load average above.`);
   return sentences.length ? `Failing checks — ${sentences.join(' ')}` : 'Every check passes.';
 }

@@ -6,12 +6,11 @@
  * than two cold requests (hit < 50%) in a row.
  */
 import type { RegimeResult } from '../run/compareRegime';
-import { figuresOf } from './acceptance';
+import { figuresOf, TRIM_BAR } from './acceptance';
 import { pct } from './format';
 import { renderMarkdown, type Table } from './tables';
 
 export const SESSION_BAR_REGIMES = ['f', 'g'] as const;
-const MIN_FEWER_MOVES = 0.3;
 const MIN_MEAN_HIT = 0.95;
 const MAX_COLD_RUN = 2;
 
@@ -37,7 +36,7 @@ function checksOf(result: RegimeResult): Check[] {
   };
   // The bar compares the rules given the same token counts: the leading rule on our calibrated estimator.
   const same = moves('leadingRuleOurEstimator');
-  checks.push({ label: `${id} cut moves ours vs the leading rule, same token counts`, measured: same.measured, bar: '≥30% fewer', pass: same.f >= MIN_FEWER_MOVES });
+  checks.push({ label: `${id} cut moves ours vs the leading rule, same token counts`, measured: same.measured, bar: '≥30% fewer', pass: same.f >= TRIM_BAR.minFewerMoves });
   const shipped = moves('leading');
   const over = shipped.rival.overBudget > 0 ? `; it sends more than B on ${shipped.rival.overBudget} requests` : '';
   checks.push({ label: `${id} cut moves ours vs the leading extension as it ships (chars/4)`, measured: `${shipped.measured}${over}`, bar: 'shown, not in the bar (other counts)', pass: true });

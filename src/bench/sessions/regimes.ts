@@ -60,141 +60,90 @@ export function reportScale(regime: RegimeSpec, i: number): number {
   return drift.center + drift.amplitude * Math.sin((2 * Math.PI * i) / drift.periodRequests) + noise;
 }
 
-const PRODUCTION_WINDOW = 1_000_000;
-const PRODUCTION_MAX_OUTPUT = 384_000;
-/** min(0.7 × 1M, 1M − 384K − 2,048): the budget of the production deepseek-v4.1-flash session. */
-export const PRODUCTION_BUDGET = 613_952;
+/**
+ * The budget B the leading extension uses for a model: min(0.7 × window, window − max output − 2,048). Every
+ * policy gets that budget, so the comparison is at the same ceiling.
+ */
+function onModel(window: number, maxOutputTokens: number): Pick<RegimeSpec, 'window' | 'maxOutputTokens' | 'budgetTokens'> {
+  return { window, maxOutputTokens, budgetTokens: Math.floor(Math.min(0.7 * window, window - maxOutputTokens - 2_048)) };
+}
 
 const CODING_TOOL_OUTPUT: Weights = { typescript: 4, python: 2, english: 2, jsonPretty: 1, jsonMinified: 1 };
 const CODING_ASSISTANT: Weights = { mixed: 2, english: 2 };
 const ENGLISH_USER: Weights = { english: 1 };
 
-const atProductionCeiling = {
+/** What every regime but (e) shares: the production session's model (deepseek-v4.1-flash, B = 613,952) and prompt. */
+const PRODUCTION = {
   requests: 300,
-  window: PRODUCTION_WINDOW,
-  maxOutputTokens: PRODUCTION_MAX_OUTPUT,
-  budgetTokens: PRODUCTION_BUDGET,
+  ...onModel(1_000_000, 384_000),
   // System prompt + tools ≈ 70K: the production session's misses were pinned at cachedTokens = 69,888 (system + tools).
   systemTokens: 12_000,
   toolCount: 48,
   toolTokens: 58_000,
   anchorTokens: 400,
   userEvery: 6,
+  toolOutput: CODING_TOOL_OUTPUT,
+  assistantText: CODING_ASSISTANT,
+  userText: ENGLISH_USER,
   sweep: false,
   // The acceptance-bar regimes (b, c, d) are also run with the text-only count.
   textCount: true,
 };
 
+/** What a regime on the production session must state: who it is and how its history grows. */
+type ProductionRegime = Pick<RegimeSpec, 'id' | 'title' | 'seed' | 'unitTokens' | 'growthTokens' | 'parallelCalls'> & Partial<RegimeSpec>;
+
+/** A regime that differs from the production session only where it says so. */
+const likeProduction = (differences: ProductionRegime): RegimeSpec => ({ ...PRODUCTION, ...differences });
+
+// One line a concern, in the same order for every regime: who it is; how its history grows; what its text is
+// made of; which runs it gets.
 export const REGIMES: readonly RegimeSpec[] = [
-  {
-    ...atProductionCeiling,
-    id: 'a',
-    title: 'production: ~750 messages, ~1.4K growth',
-    seed: 4001,
-    unitTokens: 1_550,
-    growthTokens: 1_330,
-    parallelCalls: [1, 2],
-    toolOutput: CODING_TOOL_OUTPUT,
-    assistantText: CODING_ASSISTANT,
-    userText: ENGLISH_USER,
+  likeProduction({
+    id: 'a', title: 'production: ~750 messages, ~1.4K growth', seed: 4001,
+    unitTokens: 1_550, growthTokens: 1_330, parallelCalls: [1, 2],
+    sweep: true, textCount: false,
+  }),
+  likeProduction({
+    id: 'b', title: '~2.7K-token units, ~1K growth', seed: 4002,
+    unitTokens: 2_950, growthTokens: 1_000, parallelCalls: [1, 1],
+  }),
+  likeProduction({
+    id: 'c', title: '~800-token units, ~1K growth', seed: 4003,
+    unitTokens: 850, growthTokens: 950, parallelCalls: [1, 1],
+  }),
+  likeProduction({
+    id: 'd', title: 'tool-heavy: parallel calls, JSON output, ~3K growth', seed: 4004,
+    unitTokens: 3_150, growthTokens: 3_000, userEvery: 10, parallelCalls: [2, 4],
+    toolOutput: { jsonPretty: 3, jsonMinified: 3, typescript: 1 }, assistantText: { mixed: 1 },
     sweep: true,
-    textCount: false,
-  },
+  }),
   {
-    ...atProductionCeiling,
-    id: 'b',
-    title: '~2.7K-token units, ~1K growth',
-    seed: 4002,
-    unitTokens: 2_950,
-    growthTokens: 1_000,
-    parallelCalls: [1, 1],
-    toolOutput: CODING_TOOL_OUTPUT,
-    assistantText: CODING_ASSISTANT,
-    userText: ENGLISH_USER,
-  },
-  {
-    ...atProductionCeiling,
-    id: 'c',
-    title: '~800-token units, ~1K growth',
-    seed: 4003,
-    unitTokens: 850,
-    growthTokens: 950,
-    parallelCalls: [1, 1],
-    toolOutput: CODING_TOOL_OUTPUT,
-    assistantText: CODING_ASSISTANT,
-    userText: ENGLISH_USER,
-  },
-  {
-    ...atProductionCeiling,
-    id: 'd',
-    title: 'tool-heavy: parallel calls, JSON output, ~3K growth',
-    seed: 4004,
-    unitTokens: 3_150,
-    growthTokens: 3_000,
-    userEvery: 10,
-    parallelCalls: [2, 4],
-    toolOutput: { jsonPretty: 3, jsonMinified: 3, typescript: 1 },
-    assistantText: { mixed: 1 },
-    userText: ENGLISH_USER,
-    sweep: true,
-  },
-  {
-    id: 'e',
-    title: 'CJK-heavy: Chinese chat and docs, ~1K growth, 256K-window model',
-    seed: 4005,
-    requests: 300,
-    // A 256K-window model (Kimi/GLM/Qwen class) with 32K max output; B = min(0.7 × 262,144, 262,144 − 32,768 −
-    // 2,048) = 183,500 is what the leading extension would use there, so all policies get that budget.
-    window: 262_144,
-    maxOutputTokens: 32_768,
-    budgetTokens: 183_500,
-    systemTokens: 6_000,
-    toolCount: 16,
-    toolTokens: 14_000,
-    anchorTokens: 400,
-    unitTokens: 1_100,
-    growthTokens: 1_000,
-    userEvery: 4,
-    parallelCalls: [1, 2],
-    toolOutput: { chinese: 5, typescript: 1, jsonPretty: 1 },
-    assistantText: { chinese: 4, mixed: 1 },
-    userText: { chinese: 1 },
+    id: 'e', title: 'CJK-heavy: Chinese chat and docs, ~1K growth, 256K-window model', seed: 4005,
+    // A 256K-window model (Kimi/GLM/Qwen class) with 32K max output (B = 183,500) and a smaller prompt.
+    requests: 300, ...onModel(262_144, 32_768),
+    systemTokens: 6_000, toolCount: 16, toolTokens: 14_000, anchorTokens: 400,
+    unitTokens: 1_100, growthTokens: 1_000, userEvery: 4, parallelCalls: [1, 2],
+    toolOutput: { chinese: 5, typescript: 1, jsonPretty: 1 }, assistantText: { chinese: 4, mixed: 1 }, userText: { chinese: 1 },
     // At this budget both the 32K and the 64K step are capped at 10% of B (18,350): a sweep shows nothing new.
-    sweep: false,
-    textCount: false,
+    sweep: false, textCount: false,
   },
-  {
-    ...atProductionCeiling,
-    id: 'f',
-    title: 'long agent turn: one prompt, 300 tool rounds, ~2.5K growth',
-    seed: 4006,
-    unitTokens: 1_600,
-    growthTokens: 2_500,
+  likeProduction({
+    id: 'f', title: 'long agent turn: one prompt, 300 tool rounds, ~2.5K growth', seed: 4006,
     // No user message after the current prompt: every request adds a tool round to the current turn, which
     // outgrows the budget on its own (~750K of rounds), so its oldest rounds must go too.
-    userEvery: 1_000_000,
-    parallelCalls: [1, 3],
+    unitTokens: 1_600, growthTokens: 2_500, userEvery: 1_000_000, parallelCalls: [1, 3],
     toolOutput: { ...CODING_TOOL_OUTPUT, jsonPretty: 2 },
-    assistantText: CODING_ASSISTANT,
-    userText: ENGLISH_USER,
     textCount: false,
-  },
-  {
-    ...atProductionCeiling,
-    id: 'g',
-    title: 'calibration drift: mixed CJK/English, reported count 1.22–1.34 × o200k',
-    seed: 4007,
-    unitTokens: 1_500,
-    growthTokens: 1_200,
-    userEvery: 5,
-    parallelCalls: [1, 2],
-    toolOutput: { typescript: 2, english: 2, chinese: 2, jsonPretty: 1 },
-    assistantText: { mixed: 2, chinese: 1 },
-    userText: { english: 1, chinese: 1 },
+  }),
+  likeProduction({
+    id: 'g', title: 'calibration drift: mixed CJK/English, reported count 1.22–1.34 × o200k', seed: 4007,
+    unitTokens: 1_500, growthTokens: 1_200, userEvery: 5, parallelCalls: [1, 2],
+    toolOutput: { typescript: 2, english: 2, chinese: 2, jsonPretty: 1 }, assistantText: { mixed: 2, chinese: 1 }, userText: { english: 1, chinese: 1 },
     textCount: false,
     // Crosses the 0.05 rounding edges 1.25 and 1.30 several times, with request-to-request jitter.
     reportDrift: { center: 1.28, amplitude: 0.06, periodRequests: 150, jitter: 0.008 },
-  },
+  }),
 ];
 
 export function regimeById(id: string): RegimeSpec {

@@ -21,7 +21,7 @@ import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '.
 import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { chatRoute } from '../routes/chat/chatRoute';
+import { routeById } from '../routes/registry';
 import type { NativeReplay } from '../routes/nativeReplay';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 
@@ -97,7 +97,7 @@ export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext
 /** Trim and the route's body from an already-converted history (convertForRequest). */
 export function prepareConverted(request: ChatRequest, messages: WireMessage[], ctx: PrepareContext): PreparedRequest {
   const plan = planTrim(messages, toWireTools(request.tools), ctx);
-  const route = ctx.route ?? chatRoute;
+  const route = ctx.route ?? routeById('chat');
   const bodyInput: BodyInput = {
     modelId: request.modelId,
     messages: plan.trim.messages,

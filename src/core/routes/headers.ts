@@ -24,6 +24,11 @@ export function apiKeyHeaders(input: HeaderInput): Record<string, string> {
   return { ...openCodeHeaders(input), [KEY_HEADER]: 'x-api-key' };
 }
 
+/** Anthropic Messages: `x-api-key` and the API version header. */
+export function anthropicHeaders(input: HeaderInput): Record<string, string> {
+  return { ...apiKeyHeaders(input), 'anthropic-version': '2023-06-01' };
+}
+
 /** Gemini: the key only as `x-goog-api-key`. */
 export function googleKeyHeaders(input: HeaderInput): Record<string, string> {
   return { ...openCodeHeaders(input), [KEY_HEADER]: 'x-goog-api-key' };

@@ -231,23 +231,13 @@ export function estimateTextTokens(text: string, scan?: TextScan): number {
       }
       lastWhitespace = NEWLINE;
     } else if (k === DIGIT) {
-      let end = i + 1;
-      while (end < length) {
-        const next = text.charCodeAt(end);
-        if (next < 48 || next > 57) break;
-        end++;
-      }
+      const end = runEnd(text, i, 48, 57);
       tokens += Math.ceil((end - i) / 3); // o200k splits numbers into groups of up to three digits
       i = end - 1;
       c = text.charCodeAt(i);
     } else if (k === CJK) {
       // Fast path: a run of common ideographs.
-      let end = i + 1;
-      while (end < length) {
-        const next = text.charCodeAt(end);
-        if (next < 0x4e00 || next > 0x9fff) break;
-        end++;
-      }
+      const end = runEnd(text, i, 0x4e00, 0x9fff);
       tokens += (end - i) * CJK_TOKENS_PER_CHAR;
       i = end - 1;
       c = text.charCodeAt(i);
@@ -264,6 +254,17 @@ export function estimateTextTokens(text: string, scan?: TextScan): number {
   }
   if (scan) scan.jsonEscapeBytes = escapeBytes;
   return Math.round(tokens);
+}
+
+/** Where the run of characters in [low, high] that starts at `start` ends (exclusive). */
+function runEnd(text: string, start: number, low: number, high: number): number {
+  let end = start + 1;
+  while (end < text.length) {
+    const next = text.charCodeAt(end);
+    if (next < low || next > high) break;
+    end++;
+  }
+  return end;
 }
 
 function isLowSurrogate(c: number): boolean {

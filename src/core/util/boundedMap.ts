@@ -36,6 +36,15 @@ export class BoundedMap<K, V> {
     return this;
   }
 
+  /** The entry for `key` (now the most recently used), made by `create` and kept when there was none. */
+  getOrCreate(key: K, create: () => V): V {
+    const value = this.get(key);
+    if (value !== undefined) return value;
+    const created = create();
+    this.set(key, created);
+    return created;
+  }
+
   delete(key: K): boolean {
     return this.entries.delete(key);
   }

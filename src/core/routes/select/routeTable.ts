@@ -21,24 +21,29 @@ export interface Family {
   reasoning?: boolean;
 }
 
-export const ROUTE_TABLE: Readonly<Record<Catalog, readonly Family[]>> = {
-  zen: [
-    { prefix: 'gpt-', route: 'responses', reasoning: true },
-    // Zen's page says chat for grok; models.dev and the gateway's own errors say /responses (docs/routes.md).
-    { prefix: 'grok-', route: 'responses', reasoning: true },
-    { prefix: 'claude-', route: 'messages' },
-    { prefix: 'qwen3', route: 'messages' },
-    { prefix: 'gemini-', route: 'gemini' },
-  ],
-  go: [
-    { prefix: 'gpt-', route: 'responses', reasoning: true },
-    { prefix: 'grok-', route: 'responses', reasoning: true },
-    { prefix: 'muse-', route: 'responses' },
-    { prefix: 'qwen3', route: 'messages' },
-    { prefix: 'minimax-', route: 'messages' },
-    { prefix: 'claude-', route: 'messages' },
-  ],
-};
+interface CatalogFamily extends Family {
+  catalogs: readonly Catalog[];
+}
+
+const BOTH: readonly Catalog[] = ['zen', 'go'];
+
+/** One row per family, with the catalogues that serve it so (a family only one lists is chat on the other). */
+const FAMILIES: readonly CatalogFamily[] = [
+  { prefix: 'gpt-', route: 'responses', reasoning: true, catalogs: BOTH },
+  // Zen's page says chat for grok; models.dev and the gateway's own errors say /responses (docs/routes.md).
+  { prefix: 'grok-', route: 'responses', reasoning: true, catalogs: BOTH },
+  { prefix: 'muse-', route: 'responses', catalogs: ['go'] },
+  { prefix: 'claude-', route: 'messages', catalogs: BOTH },
+  { prefix: 'qwen3', route: 'messages', catalogs: BOTH },
+  // MiniMax is chat on Zen.
+  { prefix: 'minimax-', route: 'messages', catalogs: ['go'] },
+  { prefix: 'gemini-', route: 'gemini', catalogs: ['zen'] },
+];
+
+const familiesOf = (catalog: Catalog): Family[] =>
+  FAMILIES.filter((f) => f.catalogs.includes(catalog)).map(({ prefix, route, reasoning }) => (reasoning === undefined ? { prefix, route } : { prefix, route, reasoning }));
+
+export const ROUTE_TABLE: Readonly<Record<Catalog, readonly Family[]>> = { zen: familiesOf('zen'), go: familiesOf('go') };
 
 /** The catalogue an endpoint serves, from its URL (custom endpoints have none: chat unless overridden). */
 export function catalogOf(baseUrl: string): Catalog | undefined {

@@ -1,0 +1,20 @@
+/**
+ * Chat Completions (`/chat/completions`, OpenCode's "oa-compat" format): the route every model took before
+ * routes existed. The body from the converted history (core/convert) as it always was.
+ */
+import { toWireToolChoice } from '../../convert/toWireTools';
+import type { BodyInput } from '../route';
+import { samplingFields } from '../sampling';
+
+/** `messages` last, as on every route: a longer history only appends bytes. */
+export function buildChatBody(input: BodyInput): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: input.modelId };
+  if (input.tools.length > 0) body.tools = input.tools;
+  const toolChoice = input.toolChoice && toWireToolChoice(input.toolChoice, input.tools.length);
+  if (toolChoice) body.tool_choice = toolChoice;
+  Object.assign(body, samplingFields(input.options, { maxTokens: 'max_tokens', stop: true }));
+  body.stream = true;
+  if (input.includeUsage !== false) body.stream_options = { include_usage: true };
+  body.messages = input.messages;
+  return body;
+}
