@@ -1,15 +1,19 @@
 /**
  * Reads replay JSONL: line 1 is `{"messages":[…],"tools":[…]}`; every later line is a whole request of
- * that form or `{"append":[…]}` (the previous request's messages plus these). Blank lines are skipped;
- * a malformed line is an error naming its line number and the field (replayValidate.ts).
+ * that form or `{"append":[…]}` (the previous request's messages plus these). Either may carry `"sent":{…}`,
+ * what the request finally sent (core/replay/sentRecord.ts; recordings from before it have none). Blank lines
+ * are skipped; a malformed line is an error naming its line number and the field (replayValidate.ts).
  */
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
+import { checkedSent, type SentRecord } from '../core/replay/sentRecord';
 import { isRecord } from '../core/util/isRecord';
 import { checkedMessages, checkedTools } from './replayValidate';
 
 export interface ReplayRequest {
   messages: WireMessage[];
   tools: WireTool[];
+  /** What the recorded request finally sent; absent in recordings from before it was written, and in hand-made files. */
+  sent?: SentRecord;
 }
 
 export function parseReplayLines(lines: Iterable<string>): ReplayRequest[] {
@@ -36,13 +40,14 @@ function requestOf(line: string, previous: ReplayRequest | undefined): ReplayReq
     throw new Error(`not JSON (${(error as Error).message})`);
   }
   if (!isRecord(entry)) throw new Error('expected an object with "messages" or "append"');
+  const sent = entry.sent === undefined ? {} : { sent: checkedSent(entry.sent) };
   if (entry.append !== undefined) {
     if (!Array.isArray(entry.append)) throw new Error('append: expected an array of messages');
     if (!previous) throw new Error('"append" before any whole request');
-    return { messages: [...previous.messages, ...checkedMessages(entry.append, 'append')], tools: previous.tools };
+    return { messages: [...previous.messages, ...checkedMessages(entry.append, 'append')], tools: previous.tools, ...sent };
   }
   if (!Array.isArray(entry.messages)) throw new Error(entry.messages === undefined ? 'expected "messages" or "append"' : 'messages: expected an array');
   if (entry.tools !== undefined && !Array.isArray(entry.tools)) throw new Error('tools: expected an array');
   if (entry.messages.length === 0) throw new Error('messages: expected at least one message');
-  return { messages: checkedMessages(entry.messages, 'messages'), tools: checkedTools(Array.isArray(entry.tools) ? entry.tools : []) };
+  return { messages: checkedMessages(entry.messages, 'messages'), tools: checkedTools(Array.isArray(entry.tools) ? entry.tools : []), ...sent };
 }

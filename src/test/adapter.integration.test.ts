@@ -100,8 +100,10 @@ describe('adapter', () => {
       assert.strictEqual(files.length, 2);
       assert.ok(files[0].endsWith('.jsonl') && files[1] === files[0].replace(/\.jsonl$/, '.meta.json'), files.join(', '));
       const lines = fs.readFileSync(path.join(folder, files[0]), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      assert.deepStrictEqual(lines[0], { messages: [{ role: 'user', content: 'task' }], tools: [] });
-      assert.deepStrictEqual(lines[1], { append: [{ role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }] });
+      // Each line also says what the request finally sent (route and the body's parameters, no history).
+      const sent = { route: 'chat', params: { model: 'fake-large', stream: true, stream_options: { include_usage: true } }, omitted: [], refused: [] };
+      assert.deepStrictEqual(lines[0], { messages: [{ role: 'user', content: 'task' }], tools: [], sent });
+      assert.deepStrictEqual(lines[1], { append: [{ role: 'assistant', content: 'ok' }, { role: 'user', content: 'next' }], sent });
       // Beside it, for the session report: the model, the budget and each request's reported tokens per estimate.
       const meta = JSON.parse(fs.readFileSync(path.join(folder, files[1]), 'utf8'));
       assert.strictEqual(meta.model, 'fake-large');

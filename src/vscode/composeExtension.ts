@@ -74,7 +74,7 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     settings: () => settings.current,
     apiKey: () => keys.get(),
     onLimitsChanged: () => provider().notifyInfoChanged(),
-    record: (prepared) => settings.current.recordRequests && recorder.record(prepared),
+    record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
     onAccounted: (modelId, prepared, usage) => {
       requests.add(modelId, prepared, usage, Date.now(), prepared.route.id);
       if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);

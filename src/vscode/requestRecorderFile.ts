@@ -1,13 +1,16 @@
 /**
  * opencode.recordRequests: appends what each conversation sent, as replay JSONL, to
  * `<extension log folder>/requests/<session id>.jsonl`, so users can replay and tune their own sessions.
- * The API key is never part of a request body, so it never reaches these files.
+ * One line per request, written after its last attempt: the history the trim worked on and what that attempt
+ * finally sent (`sent`, core/replay/sentRecord.ts). The API key is never part of a request body, so it never
+ * reaches these files.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import type * as vscode from 'vscode';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { parseRecordingMeta } from '../core/report/recordedConversation';
+import type { SentRecord } from '../core/replay/sentRecord';
 import type { PreparedRequest } from '../core/request/prepareRequest';
 import { BoundedMap } from '../core/util/boundedMap';
 
@@ -20,6 +23,8 @@ export class RequestRecorderFile {
   private readonly metas = new BoundedMap<string, WrittenMeta>(MAX_RECORDED_CONVERSATIONS);
   /** The JSONL line each recorded request went to, for `accounted`. */
   private readonly lineOf = new WeakMap<PreparedRequest, number>();
+  /** A request's factor when its usage was accounted before its line was written (the usual order: see record). */
+  private readonly pendingFactor = new WeakMap<PreparedRequest, number>();
   private announced = false;
 
   constructor(
@@ -27,7 +32,7 @@ export class RequestRecorderFile {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  record(prepared: PreparedRequest): void {
+  record(prepared: PreparedRequest, sent?: SentRecord): void {
     let recording = this.recordings.get(prepared.sessionId);
     if (!recording) {
       recording = new RequestRecording();
@@ -37,8 +42,11 @@ export class RequestRecorderFile {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const meta = this.metaFor(prepared, file);
-      fs.appendFileSync(file, `${recording.lineFor(prepared.input, prepared.tools)}\n`);
-      this.lineOf.set(prepared, meta.lines++);
+      fs.appendFileSync(file, `${recording.lineFor(prepared.input, prepared.tools, sent)}\n`);
+      const line = meta.lines++;
+      this.lineOf.set(prepared, line);
+      const factor = this.pendingFactor.get(prepared);
+      if (factor !== undefined) meta.factors[line] = factor;
       this.writeMeta(file, meta);
       if (!this.announced) this.log.info(`[record] Recording requests to ${path.dirname(file)}`);
       this.announced = true;
@@ -52,10 +60,13 @@ export class RequestRecorderFile {
    * so the report's replay sizes that request as the real run did (and lands on the same cuts).
    */
   accounted(prepared: PreparedRequest, promptTokens: number): void {
+    if (prepared.trim.rawTokens <= 0 || promptTokens <= 0) return;
+    const factor = Math.round((promptTokens / prepared.trim.rawTokens) * 10_000) / 10_000;
     const line = this.lineOf.get(prepared);
     const meta = this.metas.get(prepared.sessionId);
-    if (line === undefined || !meta || prepared.trim.rawTokens <= 0 || promptTokens <= 0) return;
-    meta.factors[line] = Math.round((promptTokens / prepared.trim.rawTokens) * 10_000) / 10_000;
+    // The engine accounts an answer before it records the request (the line is written after the last attempt).
+    if (line === undefined || !meta) return void this.pendingFactor.set(prepared, factor);
+    meta.factors[line] = factor;
     const file = path.join(this.folder, 'requests', `${prepared.sessionId}.jsonl`);
     try {
       this.writeMeta(file, meta);

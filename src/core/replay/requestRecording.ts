@@ -1,22 +1,25 @@
 /**
  * Turns each request's full history into the replay JSONL: a whole request
  * `{"messages":[…],"tools":[…]}`, or `{"append":[…]}` when the history only grew since the previous
- * request of the same conversation (the usual case, and far smaller on disk).
+ * request of the same conversation (the usual case, and far smaller on disk). Given what the request finally
+ * sent (sentRecord.ts), the line also carries it as `"sent":{…}` — a field older readers ignore.
  */
 import type { WireMessage, WireTool } from '../wire/wireTypes';
+import type { SentRecord } from './sentRecord';
 
 export class RequestRecording {
   private previous: string[] = [];
   private previousTools = '';
 
   /** The JSONL line for this request (without the newline). */
-  lineFor(messages: readonly WireMessage[], tools: readonly WireTool[]): string {
+  lineFor(messages: readonly WireMessage[], tools: readonly WireTool[], sent?: SentRecord): string {
     const serialized = messages.map((message) => JSON.stringify(message));
     const toolsJson = JSON.stringify(tools);
     const grewOnly = this.previous.length > 0 && toolsJson === this.previousTools && serialized.length >= this.previous.length && this.previous.every((line, i) => line === serialized[i]);
+    const sentJson = sent ? `,"sent":${JSON.stringify(sent)}` : '';
     const line = grewOnly
-      ? `{"append":[${serialized.slice(this.previous.length).join(',')}]}`
-      : `{"messages":[${serialized.join(',')}],"tools":${toolsJson}}`;
+      ? `{"append":[${serialized.slice(this.previous.length).join(',')}]${sentJson}}`
+      : `{"messages":[${serialized.join(',')}],"tools":${toolsJson}${sentJson}}`;
     this.previous = serialized;
     this.previousTools = toolsJson;
     return line;

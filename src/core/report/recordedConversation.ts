@@ -60,7 +60,6 @@ function replayBasis(settings: Settings, meta: RecordingMeta | undefined): { set
   };
 }
 
-/** The records of a recording: our trim replayed request by request, usage from the cache model. */
 /** Each request's factor: its own, else the nearest earlier one, else 1. */
 function factorsFor(count: number, known: readonly (number | null)[]): number[] {
   const out: number[] = [];
@@ -68,13 +67,15 @@ function factorsFor(count: number, known: readonly (number | null)[]): number[] 
   return out;
 }
 
+/** The records of a recording: our trim replayed request by request, usage from the cache model. */
 export function recordedConversationLog(sessionId: string, requests: readonly ReplayRequest[], settings: Settings, limits: ModelLimits, at: number, modelId = RECORDED_MODEL, known: readonly (number | null)[] = []): ConversationLog {
   const plans: TrimPlan[] = [];
   const factors = factorsFor(requests.length, known);
   const steps = simulate(requests.map((r, i) => ({ messages: r.messages, tools: r.tools, factor: factors[i] })), oursRunner(settings, limits, (plan) => plans.push(plan)));
   const records = steps.map((step, i) => {
     const usage = normalizeUsage({ prompt_tokens: step.promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: step.cachedTokens } });
-    const record = toRequestRecord(modelId, plans[i], usage ?? { shape: 'openai', contextTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, totalTokens: 0 }, at);
+    // The route the request went on, when the recording says (recordings from before `sent` do not).
+    const record = toRequestRecord(modelId, plans[i], usage ?? { shape: 'openai', contextTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, totalTokens: 0 }, at, requests[i].sent?.route);
     return { ...record, sessionId, inputCount: requests[i].messages.length, factor: factors[i] };
   });
   const last = requests[requests.length - 1];

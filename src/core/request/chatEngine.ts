@@ -6,8 +6,7 @@
  */
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
-import type { Logger } from '../log';
-import { PersistedStore, type KeyValueStore } from '../state/persisted';
+import { PersistedStore } from '../state/persisted';
 import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
 import { NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
 import { routeById } from '../routes/registry';
@@ -25,53 +24,20 @@ import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState } from './accountUsage';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
-import { prepareRequest, type ChatRequest, type PreparedRequest } from './prepareRequest';
+import { convertForRequest, prepareConverted, type ChatRequest, type PreparedRequest } from './prepareRequest';
+import { sentRecord } from '../replay/sentRecord';
+import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type Shown } from './streamAnswer';
-import { sendBody } from './sendBody';
+import { attemptBody } from './sendBody';
 import { unsupportedParamOf } from './unsupportedParams';
 import { retryLine, truncationLine } from './streamLog';
 import { redact } from '../util/redact';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
+import type { EngineDeps, EngineTiming, RunOutcome, RunScope, SentSoFar } from './engineTypes';
 
 export type { KeyValueStore } from '../state/persisted';
-
-export interface EngineDeps {
-  log: Logger;
-  store: KeyValueStore;
-  settings: () => Settings;
-  apiKey: () => Promise<string | undefined>;
-  /** Called when a learned context limit changes what VS Code should be told about a model. */
-  onLimitsChanged?: () => void;
-  /** Called after each answer's usage is accounted (feeds the session report's request log). */
-  onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
-  /** Called once per request (not per attempt: a retry sends the same history) to record it (opencode.recordRequests). */
-  record?: (prepared: PreparedRequest) => void;
-  /** Called with what each attempt sends, retries included (tests observe the wire through it). */
-  onAttempt?: (prepared: PreparedRequest) => void;
-  /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
-  timing?: Partial<EngineTiming>;
-}
-
-export interface EngineTiming {
-  /** Resolves after ms; rejects at once when the signal fires. */
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-  /** Jitter in [0, 1). */
-  random(): number;
-  /**
-   * Overrides opencode.streamIdleTimeoutSeconds, whose minimum (5 s) is right for users and too slow
-   * for tests. Never set by the extension.
-   */
-  idleTimeoutMs?: number;
-}
-
-
-export interface RunOutcome {
-  usage?: NormalizedUsage;
-  prepared: PreparedRequest;
-  /** The answer may be incomplete (cut after content was shown, or no finish reason and no [DONE]); what arrived was kept. */
-  truncated: boolean;
-}
+export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';
 
 const STORE_KEYS = {
   calibrations: 'opencode.calibrations',
@@ -135,12 +101,17 @@ export class ChatEngine {
     return chooseRoute(modelId, settings, this.routes);
   }
 
+  /** Converts and prepares (a request's first preparation; run() converts once and re-prepares from that). */
   prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
+    return this.prepareFrom(request, listed, convertForRequest(request, { reasoning: this.reasoning, log: this.deps.log }));
+  }
+
+  private prepareFrom(request: ChatRequest, listed: ModelLimits, converted: WireMessage[]): PreparedRequest {
     const settings = this.deps.settings();
     const choice = this.routeFor(request.modelId, settings);
     const limits = this.limitsFor(request.modelId, listed);
     if (!limits.contextWindow) this.noteUnknownWindow(request.modelId, settings.contextLimitFallback);
-    return prepareRequest(request, {
+    return prepareConverted(request, converted, {
       settings,
       limits,
       calibration: this.calibrations.factor(request.modelId),
@@ -175,18 +146,33 @@ export class ChatEngine {
   async run(request: ChatRequest, listed: ModelLimits, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
     const settings = this.deps.settings();
     const endpoint: Endpoint = { baseUrl: settings.baseUrl, apiKey: await this.deps.apiKey() };
-    const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
-    let prepared = this.prepare(request, listed);
+    const sent: SentSoFar = { refused: [] };
+    try {
+      return await this.attempts({ request, listed, settings, endpoint, onEvent, signal }, sent);
+    } finally {
+      // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
+      if (sent.prepared && sent.body) this.deps.record?.(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, sent.refused));
+    }
+  }
+
+  /** The attempt loop; `sent` follows what the latest attempt sent and the parameters refused on the way. */
+  private async attempts(scope: RunScope, sent: SentSoFar): Promise<RunOutcome> {
+    const { request, listed, settings, endpoint, signal } = scope;
+    const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
+    // Converted once (its [request] lines logged once): a re-trim after a context-length 400 starts from this.
+    const converted = convertForRequest(request, { reasoning: this.reasoning, log: this.deps.log });
+    let prepared = this.prepareFrom(request, listed, converted);
     const switches: RouteSwitch[] = [];
     let retriedContextLength = false;
     let badAnswerRetries = 0;
-    this.deps.record?.(prepared);
     for (let attempt = 1; ; attempt++) {
       this.deps.onAttempt?.(prepared);
       const shown: Shown = { answer: false, thinking: false };
+      sent.prepared = prepared;
+      sent.body = attemptBody(prepared, settings, this.unsupported[request.modelId] ?? []);
       try {
-        const outcome = await this.attempt(endpoint, prepared, settings, onEvent, signal, shown, request.modelId);
+        const outcome = await this.attempt(scope, prepared, sent.body, shown);
         if (switches.length > 0) this.rememberRoute(settings.baseUrl, request.modelId, switches, prepared.route.id);
         return outcome;
       } catch (error) {
@@ -202,10 +188,14 @@ export class ChatEngine {
           prepared = switched;
           continue;
         }
-        if (this.dropRefusedParam(request.modelId, error)) continue;
+        const refused = this.dropRefusedParam(request.modelId, error);
+        if (refused) {
+          sent.refused.push(refused);
+          continue;
+        }
         if (!retriedContextLength && isContextLengthError(error)) {
           retriedContextLength = true;
-          prepared = this.retrimAfterContextError(request, listed, (error as Error).message, prepared.sessionId);
+          prepared = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared.sessionId);
           continue;
         }
         const delay = shown.thinking ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);
@@ -227,22 +217,23 @@ export class ChatEngine {
   }
 
   /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
-  private dropRefusedParam(modelId: string, error: unknown): boolean {
+  private dropRefusedParam(modelId: string, error: unknown): string | undefined {
     const refused = unsupportedParamOf(error);
     const dropped = this.unsupported[modelId] ?? [];
-    if (!refused || dropped.includes(refused) || dropped.length >= MAX_DROPPED_PARAMS) return false;
+    if (!refused || dropped.includes(refused) || dropped.length >= MAX_DROPPED_PARAMS) return undefined;
     this.unsupported[modelId] = [...dropped, refused];
     void this.store.save(STORE_KEYS.unsupported, this.unsupported);
     this.deps.log.warn(`[request] ${modelId} does not accept "${refused}"; sending without it from now on.`);
-    return true;
+    return refused;
   }
+
 
   private get timing(): EngineTiming {
     return { sleep, random: Math.random, ...this.deps.timing };
   }
 
   /** Learns the window the error names (else cuts one more grid move) and prepares the request again. */
-  private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, message: string, sessionId: string): PreparedRequest {
+  private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, converted: WireMessage[], message: string, sessionId: string): PreparedRequest {
     const learnedWindow = parseContextLimit(message);
     if (learnedWindow && this.learned.learn(request.modelId, learnedWindow)) {
       void this.store.save(STORE_KEYS.learned, this.learned.toJSON());
@@ -250,18 +241,20 @@ export class ChatEngine {
     }
     else this.states.addExtraGridMove(sessionId);
     this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${learnedWindow ? ` (limit ${learnedWindow} tokens, now remembered)` : ''}; trimming again and retrying once.`);
-    return this.prepare(request, listed);
+    return this.prepareFrom(request, listed, converted);
   }
 
   /** One attempt; then the reasoning memory and the accounting, and the usage reported last. */
-  private async attempt(endpoint: Endpoint, prepared: PreparedRequest, settings: Settings, onEvent: (event: StreamEvent) => void, signal: AbortSignal, shown: Shown, modelId: string): Promise<RunOutcome> {
+  private async attempt(scope: RunScope, prepared: PreparedRequest, body: Record<string, unknown>, shown: Shown): Promise<RunOutcome> {
+    const { endpoint, settings, onEvent, signal } = scope;
+    const modelId = scope.request.modelId;
     const dropped = new Set<string>(this.unsupported[modelId] ?? []);
     const route = prepared.route;
     const answer = await streamAnswer(
       {
         endpoint,
         route,
-        body: sendBody(prepared.body, { modelId, route: route.id, baseUrl: settings.baseUrl, picked: prepared.effort, setting: settings.models?.[modelId]?.reasoningEffort, dropped }),
+        body,
         sessionId: prepared.sessionId,
         modelId,
         signal,

@@ -1,6 +1,6 @@
 /**
- * Request preparation, top to bottom: convert (images, wire form, reasoning, tool pairs: convertRequest.ts)
- * → trim → the route's body. Everything up to
+ * Request preparation, top to bottom: convert (images, wire form, reasoning, tool pairs: convertRequest.ts; once
+ * per request) → trim → the route's body. Everything up to
  * the trim is route-neutral (the cut is the same whatever the route); only the last step asks the route.
  * Pure apart from the memo and the per-conversation state it updates; it logs what it decided.
  */
@@ -80,8 +80,22 @@ export interface TrimPlan {
 }
 
 export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
+  return prepareConverted(request, convertForRequest(request, ctx), ctx);
+}
+
+/**
+ * The conversion step (convertRequest) and its `[request] …` lines. Once per request: the engine keeps the result
+ * for a re-trim after a context-length 400, so those lines are not logged again (a failed attempt changes nothing
+ * the conversion reads).
+ */
+export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoning' | 'log'>): WireMessage[] {
   const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, reasoning: ctx.reasoning });
   logConversion(request.modelId, changed, ctx.log);
+  return messages;
+}
+
+/** Trim and the route's body from an already-converted history (convertForRequest). */
+export function prepareConverted(request: ChatRequest, messages: WireMessage[], ctx: PrepareContext): PreparedRequest {
   const plan = planTrim(messages, toWireTools(request.tools), ctx);
   const route = ctx.route ?? routeById('chat');
   const bodyInput: BodyInput = {

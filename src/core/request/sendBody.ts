@@ -5,12 +5,14 @@
  * for the families that need it), then the parameters the model refused (unsupportedParams.ts). Applied per attempt,
  * after the trim: the same model and choice give the same bytes every turn. Pure.
  */
+import type { Settings } from '../config/settings';
 import { catalogEntry } from '../models/catalog/catalog';
 import { EFFORT_LEVELS, type CatalogEntry } from '../models/catalog/catalogTypes';
 import { effortFields, mergeEffort, type EffortChoice } from '../routes/effort';
 import type { RouteId } from '../routes/route';
 import { catalogOf } from '../routes/select/routeTable';
 import { isRecord } from '../util/isRecord';
+import type { PreparedRequest } from './prepareRequest';
 import { withoutParams } from './unsupportedParams';
 
 export interface SendShape {
@@ -42,6 +44,13 @@ export function entryFor(modelId: string, baseUrl: string, route?: RouteId): Cat
 export function effortChoice(picked: unknown, setting: EffortChoice | undefined): EffortChoice {
   if (EFFORT_LEVELS.includes(picked as never)) return picked as EffortChoice;
   return setting ?? 'default';
+}
+
+/** The body one attempt sends for a prepared request: its route, the picked effort, the setting, what the model refused. */
+export function attemptBody(prepared: Pick<PreparedRequest, 'body' | 'route' | 'effort' | 'bodyInput'>, settings: Settings, refused: readonly string[]): Record<string, unknown> {
+  const modelId = prepared.bodyInput.modelId;
+  const shape: SendShape = { modelId, route: prepared.route.id, baseUrl: settings.baseUrl, picked: prepared.effort, setting: settings.models?.[modelId]?.reasoningEffort, dropped: new Set(refused) };
+  return sendBody(prepared.body, shape);
 }
 
 export function sendBody(body: Record<string, unknown>, shape: SendShape): Record<string, unknown> {

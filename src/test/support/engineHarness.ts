@@ -1,7 +1,7 @@
 /** A ChatEngine wired to a fake server with in-memory storage: the core request path with no VS Code. */
 import { resolveSettings, type Settings } from '../../core/config/settings';
 import { MemoryLogger } from '../../core/log';
-import { ChatEngine, type EngineTiming, type KeyValueStore } from '../../core/request/chatEngine';
+import { ChatEngine, type EngineDeps, type EngineTiming, type KeyValueStore } from '../../core/request/chatEngine';
 import type { ChatMessage, StreamEvent } from '../../core/types';
 
 export class MemoryStore implements KeyValueStore {
@@ -14,11 +14,12 @@ export class MemoryStore implements KeyValueStore {
   }
 }
 
-export function engineFor(baseUrl: string, overrides: Record<string, unknown> = {}, store = new MemoryStore(), timing?: Partial<EngineTiming>) {
+/** `hooks`: the engine's optional callbacks (record, onAttempt, …). */
+export function engineFor(baseUrl: string, overrides: Record<string, unknown> = {}, store = new MemoryStore(), timing?: Partial<EngineTiming>, hooks: Pick<EngineDeps, 'record' | 'onAttempt' | 'onAccounted'> = {}) {
   const log = new MemoryLogger();
   const values: Record<string, unknown> = { baseUrl, ...overrides };
   const settings: Settings = resolveSettings((key) => values[key], (m) => log.warn(`[settings] ${m}`));
-  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing });
+  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing, ...hooks });
   return { engine, log, store };
 }
 

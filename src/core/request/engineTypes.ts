@@ -1,0 +1,68 @@
+/**
+ * The engine's types: what it is built with (EngineDeps, EngineTiming), what run() returns, and what one run
+ * carries between its attempts (RunScope, SentSoFar).
+ */
+import type { Settings } from '../config/settings';
+import type { Logger } from '../log';
+import type { SentRecord } from '../replay/sentRecord';
+import type { KeyValueStore } from '../state/persisted';
+import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
+import type { Endpoint } from './chatTransport';
+import type { ChatRequest, PreparedRequest } from './prepareRequest';
+
+export interface EngineDeps {
+  log: Logger;
+  store: KeyValueStore;
+  settings: () => Settings;
+  apiKey: () => Promise<string | undefined>;
+  /** Called when a learned context limit changes what VS Code should be told about a model. */
+  onLimitsChanged?: () => void;
+  /** Called after each answer's usage is accounted (feeds the session report's request log). */
+  onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
+  /**
+   * Called once per request (not per attempt), after its last attempt, to record it (opencode.recordRequests): the
+   * prepared request that attempt sent and what it finally sent (effort, quirks, refused parameters applied).
+   */
+  record?: (prepared: PreparedRequest, sent: SentRecord) => void;
+  /** Called with what each attempt sends, retries included (tests observe the wire through it). */
+  onAttempt?: (prepared: PreparedRequest) => void;
+  /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
+  timing?: Partial<EngineTiming>;
+}
+
+export interface EngineTiming {
+  /** Resolves after ms; rejects at once when the signal fires. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Jitter in [0, 1). */
+  random(): number;
+  /**
+   * Overrides opencode.streamIdleTimeoutSeconds, whose minimum (5 s) is right for users and too slow
+   * for tests. Never set by the extension.
+   */
+  idleTimeoutMs?: number;
+}
+
+
+/** What one run() works with (attempts()). */
+export interface RunScope {
+  request: ChatRequest;
+  listed: ModelLimits;
+  settings: Settings;
+  endpoint: Endpoint;
+  onEvent: (event: StreamEvent) => void;
+  signal: AbortSignal;
+}
+
+/** The latest attempt's prepared request and body, and the parameters refused during this request. */
+export interface SentSoFar {
+  prepared?: PreparedRequest;
+  body?: Record<string, unknown>;
+  refused: string[];
+}
+
+export interface RunOutcome {
+  usage?: NormalizedUsage;
+  prepared: PreparedRequest;
+  /** The answer may be incomplete (cut after content was shown, or no finish reason and no [DONE]); what arrived was kept. */
+  truncated: boolean;
+}
