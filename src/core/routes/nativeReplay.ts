@@ -8,6 +8,7 @@
  * APIs drop the reasoning of turns that ended in plain text). A layout remembers the order the answer's
  * output arrived in — native items, the text, each call — so they are passed back in place.
  */
+import type { WireMessage } from '../wire/wireTypes';
 import { BoundedMap } from '../util/boundedMap';
 import { isRecord } from '../util/isRecord';
 import { isRouteId, type RouteId } from './route';
@@ -22,6 +23,21 @@ export interface AssistantLayout {
 export interface NativeReplay {
   /** The layout of the answer whose first tool call is callId, when it was produced on this route. */
   layoutFor(callId: string, route: RouteId): AssistantLayout | undefined;
+  /**
+   * The layout of that answer whatever its route: what the trim measures (docs/routes.md), so the cut does not
+   * depend on the route. A replay without it adds nothing to the measure.
+   */
+  layoutOf?(callId: string): AssistantLayout | undefined;
+}
+
+/**
+ * What the trim asks for each message: the layout remembered under an assistant message's first call id,
+ * whatever route recorded it. None for other messages, for a layout evicted or never recorded (then nothing
+ * native is sent either), and when the replay cannot say (no layoutOf).
+ */
+export function layoutLookup(replay: NativeReplay | undefined): ((message: WireMessage) => AssistantLayout | undefined) | undefined {
+  if (!replay?.layoutOf) return undefined;
+  return (message) => (message.role === 'assistant' && message.tool_calls?.length ? replay.layoutOf?.(message.tool_calls[0].id) : undefined);
 }
 
 const MAX_ENTRIES = 300;
@@ -43,6 +59,10 @@ export class NativeReplayMemory implements NativeReplay {
   layoutFor(callId: string, route: RouteId): AssistantLayout | undefined {
     const layout = this.byCallId.get(callId);
     return layout && layout.route === route ? layout : undefined;
+  }
+
+  layoutOf(callId: string): AssistantLayout | undefined {
+    return this.byCallId.get(callId);
   }
 
   get size(): number {
