@@ -4,9 +4,11 @@
  * the neutral history, keyed by the answer's first tool-call id (the same key as ReasoningMemory).
  *
  * Why not on the wire message: the trim measures the neutral history; items that exist only on some routes
- * would move its cut with the route. Keyed by call id because only a tool-call turn needs them back (both
- * APIs drop the reasoning of turns that ended in plain text). A layout remembers the order the answer's
- * output arrived in — native items, the text, each call — so they are passed back in place.
+ * would move its cut with the route. The trim still counts them: each message's layout, whatever its route
+ * (layoutOf), is part of that message's size on every route alike (docs/routes.md). Keyed by call id because
+ * only a tool-call turn needs them back (both APIs drop the reasoning of turns that ended in plain text). A
+ * layout remembers the order the answer's output arrived in — native items, the text, each call — so they are
+ * passed back in place.
  */
 import type { WireMessage } from '../wire/wireTypes';
 import { BoundedMap } from '../util/boundedMap';
