@@ -151,4 +151,16 @@ describe('the trim measures the native items it passes back (property)', () => {
       { numRuns: 200 },
     );
   });
+
+  it('the thinking is counted once (the larger of reasoning_content and the items\' thought text), opaque payloads at ⌈characters ÷ 4⌉', () => {
+    const thinking = filler(800, 3);
+    const signature = payload(1_001, 7);
+    const message: WireMessage = { role: 'assistant', content: 'x', reasoning_content: thinking, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }] };
+    const layout = (thought: string): AssistantLayout => ({ route: 'messages', slots: [{ kind: 'native', item: { type: 'thinking', thinking: thought, signature } }, { kind: 'call', callId: 'c1' }] });
+    const alone = measureMessage(message).tokens;
+    const opaque = Math.ceil('thinking'.length / 4) + Math.ceil(signature.length / 4);
+    assert.strictEqual(measureMessage(message, layout(thinking)).tokens, alone + opaque, 'the same thinking on both sides: once');
+    const longer = `${thinking} ${filler(400, 5)}`;
+    assert.strictEqual(measureMessage(message, layout(longer)).tokens, measureMessage({ ...message, reasoning_content: longer }).tokens + opaque, 'the longer thought wins');
+  });
 });
