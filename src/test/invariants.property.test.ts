@@ -104,7 +104,7 @@ interface Attempt {
 function overBudget(sent: WireMessage[], attempt: Attempt): boolean {
   if (!Number.isFinite(attempt.prepared.budget.tokens)) return false; // historyTrim.enabled = false: no budget
   const tools = measureTools(attempt.prepared.tools);
-  const sizes = sent.map(measureMessage);
+  const sizes = sent.map((message) => measureMessage(message));
   const raw = sizes.reduce((t, s) => t + s.tokens, tools.tokens);
   const bytes = sizes.reduce((t, s) => t + s.bytes, tools.bytes);
   return Math.ceil(raw * attempt.calibration) > attempt.prepared.geometry.ceiling || bytes > attempt.prepared.budget.maxBytes;

@@ -22,7 +22,7 @@ import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { routeById } from '../routes/registry';
-import type { NativeReplay } from '../routes/nativeReplay';
+import { layoutLookup, type AssistantLayout, type NativeReplay } from '../routes/nativeReplay';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 
 export interface ChatRequest {
@@ -133,6 +133,8 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const keepRounds = ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS;
   // Laid out once per request: the trim and the truncation read the same layout.
   const layout = layoutHistory(input, keepRounds);
+  // Native items (encrypted reasoning, signed thinking, thought signatures) count in their message's size on every route alike.
+  const layoutOf = layoutLookup(ctx.replay);
   const trim = trimHistory(input, {
     budget,
     geometry,
@@ -144,12 +146,13 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     keepRounds,
     layout,
     memo: ctx.memo,
+    layoutOf,
     tools: toolsSize(tools),
   });
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
   const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept);
-  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: layout.headEnd }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: layout.headEnd, layoutOf }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
   const sent = shrunk.trim;
   const cutMoved = ctx.states.recordCut(sessionId, {
     removed: trim.removed,
@@ -179,6 +182,8 @@ interface ShrinkScope {
   moving: boolean;
   /** End of the head (system messages and anchor), from the request's one layout. */
   headEnd: number;
+  /** The messages' remembered native layouts (truncation shortens text, never native items). */
+  layoutOf?: (message: WireMessage) => AssistantLayout | undefined;
 }
 
 /**
@@ -202,8 +207,8 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
   let truncatedThrough = 0;
   let exactAt = 0;
   for (const t of truncations) {
-    const before = ctx.memo.sizeOf(trim.messages[t.index]);
-    const after = measureMessage(messages[t.index]);
+    const before = ctx.memo.sizeOf(trim.messages[t.index], scope.layoutOf?.(trim.messages[t.index]));
+    const after = measureMessage(messages[t.index], scope.layoutOf?.(messages[t.index]));
     rawTokens -= before.tokens - after.tokens;
     bytes -= before.bytes - after.bytes;
     const inputIndex = trim.sentIndices[t.index];

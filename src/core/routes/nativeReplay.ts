@@ -4,10 +4,13 @@
  * the neutral history, keyed by the answer's first tool-call id (the same key as ReasoningMemory).
  *
  * Why not on the wire message: the trim measures the neutral history; items that exist only on some routes
- * would move its cut with the route. Keyed by call id because only a tool-call turn needs them back (both
- * APIs drop the reasoning of turns that ended in plain text). A layout remembers the order the answer's
- * output arrived in — native items, the text, each call — so they are passed back in place.
+ * would move its cut with the route. The trim still counts them: each message's layout, whatever its route
+ * (layoutOf), is part of that message's size on every route alike (docs/routes.md). Keyed by call id because
+ * only a tool-call turn needs them back (both APIs drop the reasoning of turns that ended in plain text). A
+ * layout remembers the order the answer's output arrived in — native items, the text, each call — so they are
+ * passed back in place.
  */
+import type { WireMessage } from '../wire/wireTypes';
 import { BoundedMap } from '../util/boundedMap';
 import { isRecord } from '../util/isRecord';
 import { isRouteId, type RouteId } from './route';
@@ -22,6 +25,21 @@ export interface AssistantLayout {
 export interface NativeReplay {
   /** The layout of the answer whose first tool call is callId, when it was produced on this route. */
   layoutFor(callId: string, route: RouteId): AssistantLayout | undefined;
+  /**
+   * The layout of that answer whatever its route: what the trim measures (docs/routes.md), so the cut does not
+   * depend on the route. A replay without it adds nothing to the measure.
+   */
+  layoutOf?(callId: string): AssistantLayout | undefined;
+}
+
+/**
+ * What the trim asks for each message: the layout remembered under an assistant message's first call id,
+ * whatever route recorded it. None for other messages, for a layout evicted or never recorded (then nothing
+ * native is sent either), and when the replay cannot say (no layoutOf).
+ */
+export function layoutLookup(replay: NativeReplay | undefined): ((message: WireMessage) => AssistantLayout | undefined) | undefined {
+  if (!replay?.layoutOf) return undefined;
+  return (message) => (message.role === 'assistant' && message.tool_calls?.length ? replay.layoutOf?.(message.tool_calls[0].id) : undefined);
 }
 
 const MAX_ENTRIES = 300;
@@ -43,6 +61,10 @@ export class NativeReplayMemory implements NativeReplay {
   layoutFor(callId: string, route: RouteId): AssistantLayout | undefined {
     const layout = this.byCallId.get(callId);
     return layout && layout.route === route ? layout : undefined;
+  }
+
+  layoutOf(callId: string): AssistantLayout | undefined {
+    return this.byCallId.get(callId);
   }
 
   get size(): number {

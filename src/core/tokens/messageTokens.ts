@@ -19,19 +19,69 @@ export const TOOL_OVERHEAD_TOKENS = 8;
 
 export type CountText = (text: string) => number;
 
+/**
+ * Characters per token of an **opaque payload** (encrypted reasoning, a signature, redacted thinking): not text,
+ * so not run through the text counter. ⌈characters ÷ 4⌉, an upper bound for what providers are reported to charge
+ * for them (docs/routes.md, "What the trim counts of native items").
+ */
+export const OPAQUE_CHARS_PER_TOKEN = 4;
+
+/** The native items remembered for a message (NativeReplayMemory), as far as counting goes. */
+export interface NativePieces {
+  /** Readable thought text inside the items (Anthropic `thinking`, Responses summary `text`). */
+  thoughts: readonly string[];
+  /** Every other string value: encrypted content, signatures, redacted data, item types and ids. */
+  opaque: readonly string[];
+}
+
 /** What a message is made of, as far as counting goes. */
 export interface MessagePieces {
   texts: readonly string[];
   toolCalls: readonly { name: string; arguments: string }[];
   images: number;
+  /** The message's own reasoning text (`reasoning_content`). */
+  reasoning?: string;
+  /** Its remembered native items, on whatever route they were recorded. */
+  native?: NativePieces;
 }
 
-/** The per-message rule: overhead + texts + (overhead + name + arguments) per tool call + a flat price per image. */
+export const opaqueTokens = (payload: string): number => Math.ceil(payload.length / OPAQUE_CHARS_PER_TOKEN);
+
+/**
+ * The per-message rule: overhead + texts + (overhead + name + arguments) per tool call + a flat price per image
+ * + the thought + the native items' opaque payloads. The thought is the larger of the reasoning text and the
+ * native items' readable text: both are the same thinking, and no route sends both (chat sends the reasoning,
+ * Responses and Messages the items), so the larger covers every route with one number.
+ */
 export function messageTokens(pieces: MessagePieces, countText: CountText): number {
   let total = MESSAGE_OVERHEAD_TOKENS + pieces.images * IMAGE_TOKEN_COST;
   for (const text of pieces.texts) total += countText(text);
   for (const call of pieces.toolCalls) total += TOOL_OVERHEAD_TOKENS + countText(call.name) + countText(call.arguments);
+  const reasoning = pieces.reasoning ? countText(pieces.reasoning) : 0;
+  let thoughts = 0;
+  for (const text of pieces.native?.thoughts ?? []) thoughts += countText(text);
+  total += Math.max(reasoning, thoughts);
+  for (const payload of pieces.native?.opaque ?? []) total += opaqueTokens(payload);
   return total;
+}
+
+/** Keys whose string values are thought text a model reads, not an opaque payload. */
+const THOUGHT_KEYS = new Set(['thinking', 'text']);
+
+/**
+ * The strings of native items, split into thought text and opaque payloads. Route-blind on purpose (any item
+ * shape, any route), so a layout counts the same wherever it came from and wherever it goes.
+ */
+export function nativePieces(items: readonly unknown[]): NativePieces {
+  const thoughts: string[] = [];
+  const opaque: string[] = [];
+  const walk = (value: unknown, key: string): void => {
+    if (typeof value === 'string') (THOUGHT_KEYS.has(key) ? thoughts : opaque).push(value);
+    else if (Array.isArray(value)) for (const item of value) walk(item, key);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  for (const item of items) walk(item, '');
+  return { thoughts, opaque };
 }
 
 function jsonOf(value: unknown): string {
@@ -54,7 +104,8 @@ export function chatMessagePieces(message: ChatMessage): MessagePieces {
   return { texts, toolCalls, images };
 }
 
-export function wireMessagePieces(message: WireMessage): MessagePieces {
+/** A wire message's pieces, with the native items remembered for it (none: the message alone). */
+export function wireMessagePieces(message: WireMessage, nativeItems: readonly unknown[] = []): MessagePieces {
   const texts: string[] = [];
   let images = 0;
   if (typeof message.content === 'string') texts.push(message.content);
@@ -65,9 +116,9 @@ export function wireMessagePieces(message: WireMessage): MessagePieces {
     }
   }
   if (message.role !== 'assistant') return { texts, toolCalls: [], images };
-  if (message.reasoning_content) texts.push(message.reasoning_content);
   const toolCalls = (message.tool_calls ?? []).map((call) => call.function);
-  return { texts, toolCalls, images };
+  const native = nativeItems.length > 0 ? nativePieces(nativeItems) : undefined;
+  return { texts, toolCalls, images, ...(message.reasoning_content ? { reasoning: message.reasoning_content } : {}), ...(native ? { native } : {}) };
 }
 
 /** What a tool definition is made of, as far as counting goes. */

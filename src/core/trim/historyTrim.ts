@@ -3,6 +3,7 @@
  * settings, grid and calibration give the same cut, so a restart lands on the same cut and the provider's
  * prefix cache stays warm. Messages that stay are the very objects passed in, never rewritten.
  */
+import type { AssistantLayout } from '../routes/nativeReplay';
 import type { WireMessage } from '../wire/wireTypes';
 import { BYTES_PER_TOKEN, type Budget } from './budget';
 import type { CutGeometry } from './cutPolicy';
@@ -32,6 +33,8 @@ export interface TrimOptions {
   /** The history's layout with keepRounds, when the caller already laid it out (computed once per request). */
   layout?: HistoryLayout;
   memo: SizeMemo;
+  /** A message's remembered native layout, on any route (its size is part of the message's): layoutLookup. */
+  layoutOf?: (message: WireMessage) => AssistantLayout | undefined;
   /** Size of the tools block, which is sent with every request. */
   tools: MessageSize;
 }
@@ -62,7 +65,7 @@ export interface TrimResult {
 }
 
 export function trimHistory(messages: readonly WireMessage[], options: TrimOptions): TrimResult {
-  const sizes = messages.map((message) => options.memo.sizeOf(message));
+  const sizes = messages.map((message) => options.memo.sizeOf(message, options.layoutOf?.(message)));
   const layout = options.layout ?? layoutHistory(messages, options.keepRounds);
   const fullRaw = sum(sizes, 'tokens') + options.tools.tokens;
   const fullBytes = sum(sizes, 'bytes') + options.tools.bytes;

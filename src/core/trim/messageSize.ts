@@ -5,6 +5,7 @@
  * fingerprint reads the role, ids, lengths and the first/last characters of every text field; two
  * different messages sharing all of those would only share a size estimate, never content.
  */
+import type { AssistantLayout } from '../routes/nativeReplay';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { estimateTextTokens, type TextScan } from '../tokens/estimate';
 // The same per-message and tool-size rules as provideTokenCount, so the two counts agree.
@@ -26,15 +27,19 @@ export class SizeMemo {
     this.sizes = new BoundedMap(capacity);
   }
 
-  sizeOf(message: WireMessage): MessageSize {
-    const key = fingerprint(message);
+  /** Keys of remembered layouts, by identity: a layout is never changed once remembered, only replaced or evicted. */
+  private readonly layoutKeys = new WeakMap<AssistantLayout, string>();
+
+  /** The message's size, its remembered layout (any route; none when evicted or never recorded) included. */
+  sizeOf(message: WireMessage, layout?: AssistantLayout): MessageSize {
+    const key = layout ? `${fingerprint(message)}|L${this.layoutKey(layout)}` : fingerprint(message);
     const known = this.sizes.get(key);
     if (known) {
       this.hits++;
       return known;
     }
     this.misses++;
-    const size = measureMessage(message);
+    const size = measureMessage(message, layout);
     this.sizes.set(key, size);
     return size;
   }
@@ -42,6 +47,20 @@ export class SizeMemo {
   get size(): number {
     return this.sizes.size;
   }
+
+  private layoutKey(layout: AssistantLayout): string {
+    let key = this.layoutKeys.get(layout);
+    if (key === undefined) {
+      key = sample(JSON.stringify(nativeItems(layout)));
+      this.layoutKeys.set(layout, key);
+    }
+    return key;
+  }
+}
+
+/** The native items of a layout, in order (its text and call slots are the message's own content). */
+export function nativeItems(layout: AssistantLayout | undefined): Record<string, unknown>[] {
+  return (layout?.slots ?? []).flatMap((slot) => (slot.kind === 'native' ? [slot.item] : []));
 }
 
 /**
@@ -50,7 +69,7 @@ export class SizeMemo {
  * UTF-8 length and escapes — the same number as Buffer.byteLength(JSON.stringify(message)), without
  * serializing megabytes (it was a third of a cold trim).
  */
-export function measureMessage(message: WireMessage): MessageSize {
+export function measureMessage(message: WireMessage, layout?: AssistantLayout): MessageSize {
   const scan: TextScan = { jsonEscapeBytes: 0 };
   let textBytes = 0;
   const countText = (text: string): number => {
@@ -58,8 +77,26 @@ export function measureMessage(message: WireMessage): MessageSize {
     textBytes += Buffer.byteLength(text) + scan.jsonEscapeBytes;
     return tokens;
   };
-  const tokens = messageTokens(wireMessagePieces(message), countText);
-  return { tokens, bytes: Buffer.byteLength(JSON.stringify(frameOf(message))) + textBytes };
+  const items = nativeItems(layout);
+  const pieces = wireMessagePieces(message, items);
+  const tokens = messageTokens(pieces, countText);
+  const bytes = Buffer.byteLength(JSON.stringify(frameOf(message))) + textBytes;
+  return { tokens, bytes: items.length > 0 ? bytes + nativeBytes(items, pieces.reasoning, pieces.native?.thoughts) - jsonBytes(pieces.native?.thoughts ?? []) : bytes };
+}
+
+/**
+ * Bytes the native items add: their JSON (what a native route sends), less the thought text sent both as the
+ * reasoning (chat) and inside the items (native routes) — no route sends both, so it is counted once.
+ */
+function nativeBytes(items: readonly unknown[], reasoning: string | undefined, thoughts: readonly string[] = []): number {
+  return Buffer.byteLength(JSON.stringify(items)) - Math.min(reasoning ? jsonBytes([reasoning]) : 0, jsonBytes(thoughts));
+}
+
+/** JSON-escaped UTF-8 bytes of strings, without their quotes. */
+function jsonBytes(texts: readonly string[]): number {
+  let total = 0;
+  for (const text of texts) total += Buffer.byteLength(JSON.stringify(text)) - 2;
+  return total;
 }
 
 /**
