@@ -31,7 +31,8 @@ export interface ReplayArgs {
   contextWindow?: number;
   maxOutputTokens?: ModelLimits['maxOutputTokens'];
   /** The route whose provider cache is modelled (the cut is the same on every route). */
-  api: RouteId;
+  /** Undefined: each request's recorded route, else chat. */
+  api?: RouteId;
 }
 
 export type ParsedArgs = { help: true } | { help: false; args: ReplayArgs };
@@ -48,7 +49,7 @@ export function parseReplayArgs(argv: string[]): ParsedArgs {
       options: {
         ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
         json: { type: 'boolean', default: false },
-        api: { type: 'string', default: 'chat' },
+        api: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -59,7 +60,7 @@ export function parseReplayArgs(argv: string[]): ParsedArgs {
   if (values.help) return { help: true };
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'no replay file given' : `expected one replay file, got ${positionals.length}`);
   const settingValues: Record<string, number> = {};
-  if (!isRouteId(values.api)) throw new UsageError(`--api ${JSON.stringify(values.api)} is not one of ${ROUTE_IDS.join(', ')}`);
+  if (values.api !== undefined && !isRouteId(values.api)) throw new UsageError(`--api ${JSON.stringify(values.api)} is not one of ${ROUTE_IDS.join(', ')}`);
   const args: ReplayArgs = { file: positionals[0], json: values.json === true, settingValues, api: values.api };
   for (const flag of Object.keys(NUMBER_FLAGS) as NumberFlag[]) {
     const raw = (values as Record<string, unknown>)[flag];

@@ -27,7 +27,10 @@ export interface ReplayOptions {
   onLog?: (level: string, message: string) => void;
   /** A size memo that has already measured other requests (tests: a warm memo must give the same cuts). */
   memo?: SizeMemo;
-  /** The route whose provider cache stands in for usage (the cut is the same on every route). Default chat. */
+  /**
+   * The route whose provider cache stands in for usage (the cut is the same on every route). Default: the route
+   * each recorded request was sent on (its `sent` field), else chat.
+   */
   api?: RouteId;
 }
 
@@ -69,7 +72,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   const memo = options.memo ?? new SizeMemo();
   // The engine's conversation identity: a file may hold several conversations with the same opening.
   const sessions = new SessionIds();
-  const cache = new RouteCaches(options.api);
+  const cache = new RouteCaches();
   const steps: ReplayStep[] = [];
   let i = 0;
   for (const request of requests) {
@@ -85,7 +88,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       sessions,
     });
     const trimMs = performance.now() - started;
-    const usage = cache.observe(plan, modelId);
+    const usage = cache.observe(plan, modelId, options.api ?? request.sent?.route ?? 'chat');
     if (usage) accountUsage(state, modelId, plan, usage);
     const promptTokens = usage?.contextTokens ?? 0;
     const cachedTokens = usage?.cachedTokens ?? 0;

@@ -18,13 +18,11 @@ export class RouteCaches {
   private readonly prefix = new PrefixCacheModel();
   private readonly breakpoints = new BreakpointCache();
 
-  constructor(readonly api: RouteId = 'chat') {}
-
-  /** The usage the route's provider would report for this plan's request. */
-  observe(plan: TrimPlan, modelId: string): NormalizedUsage | undefined {
+  /** The usage the provider of route `api` would report for this plan's request. */
+  observe(plan: TrimPlan, modelId: string, api: RouteId): NormalizedUsage | undefined {
     const observed = this.prefix.observe(plan.sessionId, { messages: plan.trim.messages, tools: plan.tools });
-    if (this.api === 'messages') return this.messagesUsage(plan, modelId, observed.promptTokens);
-    if (this.api === 'responses') {
+    if (api === 'messages') return this.messagesUsage(plan, modelId, observed.promptTokens);
+    if (api === 'responses') {
       return responsesUsage({ input_tokens: observed.promptTokens, input_tokens_details: { cached_tokens: observed.cachedTokens }, output_tokens: 0, total_tokens: observed.promptTokens });
     }
     return normalizeUsage({ prompt_tokens: observed.promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: observed.cachedTokens } });

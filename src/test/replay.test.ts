@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { RequestRecording } from '../core/replay/requestRecording';
+import type { SentRecord } from '../core/replay/sentRecord';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { parseReplayLines } from '../replay/replayFile';
 import { filler } from './support/trimHarness';
@@ -12,17 +13,19 @@ import { filler } from './support/trimHarness';
 const REPLAY = path.join(__dirname, '..', 'tools', 'replay.js');
 
 /** A recorded session: one whole request, then appends of one assistant answer and one user turn each. */
-function writeSession(file: string, turns: number): void {
+function writeSession(file: string, turns: number, sent?: SentRecord): void {
   const recording = new RequestRecording();
   const messages: WireMessage[] = [{ role: 'system', content: 'sys' }, { role: 'user', content: 'ANCHOR task' }];
   const tools = [{ type: 'function' as const, function: { name: 'read', description: 'read a file', parameters: { type: 'object' } } }];
   const lines: string[] = [];
   for (let i = 0; i < turns; i++) {
     messages.push({ role: 'assistant', content: `answer ${i} ${filler(250, i)}` }, { role: 'user', content: `turn ${i} ${filler(250, i + 1)}` });
-    lines.push(recording.lineFor(messages, tools));
+    lines.push(recording.lineFor(messages, tools, sent));
   }
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
 }
+
+const withoutTime = ({ trimMs: _ms, ...rest }: { trimMs: number }) => rest;
 
 describe('replay tool', () => {
   let dir: string;
@@ -61,6 +64,21 @@ describe('replay tool', () => {
     const bad = spawnSync(process.execPath, [REPLAY, file, '--api', 'soap'], { encoding: 'utf8' });
     assert.strictEqual(bad.status, 2);
     assert.match(bad.stderr, /--api "soap" is not one of chat, responses, messages, gemini/);
+  });
+
+  it('without --api, each request goes through the cache of the route it was recorded on; --api overrides it', () => {
+    const run = (file: string, ...flags: string[]) => {
+      const out = execFileSync(process.execPath, [REPLAY, file, '--context-window', '30000', '--max-output', '4000', ...flags, '--json'], { encoding: 'utf8' });
+      return out.trim().split('\n').slice(0, -1).map((l) => JSON.parse(l));
+    };
+    const plain = path.join(dir, 'plain.jsonl');
+    writeSession(plain, 30);
+    const onMessages = path.join(dir, 'on-messages.jsonl');
+    writeSession(onMessages, 30, { route: 'messages', params: { model: 'claude-x', max_tokens: 4000 }, omitted: [], refused: [] });
+    assert.deepStrictEqual(run(onMessages).map(withoutTime), run(plain, '--api', 'messages').map(withoutTime), 'the recorded route is the default');
+    assert.deepStrictEqual(run(onMessages, '--api', 'chat').map(withoutTime), run(plain).map(withoutTime), '--api wins over the recording');
+    assert.ok(run(onMessages).slice(1).every((r) => r.cacheWriteTokens > 0), 'Messages bills the writes');
+    assert.ok(run(plain).every((r) => r.cacheWriteTokens === 0), 'a recording without a route replays on chat');
   });
 
   it('prints one JSON object per request and a summary; the cut holds between moves and hits stay high', () => {

@@ -64,7 +64,7 @@ describe('replay tool: bad input (issue 9 item 11)', function () {
     assert.strictEqual(separate.status, 2, separate.stderr);
     assert.deepStrictEqual(parseReplayArgs(['f.jsonl', '--headroom-ratio', '0.05', '--context-window', '64000']), {
       help: false,
-      args: { file: 'f.jsonl', json: false, settingValues: { 'historyTrim.headroomRatio': 0.05 }, contextWindow: 64_000, api: 'chat' },
+      args: { file: 'f.jsonl', json: false, settingValues: { 'historyTrim.headroomRatio': 0.05 }, contextWindow: 64_000, api: undefined },
     });
   });
 

@@ -6,7 +6,8 @@
  * Replays a recorded session (opencode.recordRequests writes them) through the extension's trim path.
  * Without --json it prints the lines the extension would log; with --json one object per request and a
  * summary. `--api` picks the provider cache that stands in for usage (exact prefix for chat and Responses,
- * Anthropic's breakpoints for Messages); the cut is the same on every route. Settings are validated exactly as the extension validates them (warnings on stderr). Exit codes:
+ * Anthropic's breakpoints for Messages); without it, each request's recorded route (chat for recordings without
+ * one). The cut is the same on every route. Settings are validated exactly as the extension validates them (warnings on stderr). Exit codes:
  * 0 done, 1 the file cannot be read or a line is malformed (the error names the line and field), 2 a bad
  * command line (the error names the flag).
  */
