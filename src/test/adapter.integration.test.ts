@@ -114,6 +114,17 @@ describe('adapter', () => {
     });
   });
 
+  it('a recording on the Gemini route names the model in its meta (the body has no model field there)', async () => {
+    await withOpenServer({ recordRequests: true, models: { 'fake-native-gemini': { api: 'gemini' } } }, async (ext) => {
+      await ask(ext, 'fake-native-gemini', [user('task')]);
+      const folder = path.join(ext.logDir, 'requests');
+      const files = fs.readdirSync(folder).sort();
+      const line = JSON.parse(fs.readFileSync(path.join(folder, files[0]), 'utf8').trim());
+      assert.strictEqual(line.sent.route, 'gemini');
+      assert.strictEqual(JSON.parse(fs.readFileSync(path.join(folder, files[1]), 'utf8')).model, 'fake-native-gemini');
+    });
+  });
+
   it('tells VS Code when a learned limit changes a model\'s input limit', async () => {
     await withOpenServer({}, async (ext, open) => {
       let fired = 0;

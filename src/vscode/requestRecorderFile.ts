@@ -77,8 +77,8 @@ export class RequestRecorderFile {
 
   /** The conversation's meta, continued from its file when this window has not written it yet. */
   private metaFor(prepared: PreparedRequest, file: string): WrittenMeta {
-    // Read structurally: the request body's shape differs per wire route.
-    const model = (prepared as unknown as { body?: { model?: unknown } }).body?.model;
+    // From the body's input, not the body: Gemini names the model in the path, not the body.
+    const model = prepared.bodyInput.modelId;
     const { contextWindow: window, reserve, tokens, maxBytes } = prepared.budget;
     const known = this.metas.get(prepared.sessionId) ?? continued(file);
     const meta: WrittenMeta = { ...known, model: typeof model === 'string' ? model : 'unknown', contextWindow: window, reserve, budget: Number.isFinite(tokens) ? tokens : null, maxBytes };

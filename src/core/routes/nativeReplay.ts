@@ -58,13 +58,18 @@ export class NativeReplayMemory implements NativeReplay {
     return true;
   }
 
+  /** For sending: refreshes recency, so the layouts a conversation still sends are the last to be evicted. */
   layoutFor(callId: string, route: RouteId): AssistantLayout | undefined {
     const layout = this.byCallId.get(callId);
     return layout && layout.route === route ? layout : undefined;
   }
 
+  /**
+   * For measuring: reads without refreshing recency, so what the trim measures (cut messages included) never
+   * changes which layout is evicted next; only remembering and sending (layoutFor) do.
+   */
   layoutOf(callId: string): AssistantLayout | undefined {
-    return this.byCallId.get(callId);
+    return this.byCallId.peek(callId);
   }
 
   get size(): number {
