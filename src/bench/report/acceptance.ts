@@ -7,8 +7,10 @@ import type { PolicyFigures } from '../metrics/policyFigures';
 import type { RegimeResult } from '../run/compareRegime';
 import type { TrimSpeed } from '../speed/trimSpeed';
 
-/** The bar's figures, stated once (the session bar, sessionBar.ts, asks for the same share of fewer moves). */
+/** The bar's figures, stated once: the tables, findings and texts print them from here (the session bar, sessionBar.ts, asks for the same share of fewer moves). */
 export const TRIM_BAR = { regimes: ['b', 'c', 'd'], minFewerMoves: 0.3, warmTrimMs: 5, coldTrimMs: 40 } as const;
+/** "≥30% fewer", as the tables print the moves bar. */
+export const FEWER_MOVES_BAR = `≥${Math.round(TRIM_BAR.minFewerMoves * 100)}% fewer`;
 
 export interface RegimeVerdict {
   regime: string;

@@ -3,7 +3,7 @@ import type { TokenAccuracy } from '../accuracy/tokenAccuracy';
 import type { PolicyFigures } from '../metrics/policyFigures';
 import type { BenchResults } from '../results';
 import type { RegimeResult } from '../run/compareRegime';
-import { TRIM_BAR, type Acceptance, type RegimeVerdict } from './acceptance';
+import { FEWER_MOVES_BAR, TRIM_BAR, type Acceptance, type RegimeVerdict } from './acceptance';
 import { kTokens, mb, ms, pct, range, signedPct, whole } from './format';
 import type { Table } from './tables';
 
@@ -67,7 +67,7 @@ function verdictRows(verdicts: readonly RegimeVerdict[], count: string): string[
   const rows = verdicts.map((v) => [
     `(${v.regime}) cut moves ours vs leading, ${count}`,
     `${v.oursMoves} vs ${v.leadingMoves} (${signedPct(-v.fewerMoves * 100, 0)})`,
-    '≥30% fewer',
+    FEWER_MOVES_BAR,
     mark(v.movesPass),
   ]);
   for (const v of verdicts) {

@@ -128,7 +128,7 @@ export function acceptanceSummary(acceptance: Acceptance, regimes: readonly Regi
       const label = count === 'json' ? 'cache-model count' : 'text-only count';
       const problems: string[] = [];
       if (!v.movesPass) {
-        problems.push(`ours moves the cut ${Math.round(v.fewerMoves * 100)}% less often (bar 30%); the step sizes predict ` +
+        problems.push(`ours moves the cut ${Math.round(v.fewerMoves * 100)}% less often (bar ${Math.round(TRIM_BAR.minFewerMoves * 100)}%); the step sizes predict ` +
           `${expectedText(expectedFewerMoves(result, leading))} in the long run, as chars/4 + 10% counts this text at ${estimateRatio(leading).toFixed(2)}× ` +
           `and 300 requests hold only ${leading.cutMoves} moves, so one move is ~${Math.round(100 / Math.max(1, leading.cutMoves))} points` +
           (ours.backMoves ? `; ${ours.backMoves} of our ${ours.cutMoves} moves went back to a shorter cut and forward again` : ''));
@@ -142,7 +142,7 @@ export function acceptanceSummary(acceptance: Acceptance, regimes: readonly Regi
   };
   explain(acceptance.regimes, 'json');
   explain(acceptance.regimesTextCount, 'text');
-  if (!acceptance.warmPass) sentences.push(`The warm trim median is ${acceptance.warmMedianMs.toFixed(2)} ms (bar 5 ms).`);
+  if (!acceptance.warmPass) sentences.push(`The warm trim median is ${acceptance.warmMedianMs.toFixed(2)} ms (bar ${TRIM_BAR.warmTrimMs} ms).`);
   if (!acceptance.coldPass) sentences.push(`The cold trim median is ${acceptance.coldMedianMs.toFixed(1)} ms (bar ${TRIM_BAR.coldTrimMs} ms); check the load average above.`);
   return sentences.length ? `Failing checks — ${sentences.join(' ')}` : 'Every check passes.';
 }

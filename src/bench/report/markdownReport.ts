@@ -7,6 +7,7 @@ import type { RegimeResult } from '../run/compareRegime';
 import {
   acceptanceTable, accuracyTable, parametersTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable,
 } from './benchTables';
+import { TRIM_BAR } from './acceptance';
 import { acceptanceSummary, regimeFindings, textCountFinding } from './findings';
 import { METHOD_AND_LIMITS } from './methodText';
 import { sessionBarSection } from './sessionBar';
@@ -61,8 +62,8 @@ whole history at full price), the cache hit per request, how much context is kep
 ${a ? `![Cache hit per request, regime (a)](${CHART_FILE})\n` : ''}
 ## Acceptance bar (trim issue)
 
-On the 300-request ceiling sessions at B = 613,952 (regimes b, c, d): ours at least 30% fewer cut moves than the
-leading policy while keeping at least as many tokens on average; warm trim median ≤ 5 ms, cold ≤ 40 ms.
+On the 300-request ceiling sessions at B = 613,952 (regimes ${TRIM_BAR.regimes.join(', ')}): ours at least ${Math.round(TRIM_BAR.minFewerMoves * 100)}% fewer cut moves than the
+leading policy while keeping at least as many tokens on average; warm trim median ≤ ${TRIM_BAR.warmTrimMs} ms, cold ≤ ${TRIM_BAR.coldTrimMs} ms.
 **With the cache model's own token count (as specified): ${acceptance.pass ? 'PASS' : 'FAIL'}. With the text-only count: ${acceptance.textCountPass ? 'PASS' : 'FAIL'}.**
 The two counts are explained under "How the numbers are made"; the findings below say which checks fail and why.
 

@@ -1,8 +1,8 @@
 /**
  * One request end to end, without VS Code: prepare (convert, trim) → attempt (streamAnswer.ts) → retry or
  * not (retryPolicy.ts) → account (usage, overflow, calibration). The engine holds what outlives a request:
- * size memo, calibrations, learned windows, per-conversation trim state, remembered reasoning and refused
- * parameters, persisted through a small key-value store.
+ * size memo, calibrations, learned windows, per-conversation trim state, remembered reasoning, native replay
+ * layouts, learned routes, refused parameters and session claims, persisted through a small key-value store.
  */
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
@@ -101,7 +101,7 @@ export class ChatEngine {
     return chooseRoute(modelId, settings, this.routes);
   }
 
-  /** Converts and prepares (a request's first preparation; run() converts once and re-prepares from that). */
+  /** Converts and prepares in one call (tests); run() converts once (convertForRequest) and prepares from that (prepareFrom), again after a context-length 400. */
   prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
     return this.prepareFrom(request, listed, convertForRequest(request, { reasoning: this.reasoning, log: this.deps.log }));
   }

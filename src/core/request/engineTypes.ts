@@ -24,7 +24,7 @@ export interface EngineDeps {
    * prepared request that attempt sent and what it finally sent (effort, quirks, refused parameters applied).
    */
   record?: (prepared: PreparedRequest, sent: SentRecord) => void;
-  /** Called with what each attempt sends, retries included (tests observe the wire through it). */
+  /** Called with each attempt's prepared request, retries included, before sendBody applies effort, quirks and refused parameters (tests observe it). */
   onAttempt?: (prepared: PreparedRequest) => void;
   /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
   timing?: Partial<EngineTiming>;

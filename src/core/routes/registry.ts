@@ -21,7 +21,7 @@ const ROUTES: Readonly<Record<RouteId, Route>> = {
   chat: { id: 'chat', path: '/chat/completions', headers: bearerHeaders, buildBody: buildChatBody, newReader: () => new ChatReader() },
   // "openai": GPT, Grok and Muse models.
   responses: { id: 'responses', path: '/responses', headers: bearerHeaders, buildBody: buildResponsesBody, newReader: () => new ResponsesReader() },
-  // "anthropic": Claude, and Qwen / MiniMax on Go.
+  // "anthropic": Claude and Qwen3; MiniMax on Go only (chat on Zen).
   messages: { id: 'messages', path: '/messages', headers: anthropicHeaders, buildBody: buildMessagesBody, newReader: () => new MessagesReader() },
   // "google": Gemini on Zen.
   gemini: { id: 'gemini', path: '/models', pathFor: geminiPath, headers: googleKeyHeaders, buildBody: buildGeminiBody, newReader: () => new GeminiReader() },

@@ -1,8 +1,8 @@
 /**
- * One route = one wire format of the gateway (Chat Completions, Responses, Anthropic Messages; Gemini next).
+ * One route = one wire format of the gateway (Chat Completions, Responses, Anthropic Messages, Gemini).
  * Everything before "build the body" (convert, repair, trim) and after "read the stream" (accounting, retry)
  * is route-neutral; a route only knows its path, its headers, its body and its stream. Adding a route is one
- * more folder under src/core/routes and one line in registry.ts. See docs/routes.md.
+ * more folder under src/core/routes and one row in registry.ts. See docs/routes.md.
  */
 import type { StreamEvent } from '../types';
 import type { WireMessage, WireTool } from '../wire/wireTypes';

@@ -67,7 +67,8 @@ export function nativeItems(layout: AssistantLayout | undefined): Record<string,
  * Tokens and wire bytes in one pass over the text: the estimator also counts what JSON escaping adds, so
  * the bytes are the JSON of the message's frame (its texts blanked, a few hundred bytes) plus each text's
  * UTF-8 length and escapes — the same number as Buffer.byteLength(JSON.stringify(message)), without
- * serializing megabytes (it was a third of a cold trim).
+ * serializing megabytes (it was a third of a cold trim). With a layout, plus the native items' JSON (their
+ * thought text counted once, see nativeBytes).
  */
 export function measureMessage(message: WireMessage, layout?: AssistantLayout): MessageSize {
   const scan: TextScan = { jsonEscapeBytes: 0 };
