@@ -13,6 +13,7 @@ import { parseRecordingMeta } from '../core/report/recordedConversation';
 import type { SentRecord } from '../core/replay/sentRecord';
 import type { PreparedRequest } from '../core/request/prepareRequest';
 import { BoundedMap } from '../core/util/boundedMap';
+import { calibrationRawTokens } from '../core/trim/historyTrim';
 
 /** Conversations remembered for `append` lines; one that comes back after eviction writes a whole request line (still valid replay). */
 const MAX_RECORDED_CONVERSATIONS = 64;
@@ -60,8 +61,9 @@ export class RequestRecorderFile {
    * so the report's replay sizes that request as the real run did (and lands on the same cuts).
    */
   accounted(prepared: PreparedRequest, promptTokens: number): void {
-    if (prepared.trim.rawTokens <= 0 || promptTokens <= 0) return;
-    const factor = Math.round((promptTokens / prepared.trim.rawTokens) * 10_000) / 10_000;
+    const estimated = calibrationRawTokens(prepared.trim);
+    if (estimated <= 0 || promptTokens <= 0) return;
+    const factor = Math.round((promptTokens / estimated) * 10_000) / 10_000;
     const line = this.lineOf.get(prepared);
     const meta = this.metas.get(prepared.sessionId);
     // The engine accounts an answer before it records the request (the line is written after the last attempt).

@@ -9,6 +9,7 @@ import type { TrimPlan } from '../request/prepareRequest';
 import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
+import { calibrationRawTokens } from '../trim/historyTrim';
 
 export interface RequestRecord {
   /** Milliseconds since the epoch when the usage arrived. */
@@ -85,7 +86,7 @@ export function toRequestRecord(modelId: string, plan: TrimPlan, usage: Normaliz
     inputCount: plan.input.length,
     estTokens: trim.estTokens,
     overCeiling: trim.overCeiling,
-    factor: trim.rawTokens > 0 && prompt > 0 ? prompt / trim.rawTokens : 1,
+    factor: calibrationRawTokens(trim) > 0 && prompt > 0 ? prompt / calibrationRawTokens(trim) : 1,
     ...(route ? { route } : {}),
   };
 }

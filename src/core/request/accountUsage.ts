@@ -6,6 +6,7 @@
 import type { Logger } from '../log';
 import { overflowLine, isOverflowing, usableTokens } from '../overflow/overflow';
 import { calibrationLine, type Calibrations } from '../trim/calibration';
+import { calibrationRawTokens } from '../trim/historyTrim';
 import type { ConversationStates } from '../trim/conversationState';
 import type { NormalizedUsage } from '../types';
 import { formatUsageLine } from '../usage/usageLine';
@@ -24,8 +25,9 @@ export interface AccountingResult {
 
 export function accountUsage(state: AccountingState, modelId: string, plan: TrimPlan, usage: NormalizedUsage): AccountingResult {
   state.log.info(formatUsageLine(usage));
-  const update = state.calibrations.observe(modelId, plan.trim.rawTokens, usage.contextTokens);
-  if (update) state.log.info(calibrationLine(modelId, usage.contextTokens, plan.trim.rawTokens, update));
+  const estimated = calibrationRawTokens(plan.trim);
+  const update = state.calibrations.observe(modelId, estimated, usage.contextTokens);
+  if (update) state.log.info(calibrationLine(modelId, usage.contextTokens, estimated, update));
   const { contextWindow, reserve } = plan.budget;
   const overflow = !!contextWindow && isOverflowing(usage, contextWindow, reserve);
   if (overflow && contextWindow) {

@@ -202,6 +202,7 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
   const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration, truncationScope);
   if (truncations.length === 0) return { trim, truncatedThrough: 0, exactAt: 0 };
   let rawTokens = trim.rawTokens;
+  let nativeRawTokens = trim.nativeRawTokens;
   let bytes = trim.bytes;
   // Every message cut (stably or exactly) up to here gets the stable cut on later requests.
   let truncatedThrough = 0;
@@ -210,6 +211,7 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
     const before = ctx.memo.sizeOf(trim.messages[t.index], scope.layoutOf?.(trim.messages[t.index]));
     const after = measureMessage(messages[t.index], scope.layoutOf?.(messages[t.index]));
     rawTokens -= before.tokens - after.tokens;
+    nativeRawTokens -= (before.nativeTokens ?? 0) - (after.nativeTokens ?? 0);
     bytes -= before.bytes - after.bytes;
     const inputIndex = trim.sentIndices[t.index];
     truncatedThrough = Math.max(truncatedThrough, inputIndex + 1);
@@ -220,7 +222,7 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
   }
   const estTokens = Math.ceil(rawTokens * ctx.calibration);
   const overCeiling = estTokens > geometry.ceiling || bytes > budget.maxBytes;
-  return { trim: { ...trim, messages, rawTokens, estTokens, bytes, overCeiling }, truncatedThrough, exactAt };
+  return { trim: { ...trim, messages, rawTokens, nativeRawTokens, estTokens, bytes, overCeiling }, truncatedThrough, exactAt };
 }
 
 /** The newest unit: the last message that is not a tool result (a call and its results travel together). */

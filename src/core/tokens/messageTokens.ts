@@ -54,15 +54,23 @@ export const opaqueTokens = (payload: string): number => Math.ceil(payload.lengt
  * Responses and Messages the items), so the larger covers every route with one number.
  */
 export function messageTokens(pieces: MessagePieces, countText: CountText): number {
+  return messageTokenSplit(pieces, countText).tokens;
+}
+
+/**
+ * The same rule, also saying how many of the tokens the native items add over the message alone (their opaque
+ * payloads and any thought text beyond the reasoning): calibration learns from the rest (accountUsage.ts).
+ */
+export function messageTokenSplit(pieces: MessagePieces, countText: CountText): { tokens: number; nativeTokens: number } {
   let total = MESSAGE_OVERHEAD_TOKENS + pieces.images * IMAGE_TOKEN_COST;
   for (const text of pieces.texts) total += countText(text);
   for (const call of pieces.toolCalls) total += TOOL_OVERHEAD_TOKENS + countText(call.name) + countText(call.arguments);
   const reasoning = pieces.reasoning ? countText(pieces.reasoning) : 0;
   let thoughts = 0;
   for (const text of pieces.native?.thoughts ?? []) thoughts += countText(text);
-  total += Math.max(reasoning, thoughts);
-  for (const payload of pieces.native?.opaque ?? []) total += opaqueTokens(payload);
-  return total;
+  let nativeTokens = Math.max(0, thoughts - reasoning);
+  for (const payload of pieces.native?.opaque ?? []) nativeTokens += opaqueTokens(payload);
+  return { tokens: total + reasoning + nativeTokens, nativeTokens };
 }
 
 /** Keys whose string values are thought text a model reads, not an opaque payload. */

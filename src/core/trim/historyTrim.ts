@@ -59,9 +59,22 @@ export interface TrimResult {
   /** Calibrated token estimate of what is sent, tools included. */
   estTokens: number;
   rawTokens: number;
+  /** Of rawTokens, what the sent messages' native items add (calibration learns from rawTokens − this). */
+  nativeRawTokens: number;
   bytes: number;
   overCeiling: boolean;
   breakdown: TrimBreakdown;
+}
+
+/**
+ * What calibration learns from: the raw estimate of what was sent without the native items' share. The
+ * endpoint may bill those items at any rate from nothing (earlier turns' reasoning, a layout of another route)
+ * to about what the trim counts; learning them into the factor would scale plain text down by their share, and
+ * a later burst of text would then be under-estimated. Left out, the factor describes text (an endpoint that
+ * bills the items only raises it: an over-estimate, the safe side), and the items stay a fixed count.
+ */
+export function calibrationRawTokens(trim: Pick<TrimResult, 'rawTokens' | 'nativeRawTokens'>): number {
+  return trim.rawTokens - trim.nativeRawTokens;
 }
 
 export function trimHistory(messages: readonly WireMessage[], options: TrimOptions): TrimResult {
@@ -94,6 +107,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
   const sentIndices = keptIndices(messages.length, layout, cut.dropUnits);
   const rawTokens = sentIndices.reduce((total, i) => total + sizes[i].tokens, options.tools.tokens);
   const bytes = sentIndices.reduce((total, i) => total + sizes[i].bytes, options.tools.bytes);
+  const nativeRawTokens = sentIndices.reduce((total, i) => total + (sizes[i].nativeTokens ?? 0), 0);
   return {
     messages: sentIndices.map((i) => messages[i]),
     sentIndices,
@@ -102,6 +116,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
     gridMoves: cut.gridMoves,
     estTokens: Math.ceil(rawTokens * calibration),
     rawTokens,
+    nativeRawTokens,
     bytes,
     overCeiling: budgeted && !fits(rawTokens, bytes),
     breakdown: breakdownOf(messages, sizes, layout, sentIndices, options),
@@ -134,7 +149,7 @@ function breakdownOf(
   return breakdown;
 }
 
-function sum(sizes: readonly MessageSize[], key: keyof MessageSize): number {
+function sum(sizes: readonly MessageSize[], key: 'tokens' | 'bytes'): number {
   let total = 0;
   for (const size of sizes) total += size[key];
   return total;

@@ -9,13 +9,15 @@ import type { AssistantLayout } from '../routes/nativeReplay';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { estimateTextTokens, type TextScan } from '../tokens/estimate';
 // The same per-message and tool-size rules as provideTokenCount, so the two counts agree.
-import { messageTokens, toolsTokens, wireMessagePieces, wireToolPieces } from '../tokens/messageTokens';
+import { messageTokenSplit, toolsTokens, wireMessagePieces, wireToolPieces } from '../tokens/messageTokens';
 import { BoundedMap } from '../util/boundedMap';
 const SAMPLE = 48;
 
 export interface MessageSize {
   tokens: number;
   bytes: number;
+  /** Of `tokens`, what the remembered native items add over the message alone (0 without a layout). */
+  nativeTokens?: number;
 }
 
 export class SizeMemo {
@@ -80,9 +82,9 @@ export function measureMessage(message: WireMessage, layout?: AssistantLayout): 
   };
   const items = nativeItems(layout);
   const pieces = wireMessagePieces(message, items);
-  const tokens = messageTokens(pieces, countText);
+  const { tokens, nativeTokens } = messageTokenSplit(pieces, countText);
   const bytes = Buffer.byteLength(JSON.stringify(frameOf(message))) + textBytes;
-  return { tokens, bytes: items.length > 0 ? bytes + nativeBytes(items, pieces.reasoning, pieces.native?.thoughts) - jsonBytes(pieces.native?.thoughts ?? []) : bytes };
+  return { tokens, nativeTokens, bytes: items.length > 0 ? bytes + nativeBytes(items, pieces.reasoning, pieces.native?.thoughts) - jsonBytes(pieces.native?.thoughts ?? []) : bytes };
 }
 
 /**
