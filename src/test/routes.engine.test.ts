@@ -141,6 +141,15 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
     ]);
   });
 
+  it('a context-length 400 right after a wrong-route switch re-trims on the route that answered, not the refused one', async () => {
+    const { engine, log } = engineFor(server().url, {}, new MemoryStore(), fast);
+    server().enqueueFault({ name: 'context-length-400', limit: 150_000 });
+    const answer = await run(engine, 'fake-messages', [text('long question')], []);
+    assert.match(answer.text, /^Answer 1 to: long question/);
+    assert.deepStrictEqual(server().requests.map((r) => r.path), [PATHS.chat, PATHS.responses, PATHS.messages, PATHS.messages], 'chat and Responses refused once each, then Messages twice');
+    assert.strictEqual(log.lines.filter((l) => l.message.startsWith('[route]')).length, 1);
+  });
+
   it('a setting that names the wrong route is corrected for the request, said once, and never becomes a key error', async () => {
     const { engine, log } = engineFor(server().url, { models: { 'fake-responses': { api: 'messages' } } }, new MemoryStore(), fast);
     const answer = await run(engine, 'fake-responses', [text('hi')], []);

@@ -24,7 +24,7 @@ import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState } from './accountUsage';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
-import { convertForRequest, prepareConverted, type ChatRequest, type PreparedRequest } from './prepareRequest';
+import { bodyFor, convertForRequest, prepareConverted, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { sentRecord } from '../replay/sentRecord';
 import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
@@ -195,7 +195,7 @@ export class ChatEngine {
         }
         if (!retriedContextLength && isContextLengthError(error)) {
           retriedContextLength = true;
-          prepared = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared.sessionId);
+          prepared = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared);
           continue;
         }
         const delay = shown.thinking ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);
@@ -233,7 +233,9 @@ export class ChatEngine {
   }
 
   /** Learns the window the error names (else cuts one more grid move) and prepares the request again. */
-  private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, converted: WireMessage[], message: string, sessionId: string): PreparedRequest {
+  /** Re-trims on the route that answered "too long" (a route switched to in this request is not learned yet). */
+  private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, converted: WireMessage[], message: string, refused: PreparedRequest): PreparedRequest {
+    const sessionId = refused.sessionId;
     const learnedWindow = parseContextLimit(message);
     if (learnedWindow && this.learned.learn(request.modelId, learnedWindow)) {
       void this.store.save(STORE_KEYS.learned, this.learned.toJSON());
@@ -241,7 +243,8 @@ export class ChatEngine {
     }
     else this.states.addExtraGridMove(sessionId);
     this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${learnedWindow ? ` (limit ${learnedWindow} tokens, now remembered)` : ''}; trimming again and retrying once.`);
-    return this.prepareFrom(request, listed, converted);
+    const retrimmed = this.prepareFrom(request, listed, converted);
+    return retrimmed.route.id === refused.route.id ? retrimmed : bodyFor(retrimmed, refused.route);
   }
 
   /** One attempt; then the reasoning memory and the accounting, and the usage reported last. */
