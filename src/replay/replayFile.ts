@@ -14,6 +14,8 @@ export interface ReplayRequest {
   tools: WireTool[];
   /** What the recorded request finally sent; absent in recordings from before it was written, and in hand-made files. */
   sent?: SentRecord;
+  /** Native sizes recorded up to this line (`sent.native` of this and earlier lines), by first call id. */
+  native?: ReadonlyMap<string, readonly [number, number]>;
 }
 
 export function parseReplayLines(lines: Iterable<string>): ReplayRequest[] {
@@ -23,12 +25,19 @@ export function parseReplayLines(lines: Iterable<string>): ReplayRequest[] {
     lineNumber++;
     if (!line.trim()) continue;
     try {
-      requests.push(requestOf(line, requests[requests.length - 1]));
+      requests.push(withNative(requestOf(line, requests[requests.length - 1]), requests[requests.length - 1]));
     } catch (error) {
       throw new Error(`line ${lineNumber}: ${(error as Error).message}`);
     }
   }
   return requests;
+}
+
+/** The native sizes known at this request: the earlier lines' and this line's own. */
+function withNative(request: ReplayRequest, previous: ReplayRequest | undefined): ReplayRequest {
+  const own = Object.entries(request.sent?.native ?? {});
+  if (own.length === 0) return previous?.native ? { ...request, native: previous.native } : request;
+  return { ...request, native: new Map([...(previous?.native ?? []), ...own]) };
 }
 
 /** One line: a whole request, or an append to the previous one. Throws a message naming the field. */

@@ -86,6 +86,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       states: state.states,
       log: logger,
       sessions,
+      recordedNative: request.native,
     });
     const trimMs = performance.now() - started;
     const usage = cache.observe(plan, modelId, options.api ?? request.sent?.route ?? 'chat');

@@ -5,7 +5,16 @@
  * sent (sentRecord.ts), the line also carries it as `"sent":{…}` — a field older readers ignore.
  */
 import type { WireMessage, WireTool } from '../wire/wireTypes';
+import { nativeKey } from './nativeSizes';
 import type { SentRecord } from './sentRecord';
+
+/** `sent` with its native sizes narrowed to the messages this line writes (earlier lines carry the rest). */
+function withNewNative(sent: SentRecord, written: readonly WireMessage[]): SentRecord {
+  if (!sent.native) return sent;
+  const { native, ...rest } = sent;
+  const kept = Object.fromEntries(written.map(nativeKey).filter((key): key is string => key !== undefined && key in native).map((key) => [key, native[key]]));
+  return Object.keys(kept).length > 0 ? { ...rest, native: kept } : rest;
+}
 
 export class RequestRecording {
   private previous: string[] = [];
@@ -16,7 +25,7 @@ export class RequestRecording {
     const serialized = messages.map((message) => JSON.stringify(message));
     const toolsJson = JSON.stringify(tools);
     const grewOnly = this.previous.length > 0 && toolsJson === this.previousTools && serialized.length >= this.previous.length && this.previous.every((line, i) => line === serialized[i]);
-    const sentJson = sent ? `,"sent":${JSON.stringify(sent)}` : '';
+    const sentJson = sent ? `,"sent":${JSON.stringify(withNewNative(sent, grewOnly ? messages.slice(this.previous.length) : messages))}` : '';
     const line = grewOnly
       ? `{"append":[${serialized.slice(this.previous.length).join(',')}]${sentJson}}`
       : `{"messages":[${serialized.join(',')}],"tools":${toolsJson}${sentJson}}`;

@@ -7,6 +7,7 @@
  * final body left out of it (a `reasoning_content` the family does not take) is named in `omitted`. Pure.
  */
 import { isRouteId, type RouteId } from '../routes/route';
+import { checkedNativeSizes, type NativeSizes } from './nativeSizes';
 import { isRecord } from '../util/isRecord';
 
 export interface SentRecord {
@@ -17,16 +18,21 @@ export interface SentRecord {
   omitted: string[];
   /** Parameters the endpoint refused during this request: dropped, and the request sent again without them. */
   refused: string[];
+  /**
+   * What the native items passed back with the line's new messages added to their sizes, by first call id
+   * (nativeSizes.ts); absent when none. Lets a replay measure as the live trim did.
+   */
+  native?: NativeSizes;
 }
 
 /** The body keys that carry the conversation on some route; the line's history and tools stand for them. */
 const CONVERSATION_KEYS = new Set(['messages', 'input', 'contents', 'system', 'systemInstruction', 'instructions', 'tools']);
 
-export function sentRecord(route: RouteId, prepared: Record<string, unknown>, final: Record<string, unknown>, refused: readonly string[]): SentRecord {
+export function sentRecord(route: RouteId, prepared: Record<string, unknown>, final: Record<string, unknown>, refused: readonly string[], native: NativeSizes = {}): SentRecord {
   const params = Object.fromEntries(Object.entries(final).filter(([key]) => !CONVERSATION_KEYS.has(key)));
   const kept = paramNames(final);
   const omitted = [...paramNames(prepared)].filter((name) => !kept.has(name)).sort();
-  return { route, params, omitted, refused: [...refused] };
+  return { route, params, omitted, refused: [...refused], ...(Object.keys(native).length > 0 ? { native } : {}) };
 }
 
 /** Top-level parameters and Gemini's generationConfig ones, and `reasoning_content` when a message carries it. */
@@ -47,5 +53,6 @@ export function checkedSent(value: unknown): SentRecord {
     if (!Array.isArray(list) || !list.every((n) => typeof n === 'string')) throw new Error(`sent.${field}: expected an array of names`);
     return list as string[];
   };
-  return { route: value.route, params: value.params, omitted: names('omitted'), refused: names('refused') };
+  const native = value.native === undefined ? {} : { native: checkedNativeSizes(value.native) };
+  return { route: value.route, params: value.params, omitted: names('omitted'), refused: names('refused'), ...native };
 }

@@ -48,6 +48,7 @@ export function oursRunner(settings: Settings, limits: ModelLimits, onPlan?: (pl
     decide(request: SimRequest) {
       plan = planTrim(repairedHistory(request.messages, quiet), [...request.tools], {
         settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log: quiet,
+        recordedNative: request.native,
       });
       onPlan?.(plan);
       // A truncated oversized message is not the same object; the cache model then sees it as new.

@@ -72,7 +72,7 @@ function factorsFor(count: number, known: readonly (number | null)[]): number[] 
 export function recordedConversationLog(sessionId: string, requests: readonly ReplayRequest[], settings: Settings, limits: ModelLimits, at: number, modelId = RECORDED_MODEL, known: readonly (number | null)[] = []): ConversationLog {
   const plans: TrimPlan[] = [];
   const factors = factorsFor(requests.length, known);
-  const steps = simulate(requests.map((r, i) => ({ messages: r.messages, tools: r.tools, factor: factors[i] })), oursRunner(settings, limits, (plan) => plans.push(plan)));
+  const steps = simulate(requests.map((r, i) => ({ messages: r.messages, tools: r.tools, factor: factors[i], native: r.native })), oursRunner(settings, limits, (plan) => plans.push(plan)));
   const records = steps.map((step, i) => {
     const usage = normalizeUsage({ prompt_tokens: step.promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: step.cachedTokens } });
     // The route the request went on, when the recording says (recordings from before `sent` do not).

@@ -16,6 +16,8 @@ export interface SimRequest {
   tools: readonly WireTool[];
   /** API tokens per estimated token (from the real request). */
   factor: number;
+  /** A recording's native sizes (core/replay/nativeSizes.ts): our trim measures messages as the live one did. */
+  native?: ReadonlyMap<string, readonly [number, number]>;
 }
 
 export interface PolicyRunner {

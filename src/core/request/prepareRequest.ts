@@ -21,6 +21,7 @@ import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '.
 import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
+import { recordedNativeOf } from '../replay/nativeSizes';
 import { routeById } from '../routes/registry';
 import { layoutLookup, type AssistantLayout, type NativeReplay } from '../routes/nativeReplay';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
@@ -57,6 +58,8 @@ export interface PrepareContext {
   reasoningModel?: boolean;
   /** Native items of earlier answers, passed back verbatim by the native routes. */
   replay?: NativeReplay;
+  /** A replay of a recording: what each message's native items added when it was recorded (nativeSizes.ts). */
+  recordedNative?: ReadonlyMap<string, readonly [number, number]>;
 }
 
 export interface PreparedRequest extends TrimPlan {
@@ -148,6 +151,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     memo: ctx.memo,
     layoutOf,
     tools: toolsSize(tools),
+    recordedNativeOf: ctx.recordedNative && recordedNativeOf(ctx.recordedNative),
   });
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);

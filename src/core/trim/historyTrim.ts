@@ -37,6 +37,8 @@ export interface TrimOptions {
   layoutOf?: (message: WireMessage) => AssistantLayout | undefined;
   /** Size of the tools block, which is sent with every request. */
   tools: MessageSize;
+  /** A replay's recorded native sizes (core/replay/nativeSizes.ts), added to a message measured without its items. */
+  recordedNativeOf?: (message: WireMessage) => MessageSize | undefined;
 }
 
 export interface TrimBreakdown {
@@ -78,7 +80,7 @@ export function calibrationRawTokens(trim: Pick<TrimResult, 'rawTokens' | 'nativ
 }
 
 export function trimHistory(messages: readonly WireMessage[], options: TrimOptions): TrimResult {
-  const sizes = messages.map((message) => options.memo.sizeOf(message, options.layoutOf?.(message)));
+  const sizes = messages.map((message) => withRecorded(options.memo.sizeOf(message, options.layoutOf?.(message)), options.recordedNativeOf?.(message)));
   const layout = options.layout ?? layoutHistory(messages, options.keepRounds);
   const fullRaw = sum(sizes, 'tokens') + options.tools.tokens;
   const fullBytes = sum(sizes, 'bytes') + options.tools.bytes;
@@ -147,6 +149,11 @@ function breakdownOf(
     else breakdown.history += tokens;
   }
   return breakdown;
+}
+
+function withRecorded(size: MessageSize, recorded: MessageSize | undefined): MessageSize {
+  if (!recorded) return size;
+  return { tokens: size.tokens + recorded.tokens, bytes: size.bytes + recorded.bytes, nativeTokens: (size.nativeTokens ?? 0) + recorded.tokens, nativeBytes: (size.nativeBytes ?? 0) + recorded.bytes };
 }
 
 function sum(sizes: readonly MessageSize[], key: 'tokens' | 'bytes'): number {

@@ -18,6 +18,8 @@ export interface MessageSize {
   bytes: number;
   /** Of `tokens`, what the remembered native items add over the message alone (0 without a layout). */
   nativeTokens?: number;
+  /** Of `bytes`, the same. */
+  nativeBytes?: number;
 }
 
 export class SizeMemo {
@@ -84,7 +86,8 @@ export function measureMessage(message: WireMessage, layout?: AssistantLayout): 
   const pieces = wireMessagePieces(message, items);
   const { tokens, nativeTokens } = messageTokenSplit(pieces, countText);
   const bytes = Buffer.byteLength(JSON.stringify(frameOf(message))) + textBytes;
-  return { tokens, nativeTokens, bytes: items.length > 0 ? bytes + nativeBytes(items, pieces.reasoning, pieces.native?.thoughts) - jsonBytes(pieces.native?.thoughts ?? []) : bytes };
+  const added = items.length > 0 ? nativeBytes(items, pieces.reasoning, pieces.native?.thoughts) - jsonBytes(pieces.native?.thoughts ?? []) : 0;
+  return { tokens, nativeTokens, bytes: bytes + added, nativeBytes: added };
 }
 
 /**
