@@ -11,6 +11,7 @@ import { UserFacingError } from '../core/request/userFacingError';
 import { OPENCODE_CLIENT } from '../core/request/chatTransport';
 import { EXTENSION_VERSION } from '../core/request/version';
 import { engineFor, MemoryStore } from './support/engineHarness';
+import type { SentRecord } from '../core/replay/sentRecord';
 import { useFakeServer } from './support/suiteHooks';
 import { PATHS, ROUTE_MODEL, ROUTE_SETTING, ROUTES } from './support/routeModels';
 import * as fs from 'fs';
@@ -88,7 +89,8 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
   for (const route of ['responses', 'messages'] as WiredRoute[]) {
     it(`${route}: tool round trip with the signed reasoning passed back, also after a restart (store reloaded)`, async () => {
       const store = new MemoryStore();
-      const { engine } = engineFor(server().url, ROUTE_SETTING, store, fast);
+      const recorded: SentRecord[] = [];
+      const { engine } = engineFor(server().url, ROUTE_SETTING, store, fast, { record: (_prepared, sent) => recorded.push(sent) });
       server().enqueueReply({ reasoning: 'Read a.ts first.', text: 'Reading.', toolCalls: [{ id: 'call_7', name: 'read', arguments: '{"path":"a.ts"}' }] });
       const first = await run(engine, ROUTE_MODEL[route], [text('what is in a.ts?')]);
       assert.deepStrictEqual(first.calls, [{ kind: 'toolCall', callId: 'call_7', name: 'read', input: { path: 'a.ts' } }]);
@@ -102,6 +104,10 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
       const second = await run(engine, ROUTE_MODEL[route], history);
       assert.match(second.text, /^Answer 1 to: what is in a.ts/);
       assert.ok(JSON.stringify(server().requests[1].body).includes(marker), 'the reasoning went back on the next turn');
+      // The recording says what those items added to the call's message (for the report's replay).
+      assert.strictEqual(recorded[0].native, undefined);
+      const [tokens, bytes] = recorded[1].native?.call_7 ?? [0, 0];
+      assert.ok(tokens > 0 && bytes > 0, JSON.stringify(recorded[1].native));
       // A restart: a new engine on the same store sends the same bytes (and the server verifies them).
       const restarted = engineFor(server().url, ROUTE_SETTING, store, fast).engine;
       const third = await run(restarted, ROUTE_MODEL[route], history);
