@@ -46,7 +46,8 @@ export function layoutLookup(replay: NativeReplay | undefined): ((message: WireM
  * The memory's bounds (docs/routes.md, "How much the native memory holds"). Sized so that every layout one
  * conversation still sends fits at once: the trim keeps a request's bytes, layouts included, under
  * 4.5 bytes per budget token (budget.ts), about 4.5M characters for a 1M-token window, so 8M characters hold
- * them with room to spare, and the entry count never binds before the characters for real layouts.
+ * them with room to spare; a turn with a layout costs at least ~300 of those bytes, so the entry count is above
+ * what one such request can send (~15,000).
  * Least recently sent or remembered goes first.
  */
 export const NATIVE_REPLAY_BOUNDS = {
