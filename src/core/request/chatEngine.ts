@@ -8,7 +8,7 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
 import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
-import { layoutLookup, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
+import { layoutLookup, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
 import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
@@ -53,7 +53,6 @@ const STORE_KEYS = {
 /** The capacities of the persisted maps (the in-memory classes hold as many). */
 const MAX_TRIM_STATES = 200;
 const MAX_REASONING_ENTRIES = 500;
-const MAX_NATIVE_LAYOUTS = 300;
 
 export class ChatEngine {
   readonly memo = new SizeMemo();
@@ -83,7 +82,8 @@ export class ChatEngine {
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, MAX_TRIM_STATES));
     this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, MAX_REASONING_ENTRIES));
     this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
-    this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, MAX_NATIVE_LAYOUTS));
+    // The newest maxEntries in saved order; fromJSON then applies the character bound the same way.
+    this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries));
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
     this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));

@@ -42,18 +42,33 @@ export function layoutLookup(replay: NativeReplay | undefined): ((message: WireM
   return (message) => (message.role === 'assistant' && message.tool_calls?.length ? replay.layoutOf?.(message.tool_calls[0].id) : undefined);
 }
 
-const MAX_ENTRIES = 300;
-/** Encrypted reasoning can be large; an answer bigger than this is not remembered (it would bloat globalState). */
-const MAX_LAYOUT_CHARS = 256_000;
+/**
+ * The memory's bounds (docs/routes.md, "How much the native memory holds"). Sized so that every layout one
+ * conversation still sends fits at once: the trim keeps a request's bytes, layouts included, under
+ * 4.5 bytes per budget token (budget.ts), about 4.5M characters for a 1M-token window, so 8M characters hold
+ * them with room to spare; a turn with a layout costs at least ~300 of those bytes, so the entry count is above
+ * what one such request can send (~15,000).
+ * Least recently sent or remembered goes first.
+ */
+export const NATIVE_REPLAY_BOUNDS = {
+  /** Characters of the layouts' JSON (with their keys): also about what globalState stores at most. */
+  maxChars: 8_000_000,
+  maxEntries: 20_000,
+  /** Encrypted reasoning can be large; an answer bigger than this is not remembered (it would bloat globalState). */
+  maxLayoutChars: 256_000,
+} as const;
+
+/** What a layout weighs in the memory: its JSON with its key, as it is persisted. */
+const layoutChars = (layout: AssistantLayout, callId = ''): number => JSON.stringify(layout).length + callId.length;
 
 export class NativeReplayMemory implements NativeReplay {
-  private readonly byCallId = new BoundedMap<string, AssistantLayout>(MAX_ENTRIES);
+  private readonly byCallId = new BoundedMap<string, AssistantLayout>(NATIVE_REPLAY_BOUNDS.maxEntries, { weigh: layoutChars, maxWeight: NATIVE_REPLAY_BOUNDS.maxChars });
 
   /** Remembers an answer's layout when it carries native items and at least one call. */
   remember(layout: AssistantLayout | undefined): boolean {
     const first = layout?.slots.find((slot) => slot.kind === 'call');
     if (!layout || !first || first.kind !== 'call' || !layout.slots.some((slot) => slot.kind === 'native')) return false;
-    if (JSON.stringify(layout).length > MAX_LAYOUT_CHARS) return false;
+    if (layoutChars(layout) > NATIVE_REPLAY_BOUNDS.maxLayoutChars) return false;
     this.byCallId.set(first.callId, layout);
     return true;
   }
@@ -76,15 +91,24 @@ export class NativeReplayMemory implements NativeReplay {
     return this.byCallId.size;
   }
 
+  /** The characters the kept layouts weigh (their JSON with their keys). */
+  get chars(): number {
+    return this.byCallId.weight;
+  }
+
   toJSON(): Record<string, AssistantLayout> {
     return Object.fromEntries(this.byCallId.entriesInOrder());
   }
 
-  /** Restores a persisted memory; entries that are not well-formed layouts are dropped, never trusted. */
+  /**
+   * Restores a persisted memory in its saved order (oldest first), under the same bounds, so it evicts in the
+   * order the saved one would have. Entries that are not well-formed layouts, or too big to be remembered, are
+   * dropped, never trusted.
+   */
   static fromJSON(value: unknown): NativeReplayMemory {
     const memory = new NativeReplayMemory();
     if (!isRecord(value)) return memory;
-    for (const [callId, layout] of Object.entries(value)) if (isLayout(layout)) memory.byCallId.set(callId, layout);
+    for (const [callId, layout] of Object.entries(value)) if (isLayout(layout) && layoutChars(layout) <= NATIVE_REPLAY_BOUNDS.maxLayoutChars) memory.byCallId.set(callId, layout);
     return memory;
   }
 }

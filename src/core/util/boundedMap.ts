@@ -1,14 +1,30 @@
 /**
- * The one bounded cache of the code base: a Map that forgets its least recently used entry beyond
- * `capacity`. Every memo, per-conversation state and client pool uses it, so none can grow without bound
- * in a long-running extension host. (A Map iterates in insertion order: re-inserting on read makes the
- * first key the least recently used.)
+ * The one bounded cache of the code base: a Map that forgets its least recently used entries beyond
+ * `capacity` and, when given a weight bound, beyond a total weight. Every memo, per-conversation state and
+ * client pool uses it, so none can grow without bound in a long-running extension host. (A Map iterates in
+ * insertion order: re-inserting on read makes the first key the least recently used.)
  */
+
+/** A bound on the sum of the entries' weights (e.g. the characters of their JSON), next to the entry count. */
+export interface WeightBound<K, V> {
+  /** An entry's weight: finite and ≥ 0, weighed once when the entry is set (values are not changed in place). */
+  weigh: (value: V, key: K) => number;
+  /** The total the entries may weigh; an entry heavier than this alone is not kept at all. */
+  maxWeight: number;
+}
+
 export class BoundedMap<K, V> {
   private readonly entries = new Map<K, V>();
+  /** Each entry's weight, when weighed (same keys as `entries`). */
+  private readonly weights = new Map<K, number>();
+  private weightSum = 0;
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    private readonly bound?: WeightBound<K, V>,
+  ) {
     if (!(capacity >= 1)) throw new RangeError(`BoundedMap capacity must be at least 1, got ${capacity}`);
+    if (bound && !(bound.maxWeight > 0)) throw new RangeError(`BoundedMap maxWeight must be above 0, got ${bound.maxWeight}`);
   }
 
   get(key: K): V | undefined {
@@ -29,14 +45,23 @@ export class BoundedMap<K, V> {
     return this.entries.has(key);
   }
 
+  /**
+   * Sets the entry as the most recently used, then forgets the least recently used entries until both bounds
+   * hold (the longest tail of the recency order that fits is kept; a lone entry over maxWeight goes too).
+   */
   set(key: K, value: V): this {
-    this.entries.delete(key);
+    const weight = this.weighed(key, value);
+    this.delete(key);
     this.entries.set(key, value);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+    if (this.bound) {
+      this.weights.set(key, weight);
+      this.weightSum += weight;
+    }
+    while (this.entries.size > this.capacity || (this.bound && this.entries.size > 0 && this.weightSum > this.bound.maxWeight)) this.delete(this.entries.keys().next().value as K);
     return this;
   }
 
-  /** The entry for `key` (now the most recently used), made by `create` and kept when there was none. */
+  /** The entry for `key` (now the most recently used), made by `create` and kept when there was none (and it fits). */
   getOrCreate(key: K, create: () => V): V {
     const value = this.get(key);
     if (value !== undefined) return value;
@@ -46,19 +71,39 @@ export class BoundedMap<K, V> {
   }
 
   delete(key: K): boolean {
+    const weight = this.weights.get(key);
+    if (weight !== undefined) {
+      this.weights.delete(key);
+      // Back to exactly 0 when empty, so rounding in a long run of float weights cannot pile up.
+      this.weightSum = this.weights.size > 0 ? this.weightSum - weight : 0;
+    }
     return this.entries.delete(key);
   }
 
   clear(): void {
     this.entries.clear();
+    this.weights.clear();
+    this.weightSum = 0;
   }
 
   get size(): number {
     return this.entries.size;
   }
 
+  /** The sum of the entries' weights (0 without a weight bound). */
+  get weight(): number {
+    return this.weightSum;
+  }
+
   /** Oldest first. */
   entriesInOrder(): IterableIterator<[K, V]> {
     return this.entries.entries();
+  }
+
+  private weighed(key: K, value: V): number {
+    if (!this.bound) return 0;
+    const weight = this.bound.weigh(value, key);
+    if (!(weight >= 0 && Number.isFinite(weight))) throw new RangeError(`BoundedMap weight must be a finite number ≥ 0, got ${weight}`);
+    return weight;
   }
 }
