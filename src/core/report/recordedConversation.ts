@@ -24,8 +24,8 @@ export type RecordingResult = { ok: true; log: ConversationLog } | { ok: false; 
 
 /**
  * What the recorder knew that the replay JSONL does not say (`<session id>.meta.json` beside it): the model and
- * the budget the conversation had, so its replay lands on the real run's cuts (on a native route the recording
- * has no native items, which the live trim counts, so there it keeps more). Older recordings have none.
+ * the budget the conversation had, so its replay lands on the real run's cuts (native items' sizes come from the
+ * lines' `sent.native`). Older recordings have none.
  */
 export interface RecordingMeta {
   model: string;
