@@ -1,13 +1,9 @@
 /** Calibration beside the native items the trim counts (encrypted reasoning, signed thinking, thought signatures). */
 import * as assert from 'assert';
-import { createHash } from 'crypto';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { prepareRequest, type PreparedRequest } from '../core/request/prepareRequest';
-import { signedCallItem } from '../core/routes/gemini/geminiReplay';
-import { NativeReplayMemory, type AssistantLayout } from '../core/routes/nativeReplay';
 import { routeById } from '../core/routes/registry';
-import type { RouteId } from '../core/routes/route';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -15,33 +11,8 @@ import type { ChatMessage } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { bodyTokens } from './support/bodyMeasure';
 import { defaultSettings, filler } from './support/trimHarness';
+import { uniformSession } from './support/nativeSessions';
 
-const payload = (chars: number, seed: number): string => {
-  let out = '';
-  for (let i = 0; out.length < chars; i++) out += createHash('sha256').update(`${seed}:${i}`).digest('base64');
-  return out.slice(0, chars);
-};
-
-/** An agent session: per turn thinking + one call + its result; the layout `route` recorded for each turn. */
-function session(route: Exclude<RouteId, 'chat'>, turns: number, opaqueChars: number, thinkingTokens: number, resultTokens: number) {
-  const history: ChatMessage[] = [{ role: 'system', parts: [{ kind: 'text', text: 'You are an agent.' }] }, { role: 'user', parts: [{ kind: 'text', text: 'Fix the build.' }] }];
-  const layouts: AssistantLayout[] = [];
-  for (let n = 0; n < turns; n++) {
-    const callId = `call_${n}`;
-    const thinking = filler(thinkingTokens, n);
-    history.push({ role: 'assistant', parts: [{ kind: 'thinking', text: thinking }, { kind: 'toolCall', callId, name: 'read', input: { path: `src/f${n}.ts` } }] });
-    history.push({ role: 'user', parts: [{ kind: 'toolResult', callId, text: filler(resultTokens, n + 1) }] });
-    const slots: AssistantLayout['slots'] = [];
-    if (route === 'responses') slots.push({ kind: 'native', item: { type: 'reasoning', id: `rs_${n}`, summary: [{ type: 'summary_text', text: thinking }], encrypted_content: payload(opaqueChars, n) } });
-    if (route === 'messages') slots.push({ kind: 'native', item: { type: 'thinking', thinking, signature: payload(opaqueChars, n) } });
-    if (route === 'gemini') slots.push({ kind: 'native', item: signedCallItem(callId, { thoughtSignature: payload(opaqueChars, n) }) });
-    slots.push({ kind: 'call', callId });
-    layouts.push({ route, slots });
-  }
-  const memory = new NativeReplayMemory();
-  for (const layout of layouts) memory.remember(layout);
-  return { history, memory, layouts };
-}
 
 /** What the engine does with an answer's usage (accountUsage.ts): the [usage] line, calibration, overflow. */
 function account(cal: Calibrations, states: ConversationStates, plan: PreparedRequest, promptTokens: number): void {
@@ -55,7 +26,7 @@ function account(cal: Calibrations, states: ConversationStates, plan: PreparedRe
  */
 describe('calibration and passed-back native items', () => {
   it('layouts counted but never sent (recorded on another route) do not lower the factor: a later text burst is still trimmed under the budget', () => {
-    const { history, memory } = session('responses', 90, 3_000, 300, 1_200); // a GPT (Responses) session, continued on Claude (Messages)
+    const { history, memory } = uniformSession('responses', 90, 3_000, 300, 1_200); // a GPT (Responses) session, continued on Claude (Messages)
     const cal = new Calibrations();
     const memo = new SizeMemo();
     const states = new ConversationStates();
@@ -74,7 +45,7 @@ describe('calibration and passed-back native items', () => {
   });
 
   it('on the route that sends them and bills them at the trim\'s count, the factor stays at or above the text\'s own', () => {
-    const { history, memory } = session('messages', 60, 2_000, 300, 1_200);
+    const { history, memory } = uniformSession('messages', 60, 2_000, 300, 1_200);
     const cal = new Calibrations(); const memo = new SizeMemo(); const states = new ConversationStates();
     for (let n = 6; n <= history.length; n += 2) {
       const p = prepareRequest({ modelId: 'claude', messages: history.slice(0, n), tools: [] }, { settings: { ...defaultSettings, maxRequestBytes: 1e9 }, limits: { contextWindow: 200_000, maxOutputTokens: 20_000 }, calibration: cal.factor('claude'), calibrationSpread: cal.spread('claude'), memo, states, log: new MemoryLogger(), route: routeById('messages'), reasoningModel: true, replay: memory });

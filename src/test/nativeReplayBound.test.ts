@@ -5,53 +5,18 @@
  * every request changed near its start (a provider prefix-cache miss per request).
  */
 import * as assert from 'assert';
-import { createHash } from 'crypto';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { signedCallItem } from '../core/routes/gemini/geminiReplay';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/routes/nativeReplay';
 import { routeById } from '../core/routes/registry';
-import type { RouteId } from '../core/routes/route';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage } from '../core/types';
 import { engineFor, MemoryStore } from './support/engineHarness';
-import { defaultSettings, filler } from './support/trimHarness';
-
-type NativeRoute = Exclude<RouteId, 'chat'>;
-interface Turn {
-  opaqueChars: number;
-  thinkingTokens: number;
-  resultTokens: number;
-}
-
-/** A deterministic opaque payload (base64, like encrypted content and signatures) of `chars` characters. */
-const payload = (chars: number, seed: number): string => {
-  let out = '';
-  for (let i = 0; out.length < chars; i++) out += createHash('sha256').update(`${seed}:${i}`).digest('base64');
-  return out.slice(0, chars);
-};
-
-/** An agent session, one tool call per answer, and the layout `route` recorded for each answer. */
-function session(route: NativeRoute, turns: readonly Turn[]): { history: ChatMessage[]; layouts: AssistantLayout[] } {
-  const history: ChatMessage[] = [{ role: 'system', parts: [{ kind: 'text', text: 'You are an agent.' }] }, { role: 'user', parts: [{ kind: 'text', text: 'Fix the build.' }] }];
-  const layouts: AssistantLayout[] = [];
-  turns.forEach((turn, n) => {
-    const callId = `call_${n}`;
-    const thinking = filler(turn.thinkingTokens, n);
-    const opaque = payload(turn.opaqueChars, n);
-    history.push({ role: 'assistant', parts: [{ kind: 'thinking', text: thinking }, { kind: 'toolCall', callId, name: 'read', input: { path: `src/f${n}.ts` } }] });
-    history.push({ role: 'user', parts: [{ kind: 'toolResult', callId, text: filler(turn.resultTokens, n + 1) }] });
-    const slots: AssistantLayout['slots'] = [];
-    if (route === 'responses') slots.push({ kind: 'native', item: { type: 'reasoning', id: `rs_${n}`, summary: [{ type: 'summary_text', text: thinking }], encrypted_content: opaque } });
-    if (route === 'messages') slots.push({ kind: 'native', item: { type: 'thinking', thinking, signature: opaque } });
-    if (route === 'gemini') slots.push({ kind: 'native', item: signedCallItem(callId, { thoughtSignature: opaque }) });
-    slots.push({ kind: 'call', callId });
-    layouts.push({ route, slots });
-  });
-  return { history, layouts };
-}
+import { defaultSettings } from './support/trimHarness';
+import { nativeSession, payload, type NativeRoute, type Turn } from './support/nativeSessions';
 
 const LIMITS = { contextWindow: 1_000_000, maxOutputTokens: 8_000 };
 
@@ -80,7 +45,7 @@ function spied(memory: NativeReplayMemory): { replay: NativeReplay; sent: Set<st
  * request sent was evicted by that. Returns the most characters of layouts one request sent.
  */
 function sentStaysRemembered(route: NativeRoute, turns: readonly Turn[]): number {
-  const { history, layouts } = session(route, turns);
+  const { history, layouts } = nativeSession(route, turns);
   const memory = new NativeReplayMemory();
   const memo = new SizeMemo();
   const states = new ConversationStates();
@@ -100,7 +65,7 @@ const keysOf = (memory: NativeReplayMemory): string[] => Object.keys(memory.toJS
 
 describe('native memory: holds every layout a conversation still sends', () => {
   it('past 300 native turns kept, the body keeps its prefix on every request (the reviewer’s F3)', () => {
-    const { history, layouts } = session('gemini', Array.from({ length: 305 }, () => ({ opaqueChars: 400, thinkingTokens: 10, resultTokens: 100 })));
+    const { history, layouts } = nativeSession('gemini', Array.from({ length: 305 }, () => ({ opaqueChars: 400, thinkingTokens: 10, resultTokens: 100 })));
     const memory = new NativeReplayMemory();
     let previous = '';
     for (let t = 0; t < layouts.length; t++) {

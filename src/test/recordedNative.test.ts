@@ -3,7 +3,6 @@
  * what each message's native items added (sent.native), which the recording's history alone does not have.
  */
 import * as assert from 'assert';
-import { createHash } from 'crypto';
 import { MemoryLogger } from '../core/log';
 import { recordedConversationLog } from '../core/report/recordedConversation';
 import { accountUsage } from '../core/request/accountUsage';
@@ -11,50 +10,22 @@ import { prepareRequest } from '../core/request/prepareRequest';
 import { nativeSizesOf } from '../core/replay/nativeSizes';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { sentRecord } from '../core/replay/sentRecord';
-import { signedCallItem } from '../core/routes/gemini/geminiReplay';
-import { layoutLookup, NativeReplayMemory, type AssistantLayout } from '../core/routes/nativeReplay';
+import { layoutLookup } from '../core/routes/nativeReplay';
 import { routeById } from '../core/routes/registry';
-import type { RouteId } from '../core/routes/route';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { calibrationRawTokens } from '../core/trim/historyTrim';
 import { SizeMemo } from '../core/trim/messageSize';
-import type { ChatMessage } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { parseReplayLines } from '../replay/replayFile';
-import { defaultSettings, filler } from './support/trimHarness';
+import { defaultSettings } from './support/trimHarness';
+import { uniformSession } from './support/nativeSessions';
 
-const payload = (chars: number, seed: number): string => {
-  let out = '';
-  for (let i = 0; out.length < chars; i++) out += createHash('sha256').update(`${seed}:${i}`).digest('base64');
-  return out.slice(0, chars);
-};
-
-/** An agent session: per turn thinking + one call + its result; the layout `route` recorded for each turn. */
-function session(route: Exclude<RouteId, 'chat'>, turns: number, opaqueChars: number, thinkingTokens: number, resultTokens: number) {
-  const history: ChatMessage[] = [{ role: 'system', parts: [{ kind: 'text', text: 'You are an agent.' }] }, { role: 'user', parts: [{ kind: 'text', text: 'Fix the build.' }] }];
-  const layouts: AssistantLayout[] = [];
-  for (let n = 0; n < turns; n++) {
-    const callId = `call_${n}`;
-    const thinking = filler(thinkingTokens, n);
-    history.push({ role: 'assistant', parts: [{ kind: 'thinking', text: thinking }, { kind: 'toolCall', callId, name: 'read', input: { path: `src/f${n}.ts` } }] });
-    history.push({ role: 'user', parts: [{ kind: 'toolResult', callId, text: filler(resultTokens, n + 1) }] });
-    const slots: AssistantLayout['slots'] = [];
-    if (route === 'responses') slots.push({ kind: 'native', item: { type: 'reasoning', id: `rs_${n}`, summary: [{ type: 'summary_text', text: thinking }], encrypted_content: payload(opaqueChars, n) } });
-    if (route === 'messages') slots.push({ kind: 'native', item: { type: 'thinking', thinking, signature: payload(opaqueChars, n) } });
-    if (route === 'gemini') slots.push({ kind: 'native', item: signedCallItem(callId, { thoughtSignature: payload(opaqueChars, n) }) });
-    slots.push({ kind: 'call', callId });
-    layouts.push({ route, slots });
-  }
-  const memory = new NativeReplayMemory();
-  for (const layout of layouts) memory.remember(layout);
-  return { history, memory, layouts };
-}
 
 describe('a recording of a native-route session replays onto the live cuts', () => {
   for (const route of ['messages', 'responses', 'gemini'] as const) {
     it(`${route}: the report's replay of the recording drops what the live trim dropped, request by request`, () => {
-      const { history, memory } = session(route, 60, 4_000, 300, 1_200);
+      const { history, memory } = uniformSession(route, 60, 4_000, 300, 1_200);
       const settings = { ...defaultSettings, budgetOverrideTokens: 60_000, maxRequestBytes: 1e9 };
       const limits = { contextWindow: 100_000, maxOutputTokens: 10_000 };
       const state = { log: new MemoryLogger(), calibrations: new Calibrations(), states: new ConversationStates() };
