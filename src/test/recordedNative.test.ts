@@ -4,13 +4,14 @@
  */
 import * as assert from 'assert';
 import { MemoryLogger } from '../core/log';
+import { oursRunner, replayLimits, replaySettings } from '../core/report/policies';
 import { recordedConversationLog } from '../core/report/recordedConversation';
+import { RequestLog } from '../core/report/requestLog';
+import { conversationRequests, simulate } from '../core/report/simulate';
 import { accountUsage } from '../core/request/accountUsage';
 import { prepareRequest } from '../core/request/prepareRequest';
-import { nativeSizesOf } from '../core/replay/nativeSizes';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { sentRecord } from '../core/replay/sentRecord';
-import { layoutLookup } from '../core/routes/nativeReplay';
 import { routeById } from '../core/routes/registry';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
@@ -34,19 +35,27 @@ describe('a recording of a native-route session replays onto the live cuts', () 
       const live: number[] = [];
       const factors: number[] = [];
       const lines: string[] = [];
+      const requestLog = new RequestLog();
       for (let n = 6; n <= history.length; n += 2) {
         const p = prepareRequest({ modelId: 'm', messages: history.slice(0, n), tools: [] }, {
           settings, limits, calibration: state.calibrations.factor('m'), calibrationSpread: state.calibrations.spread('m'), memo, states: state.states, log: state.log, route: routeById(route), reasoningModel: true, replay: memory,
         });
         // The endpoint bills what the trim counts; the engine accounts it and the recorder keeps the factor.
-        accountUsage(state, 'm', p, normalizeUsage({ prompt_tokens: p.trim.rawTokens, completion_tokens: 1 })!);
+        const usage = normalizeUsage({ prompt_tokens: p.trim.rawTokens, completion_tokens: 1 })!;
+        accountUsage(state, 'm', p, usage);
+        requestLog.add('m', p, usage);
         live.push(p.trim.removed);
         factors.push(p.trim.rawTokens / calibrationRawTokens(p.trim));
-        lines.push(recording.lineFor(p.input, [], sentRecord(route, p.body, p.body, [], nativeSizesOf(p.input, layoutLookup(memory), memo))));
+        lines.push(recording.lineFor(p.input, [], sentRecord(route, p.body, p.body, [], p.native)));
       }
       assert.ok(live.some((removed) => removed > 0), 'the session cuts');
       const replayed = recordedConversationLog('s', parseReplayLines(lines), settings, limits, 0, 'm', factors).records.map((r) => r.removed);
       assert.deepStrictEqual(replayed, live);
+      // The report's replay of a conversation of this window (what-if, cost rows) measures the same way.
+      const last = requestLog.latest()!;
+      const conversation = requestLog.get(last.sessionId)!;
+      const whatIf = simulate(conversationRequests(conversation), oursRunner(replaySettings(settings, last), replayLimits(last)));
+      assert.deepStrictEqual(whatIf.map((step) => step.removed), live);
       const total = lines.reduce((sum, line) => sum + Object.keys(JSON.parse(line).sent.native ?? {}).length, 0);
       assert.strictEqual(total, 60, 'each message\'s native size is written once, on the line that first sends it');
     });

@@ -86,6 +86,7 @@ export function recordedConversationLog(sessionId: string, requests: readonly Re
     records: records.slice(-MAX_RECORDS_PER_CONVERSATION),
     input: last?.messages ?? [],
     tools: last?.tools ?? [],
+    native: last?.native,
   };
 }
 

@@ -56,6 +56,8 @@ export interface ConversationLog {
   tools: readonly WireTool[];
   /** Read from a request recording (opencode.recordRequests), not observed in this window: the file's name. */
   recordedFile?: string;
+  /** What the history's native items add to their messages (by first call id), so the replays measure as the live trim did. */
+  native?: ReadonlyMap<string, readonly [number, number]>;
 }
 
 export const MAX_CONVERSATIONS = 10;
@@ -104,6 +106,8 @@ export class RequestLog {
     if (log.records.length > MAX_RECORDS_PER_CONVERSATION) log.records.splice(0, log.records.length - MAX_RECORDS_PER_CONVERSATION);
     log.input = plan.input;
     log.tools = plan.tools;
+    const native = Object.entries(plan.native ?? {});
+    if (native.length > 0) log.native = new Map(native);
     this.conversations.set(plan.sessionId, log);
     this.last = record;
     return record;

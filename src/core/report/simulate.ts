@@ -51,6 +51,7 @@ export function conversationRequests(log: ConversationLog): SimRequest[] {
     messages: log.input.slice(0, Math.min(r.inputCount, log.input.length)),
     tools: log.tools,
     factor: r.factor > 0 ? r.factor : 1,
+    native: log.native,
   }));
 }
 

@@ -8,7 +8,7 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
 import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
-import { layoutLookup, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
+import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
 import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
@@ -25,7 +25,6 @@ import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState } from './accountUsage';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { bodyFor, convertForRequest, prepareConverted, type ChatRequest, type PreparedRequest } from './prepareRequest';
-import { nativeSizesOf } from '../replay/nativeSizes';
 import { sentRecord } from '../replay/sentRecord';
 import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
@@ -153,8 +152,7 @@ export class ChatEngine {
       return await this.attempts({ request, listed, settings, endpoint, onEvent, signal }, sent);
     } finally {
       // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
-      const native = (prepared: PreparedRequest) => nativeSizesOf(prepared.input, layoutLookup(this.nativeReplay), this.memo);
-      if (sent.prepared && sent.body && this.deps.record) this.deps.record(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, sent.refused, native(sent.prepared)));
+      if (sent.prepared && sent.body) this.deps.record?.(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, sent.refused, sent.prepared.native));
     }
   }
 

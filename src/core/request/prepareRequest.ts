@@ -21,7 +21,7 @@ import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '.
 import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { recordedNativeOf } from '../replay/nativeSizes';
+import { nativeSizesOf, recordedNativeOf, type NativeSizes } from '../replay/nativeSizes';
 import { routeById } from '../routes/registry';
 import { layoutLookup, type AssistantLayout, type NativeReplay } from '../routes/nativeReplay';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
@@ -80,6 +80,8 @@ export interface TrimPlan {
   geometry: CutGeometry;
   trim: TrimResult;
   cutMoved: boolean;
+  /** What the input's remembered native items add to their messages (by first call id): recordings and the report's replays add it. */
+  native: NativeSizes;
 }
 
 export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
@@ -170,7 +172,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   });
   if (trim.removed > 0 || shrunk.truncatedThrough > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved));
   if (sent.overCeiling) ctx.log.error(overCeilingLine(sent, budget));
-  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
+  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved, native: nativeSizesOf(input, layoutOf, ctx.memo) };
 }
 
 /** Rounding room when a truncation move aims at budget − headroom. */
