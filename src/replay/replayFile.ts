@@ -33,11 +33,15 @@ export function parseReplayLines(lines: Iterable<string>): ReplayRequest[] {
   return requests;
 }
 
-/** The native sizes known at this request: the earlier lines' and this line's own. */
+/**
+ * The native sizes known at this request: an append line's own plus the earlier lines'; a whole line's own only
+ * (it wrote every message, with the sizes they had then). An append line shares the previous request's tools.
+ */
 function withNative(request: ReplayRequest, previous: ReplayRequest | undefined): ReplayRequest {
+  const inherited = previous && request.tools === previous.tools ? previous.native : undefined;
   const own = Object.entries(request.sent?.native ?? {});
-  if (own.length === 0) return previous?.native ? { ...request, native: previous.native } : request;
-  return { ...request, native: new Map([...(previous?.native ?? []), ...own]) };
+  if (own.length === 0) return inherited ? { ...request, native: inherited } : request;
+  return { ...request, native: new Map([...(inherited ?? []), ...own]) };
 }
 
 /** One line: a whole request, or an append to the previous one. Throws a message naming the field. */

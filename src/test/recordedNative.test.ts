@@ -60,4 +60,18 @@ describe('a recording of a native-route session replays onto the live cuts', () 
       assert.strictEqual(total, 60, 'each message\'s native size is written once, on the line that first sends it');
     });
   }
+
+  it('a whole line starts its native sizes afresh; an append line adds to the earlier ones', () => {
+    const sent = (native?: Record<string, [number, number]>) => ({ route: 'messages' as const, params: {}, omitted: [], refused: [], ...(native ? { native } : {}) });
+    const call = { role: 'assistant', content: '', tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'read', arguments: '{}' } }] };
+    const result = { role: 'tool', tool_call_id: 'call_0', content: 'x' };
+    const lines = [
+      JSON.stringify({ messages: [{ role: 'user', content: 'a' }, call, result], tools: [], sent: sent({ call_0: [5_000, 20_000] }) }),
+      JSON.stringify({ append: [{ role: 'user', content: 'b' }], sent: sent() }),
+      // The history rewritten (tools changed): the layout was forgotten meanwhile, so this line names none.
+      JSON.stringify({ messages: [{ role: 'user', content: 'a' }, call, result, { role: 'user', content: 'b' }], tools: [{ type: 'function', function: { name: 'read', parameters: {} } }], sent: sent() }),
+    ];
+    const requests = parseReplayLines(lines);
+    assert.deepStrictEqual(requests.map((r) => r.native?.get('call_0')), [[5_000, 20_000], [5_000, 20_000], undefined]);
+  });
 });

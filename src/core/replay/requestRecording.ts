@@ -12,7 +12,7 @@ import type { SentRecord } from './sentRecord';
 function withNewNative(sent: SentRecord, written: readonly WireMessage[]): SentRecord {
   if (!sent.native) return sent;
   const { native, ...rest } = sent;
-  const kept = Object.fromEntries(written.map(nativeKey).filter((key): key is string => key !== undefined && key in native).map((key) => [key, native[key]]));
+  const kept = Object.fromEntries(written.map(nativeKey).filter((key): key is string => key !== undefined && Object.hasOwn(native, key)).map((key) => [key, native[key]]));
   return Object.keys(kept).length > 0 ? { ...rest, native: kept } : rest;
 }
 

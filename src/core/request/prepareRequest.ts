@@ -14,7 +14,7 @@ import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
 import { BYTES_PER_TOKEN, computeBudget, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
-import { trimHistory, type TrimResult } from '../trim/historyTrim';
+import { calibratedTokens, trimHistory, type TrimResult } from '../trim/historyTrim';
 import { truncateOversized } from '../trim/truncateOversized';
 import { DEFAULT_KEEP_RECENT_ROUNDS, layoutHistory } from '../trim/units';
 import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
@@ -226,7 +226,7 @@ function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope:
       ctx.log.warn(`[history-trim] Truncated a ${t.role} message (input #${inputIndex}) from ~${t.fromTokens} to ~${t.toTokens} tokens to fit the budget; a marker shows where text was removed.`);
     }
   }
-  const estTokens = Math.ceil(rawTokens * ctx.calibration);
+  const estTokens = calibratedTokens(rawTokens, nativeRawTokens, ctx.calibration);
   const overCeiling = estTokens > geometry.ceiling || bytes > budget.maxBytes;
   return { trim: { ...trim, messages, rawTokens, nativeRawTokens, estTokens, bytes, overCeiling }, truncatedThrough, exactAt };
 }

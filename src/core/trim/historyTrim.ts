@@ -75,6 +75,14 @@ export interface TrimResult {
  * a later burst of text would then be under-estimated. Left out, the factor describes text (an endpoint that
  * bills the items only raises it: an over-estimate, the safe side), and the items stay a fixed count.
  */
+/**
+ * The calibrated estimate: the factor scales the text part; the native items keep their own count (the factor is
+ * learned from text, calibrationRawTokens, so scaling them too would count an endpoint's billing of them twice).
+ */
+export function calibratedTokens(raw: number, native: number, calibration: number): number {
+  return Math.ceil((raw - native) * calibration + native);
+}
+
 export function calibrationRawTokens(trim: Pick<TrimResult, 'rawTokens' | 'nativeRawTokens'>): number {
   return trim.rawTokens - trim.nativeRawTokens;
 }
@@ -84,9 +92,10 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
   const layout = options.layout ?? layoutHistory(messages, options.keepRounds);
   const fullRaw = sum(sizes, 'tokens') + options.tools.tokens;
   const fullBytes = sum(sizes, 'bytes') + options.tools.bytes;
+  const fullNative = sizes.reduce((total, size) => total + (size.nativeTokens ?? 0), 0);
   const { budget, geometry, calibration } = options;
-  const fitsUnder = (tokens: number, maxBytes: number) => (raw: number, bytes: number): boolean =>
-    Math.ceil(raw * calibration) <= tokens && bytes <= maxBytes;
+  const fitsUnder = (tokens: number, maxBytes: number) => (raw: number, bytes: number, native: number): boolean =>
+    calibratedTokens(raw, native, calibration) <= tokens && bytes <= maxBytes;
   const fits = fitsUnder(geometry.ceiling, budget.maxBytes);
   const budgeted = Number.isFinite(budget.tokens);
   let cut = { dropUnits: 0, gridMoves: 0 };
@@ -98,6 +107,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
       lines: gridLines(dropped, options.rawGrid ?? geometry.grid / (calibration > 0 ? calibration : 1)),
       fullRaw,
       fullBytes,
+      fullNative,
       minDrop,
       holdIsMove: minDrop !== undefined && options.lastRemoved !== undefined && messages.length - keptIndices(messages.length, layout, minDrop).length !== options.lastRemoved,
       extraGridMoves: options.extraGridMoves,
@@ -116,11 +126,11 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
     removed: messages.length - sentIndices.length,
     firstKept: firstKeptIndex(layout, cut.dropUnits),
     gridMoves: cut.gridMoves,
-    estTokens: Math.ceil(rawTokens * calibration),
+    estTokens: calibratedTokens(rawTokens, nativeRawTokens, calibration),
     rawTokens,
     nativeRawTokens,
     bytes,
-    overCeiling: budgeted && !fits(rawTokens, bytes),
+    overCeiling: budgeted && !fits(rawTokens, bytes, nativeRawTokens),
     breakdown: breakdownOf(messages, sizes, layout, sentIndices, options),
   };
 }
@@ -137,11 +147,11 @@ function breakdownOf(
   sentIndices: readonly number[],
   options: TrimOptions,
 ): TrimBreakdown {
-  const cal = (raw: number): number => Math.ceil(raw * options.calibration);
-  const breakdown: TrimBreakdown = { system: 0, anchor: 0, tools: cal(options.tools.tokens), history: 0, currentTurn: 0 };
+  const cal = (size: MessageSize): number => calibratedTokens(size.tokens, size.nativeTokens ?? 0, options.calibration);
+  const breakdown: TrimBreakdown = { system: 0, anchor: 0, tools: cal(options.tools), history: 0, currentTurn: 0 };
   const turnStart = layout.prompt >= 0 ? layout.prompt : layout.currentTurnStart;
   for (const i of sentIndices) {
-    const tokens = cal(sizes[i].tokens);
+    const tokens = cal(sizes[i]);
     if (i < layout.headEnd) {
       if (messages[i].role === 'system') breakdown.system += tokens;
       else breakdown.anchor += tokens;

@@ -87,7 +87,8 @@ export function measureMessage(message: WireMessage, layout?: AssistantLayout): 
   const { tokens, nativeTokens } = messageTokenSplit(pieces, countText);
   const bytes = Buffer.byteLength(JSON.stringify(frameOf(message))) + textBytes;
   const added = items.length > 0 ? nativeBytes(items, pieces.reasoning, pieces.native?.thoughts) - jsonBytes(pieces.native?.thoughts ?? []) : 0;
-  return { tokens, nativeTokens, bytes: bytes + added, nativeBytes: added };
+  // The thought text is in textBytes either way (counted once): with it, `added` is exactly with − without.
+  return { tokens, nativeTokens, bytes: bytes + added, nativeBytes: items.length > 0 ? added + jsonBytes(pieces.native?.thoughts ?? []) : 0 };
 }
 
 /**

@@ -17,6 +17,8 @@ import type { Unit } from './units';
 export interface Dropped {
   raw: number[];
   bytes: number[];
+  /** Of raw, the native items' tokens (absent: none). */
+  native?: number[];
 }
 
 export interface CutInputs {
@@ -30,21 +32,26 @@ export interface CutInputs {
   extraGridMoves: number;
   /** Holding the last cut still changes what is sent (a previously pinned prompt is now dropped): then it must land low too. */
   holdIsMove?: boolean;
-  fits: (raw: number, bytes: number) => boolean;
-  landsLow: (raw: number, bytes: number) => boolean;
+  /** Of fullRaw, the native items' tokens (not calibrated: calibratedTokens in historyTrim.ts). */
+  fullNative?: number;
+  fits: (raw: number, bytes: number, native: number) => boolean;
+  landsLow: (raw: number, bytes: number, native: number) => boolean;
 }
 
 export function droppedSums(units: readonly Unit[], sizes: readonly MessageSize[]): Dropped {
-  const dropped: Dropped = { raw: [0], bytes: [0] };
+  const dropped = { raw: [0], bytes: [0], native: [0] };
   let raw = 0;
   let bytes = 0;
+  let native = 0;
   for (const unit of units) {
     for (let i = unit.start; i < unit.end; i++) {
       raw += sizes[i].tokens;
       bytes += sizes[i].bytes;
+      native += sizes[i].nativeTokens ?? 0;
     }
     dropped.raw.push(raw);
     dropped.bytes.push(bytes);
+    dropped.native.push(native);
   }
   return dropped;
 }
@@ -66,7 +73,8 @@ export function gridLines(dropped: Dropped, rawGrid: number): number[] {
 
 export function pickCut(inputs: CutInputs): { dropUnits: number; gridMoves: number } {
   const { dropped, lines, fullRaw, fullBytes } = inputs;
-  const keptFits = (j: number, test: (raw: number, bytes: number) => boolean): boolean => test(fullRaw - dropped.raw[j], fullBytes - dropped.bytes[j]);
+  const fullNative = inputs.fullNative ?? 0;
+  const keptFits = (j: number, test: CutInputs['fits']): boolean => test(fullRaw - dropped.raw[j], fullBytes - dropped.bytes[j], fullNative - (dropped.native?.[j] ?? 0));
   if (inputs.minDrop === undefined) {
     let k = lines.findIndex((j) => keptFits(j, inputs.fits));
     if (k < 0) k = lines.length - 1;
