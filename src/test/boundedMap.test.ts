@@ -27,7 +27,9 @@ function checkAgainstModel(capacity: number, ops: Op[], bound?: WeightBound<numb
     return kept;
   };
   let model: Entry[] = [];
-  const touch = (entry: Entry): Entry[] => fit([...model.filter(([k]) => k !== entry[0]), entry]);
+  const others = (key: number): Entry[] => model.filter(([k]) => k !== key);
+  // An entry that alone is over the weight bound is refused, and evicts nothing.
+  const touch = (entry: Entry): Entry[] => (bound && weightOf(entry) > bound.maxWeight ? others(entry[0]) : fit([...others(entry[0]), entry]));
   for (const o of ops) {
     if (o.kind === 'set') {
       map.set(o.key, o.value);

@@ -47,11 +47,13 @@ export class BoundedMap<K, V> {
 
   /**
    * Sets the entry as the most recently used, then forgets the least recently used entries until both bounds
-   * hold (the longest tail of the recency order that fits is kept; a lone entry over maxWeight goes too).
+   * hold (the longest tail of the recency order that fits is kept). An entry heavier than maxWeight on its own
+   * can never fit: it is not kept (nor an older value of its key), and nothing else is evicted for it.
    */
   set(key: K, value: V): this {
     const weight = this.weighed(key, value);
     this.delete(key);
+    if (this.bound && weight > this.bound.maxWeight) return this;
     this.entries.set(key, value);
     if (this.bound) {
       this.weights.set(key, weight);
