@@ -145,6 +145,9 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
       '[route] model=fake-messages from=chat to=messages refused=oa-compat remembered',
       '[route] model=fake-native-gemini from=chat to=gemini refused=oa-compat remembered',
     ]);
+    // Switched to from chat, the Gemini body is built as Gemini's rule says (it thinks unless the catalogue says not).
+    const geminiBody = server().requests.find((r) => r.path.includes(':streamGenerateContent'))?.body as { generationConfig?: { thinkingConfig?: unknown } };
+    assert.deepStrictEqual(geminiBody.generationConfig?.thinkingConfig, { includeThoughts: true });
   });
 
   it('a context-length 400 right after a wrong-route switch re-trims on the route that answered, not the refused one', async () => {

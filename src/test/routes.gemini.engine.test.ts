@@ -10,6 +10,12 @@ import { standInCount } from '../core/routes/gemini/standInNote';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 
+/** selectRoute's choice without its per-route rule (a function), for comparing. */
+const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {
+  const { reasoningOn: _rule, ...choice } = selectRoute(query);
+  return choice;
+};
+
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 8_000 };
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 1_000 };
 const TOOLS = [{ name: 'read', description: 'read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
@@ -19,10 +25,10 @@ describe('gemini through the engine (real HTTP, fake OpenCode server)', () => {
   const server = useFakeServer();
 
   it('selectRoute picks gemini from the catalogue, the Zen prefix, a setting or what was learned; it thinks unless the catalogue says not', () => {
-    assert.deepStrictEqual(selectRoute({ modelId: 'gemini-3.1-pro', catalog: 'zen' }), { route: 'gemini', source: 'table', reasoning: true });
-    assert.deepStrictEqual(selectRoute({ modelId: 'gemini-9-flash', catalog: 'zen' }), { route: 'gemini', source: 'table', reasoning: true });
-    assert.deepStrictEqual(selectRoute({ modelId: 'my-gemini', override: { api: 'gemini' } }), { route: 'gemini', source: 'setting', reasoning: true });
-    assert.deepStrictEqual(selectRoute({ modelId: 'my-gemini', learned: 'gemini' }), { route: 'gemini', source: 'learned', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gemini-3.1-pro', catalog: 'zen' }), { route: 'gemini', source: 'table', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gemini-9-flash', catalog: 'zen' }), { route: 'gemini', source: 'table', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'my-gemini', override: { api: 'gemini' } }), { route: 'gemini', source: 'setting', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'my-gemini', learned: 'gemini' }), { route: 'gemini', source: 'learned', reasoning: true });
     assert.strictEqual(selectRoute({ modelId: 'gpt-5', catalog: 'zen', override: { api: 'chat' } }).route, 'chat');
   });
 

@@ -8,16 +8,22 @@ import { classifyOpenCodeError, formatDuration, parseWrongRoute } from '../core/
 import { ROUTE_IDS, type RouteId } from '../core/routes/route';
 import { routeChoiceLine, routeSwitchLine } from '../core/routes/select/routeLog';
 
+/** selectRoute's choice without its per-route rule (a function), for comparing. */
+const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {
+  const { reasoningOn: _rule, ...choice } = selectRoute(query);
+  return choice;
+};
+
 describe('routes: selection', () => {
   it('setting, then learned, then the bundled table, else chat', () => {
-    assert.deepStrictEqual(selectRoute({ modelId: 'claude-opus-4-7', catalog: 'zen' }), { route: 'messages', source: 'table', reasoning: true });
-    assert.deepStrictEqual(selectRoute({ modelId: 'gpt-5.5', catalog: 'zen' }), { route: 'responses', source: 'table', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'claude-opus-4-7', catalog: 'zen' }), { route: 'messages', source: 'table', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-5.5', catalog: 'zen' }), { route: 'responses', source: 'table', reasoning: true });
     assert.strictEqual(selectRoute({ modelId: 'minimax-m3', catalog: 'go' }).route, 'messages');
     assert.strictEqual(selectRoute({ modelId: 'minimax-m3', catalog: 'zen' }).route, 'chat', 'MiniMax is chat on Zen, Messages on Go');
     assert.strictEqual(selectRoute({ modelId: 'qwen3.7-max', catalog: 'go' }).route, 'messages');
     assert.strictEqual(selectRoute({ modelId: 'glm-5.3', catalog: 'go' }).route, 'chat');
     assert.strictEqual(selectRoute({ modelId: 'claude-opus-4-7' }).route, 'chat', 'a custom endpoint has no table');
-    assert.deepStrictEqual(selectRoute({ modelId: 'gpt-5.5', catalog: 'zen', learned: 'chat' }), { route: 'chat', source: 'learned', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-5.5', catalog: 'zen', learned: 'chat' }), { route: 'chat', source: 'learned', reasoning: true });
     assert.strictEqual(selectRoute({ modelId: 'gpt-5.5', catalog: 'zen', learned: 'chat', override: { api: 'messages' } }).source, 'setting');
   });
 

@@ -123,6 +123,7 @@ export class ChatEngine {
       sessions: this.sessions,
       route: routeById(choice.route),
       reasoningModel: choice.reasoning,
+      reasoningOn: choice.reasoningOn,
       replay: this.nativeReplay,
     });
   }

@@ -24,7 +24,7 @@ import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { nativeSizesOf, recordedNativeOf, type NativeSizes } from '../replay/nativeSizes';
 import { routeById } from '../routes/registry';
 import { layoutLookup, type AssistantLayout, type NativeReplay } from '../routes/nativeReplay';
-import type { BodyInput, Route, SamplingOptions } from '../routes/route';
+import type { BodyInput, Route, RouteId, SamplingOptions } from '../routes/route';
 
 export interface ChatRequest {
   modelId: string;
@@ -56,6 +56,8 @@ export interface PrepareContext {
   route?: Route;
   /** A Responses reasoning model (route table): ask for its encrypted reasoning to pass back. */
   reasoningModel?: boolean;
+  /** The same flag for another route (selectRoute's rule), for a route switch. */
+  reasoningOn?: (route: RouteId) => boolean;
   /** Native items of earlier answers, passed back verbatim by the native routes. */
   replay?: NativeReplay;
   /** A replay of a recording: what each message's native items added when it was recorded (nativeSizes.ts). */
@@ -69,6 +71,8 @@ export interface PreparedRequest extends TrimPlan {
   body: Record<string, unknown>;
   /** The picker's thinking effort, folded in at send time (sendBody.ts). */
   effort?: unknown;
+  /** Whether the model reasons on another route (bodyFor); without it a switch keeps this body's flag. */
+  reasoningOn?: (route: RouteId) => boolean;
 }
 
 export interface TrimPlan {
@@ -114,12 +118,13 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
     reasoning: ctx.reasoningModel,
     replay: ctx.replay,
   };
-  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort };
+  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasoningOn: ctx.reasoningOn };
 }
 
 /** The same prepared request on another route: the trim (and so the cut) unchanged, only the body rebuilt. */
 export function bodyFor(prepared: PreparedRequest, route: Route): PreparedRequest {
-  return { ...prepared, route, body: route.buildBody(prepared.bodyInput) };
+  const bodyInput = prepared.reasoningOn ? { ...prepared.bodyInput, reasoning: prepared.reasoningOn(route.id) } : prepared.bodyInput;
+  return { ...prepared, route, bodyInput, body: route.buildBody(bodyInput) };
 }
 
 /**

@@ -13,6 +13,8 @@ export interface RouteChoice {
   source: RouteSource;
   /** The model reasons (catalogue / table); on Gemini assumed unless the catalogue says it does not. */
   reasoning: boolean;
+  /** The same rule on another route (a switch after "not supported for format" rebuilds the body for it). */
+  reasoningOn: (route: RouteId) => boolean;
 }
 
 export interface RouteQuery {
@@ -31,8 +33,8 @@ export function selectRoute(query: RouteQuery): RouteChoice {
       : family
         ? [family.route, 'table']
         : ['chat', 'default'];
-  const reasoning = route === 'gemini' ? family?.reasoning !== false : family?.reasoning === true;
-  return { route, source, reasoning };
+  const reasoningOn = (on: RouteId): boolean => (on === 'gemini' ? family?.reasoning !== false : family?.reasoning === true);
+  return { route, source, reasoning: reasoningOn(route), reasoningOn };
 }
 
 /**
