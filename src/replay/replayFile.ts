@@ -8,6 +8,7 @@ import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { checkedSent, type SentRecord } from '../core/replay/sentRecord';
 import { isRecord } from '../core/util/isRecord';
 import { checkedMessages, checkedTools } from './replayValidate';
+import type { NativeSizeMap } from '../core/replay/nativeSizes';
 
 export interface ReplayRequest {
   messages: WireMessage[];
@@ -15,7 +16,7 @@ export interface ReplayRequest {
   /** What the recorded request finally sent; absent in recordings from before it was written, and in hand-made files. */
   sent?: SentRecord;
   /** Native sizes recorded up to this line (`sent.native` of this and earlier lines), by first call id. */
-  native?: ReadonlyMap<string, readonly [number, number]>;
+  native?: NativeSizeMap;
 }
 
 export function parseReplayLines(lines: Iterable<string>): ReplayRequest[] {

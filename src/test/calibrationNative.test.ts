@@ -77,7 +77,7 @@ describe('calibration and passed-back native items', () => {
         assert.strictEqual(withItems.nativeTokens, withItems.tokens - alone.tokens, route);
         assert.ok((withItems.nativeBytes ?? -1) >= 0, route);
       }
-      const line = new RequestRecording().lineFor(p.input, [], sentRecord(route, p.body, p.body, [], p.native));
+      const line = new RequestRecording().lineFor(p.input, [], sentRecord(route, p.body, p.body, [], p.trim.native));
       assert.strictEqual(parseReplayLines([line])[0].native?.size, 4, route);
     }
   });

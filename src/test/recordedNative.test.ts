@@ -46,7 +46,7 @@ describe('a recording of a native-route session replays onto the live cuts', () 
         requestLog.add('m', p, usage);
         live.push(p.trim.removed);
         factors.push(p.trim.rawTokens / calibrationRawTokens(p.trim));
-        lines.push(recording.lineFor(p.input, [], sentRecord(route, p.body, p.body, [], p.native)));
+        lines.push(recording.lineFor(p.input, [], sentRecord(route, p.body, p.body, [], p.trim.native)));
       }
       assert.ok(live.some((removed) => removed > 0), 'the session cuts');
       const replayed = recordedConversationLog('s', parseReplayLines(lines), settings, limits, 0, 'm', factors).records.map((r) => r.removed);

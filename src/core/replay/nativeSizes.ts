@@ -4,34 +4,32 @@
  * recording — which has the history but not the items — measures each message as the live trim did and lands on
  * the same cuts (docs/report.md "What a recording holds"). Pure.
  */
-import type { AssistantLayout } from '../routes/nativeReplay';
-import type { MessageSize, SizeMemo } from '../trim/messageSize';
+import { nativeKey } from '../routes/nativeReplay';
+import type { MessageSize } from '../trim/messageSize';
 import type { WireMessage } from '../wire/wireTypes';
 
 /** Call id of an assistant message's first tool call → [tokens, bytes] its native items add. */
 export type NativeSizes = Record<string, [number, number]>;
 
-/** The key a message's native items are remembered and recorded under (as layoutLookup does). */
-export function nativeKey(message: WireMessage): string | undefined {
-  return message.role === 'assistant' && message.tool_calls?.length ? message.tool_calls[0].id : undefined;
-}
+/** The same, as a replay keeps what the lines recorded so far. */
+export type NativeSizeMap = ReadonlyMap<string, readonly [number, number]>;
 
-/** The native sizes of every message of `messages` that has a layout. */
-export function nativeSizesOf(messages: readonly WireMessage[], layoutOf: ((message: WireMessage) => AssistantLayout | undefined) | undefined, memo: SizeMemo): NativeSizes {
-  const sizes: NativeSizes = {};
-  if (!layoutOf) return sizes;
-  for (const message of messages) {
-    const key = nativeKey(message);
-    const layout = key === undefined ? undefined : layoutOf(message);
-    if (key === undefined || !layout) continue;
-    const size = memo.sizeOf(message, layout);
-    if (size.nativeTokens || size.nativeBytes) sizes[key] = [size.nativeTokens ?? 0, size.nativeBytes ?? 0];
-  }
-  return sizes;
+/**
+ * The native sizes of the messages that have them, from the sizes the trim already measured (one per message,
+ * in order): no second measuring pass.
+ */
+export function nativeSizesOf(messages: readonly WireMessage[], sizes: readonly MessageSize[]): NativeSizes {
+  const native: NativeSizes = {};
+  messages.forEach((message, i) => {
+    const { nativeTokens = 0, nativeBytes = 0 } = sizes[i];
+    const key = nativeTokens > 0 || nativeBytes > 0 ? nativeKey(message) : undefined;
+    if (key !== undefined) native[key] = [nativeTokens, nativeBytes];
+  });
+  return native;
 }
 
 /** A replay's size hook from recorded native sizes: what to add to a message measured alone. */
-export function recordedNativeOf(sizes: ReadonlyMap<string, readonly [number, number]>): (message: WireMessage) => MessageSize | undefined {
+export function recordedNativeOf(sizes: NativeSizeMap): (message: WireMessage) => MessageSize | undefined {
   return (message) => {
     const key = nativeKey(message);
     const size = key === undefined ? undefined : sizes.get(key);

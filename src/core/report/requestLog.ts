@@ -10,6 +10,7 @@ import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { calibrationRawTokens } from '../trim/historyTrim';
+import type { NativeSizeMap } from '../replay/nativeSizes';
 
 export interface RequestRecord {
   /** Milliseconds since the epoch when the usage arrived. */
@@ -57,7 +58,7 @@ export interface ConversationLog {
   /** Read from a request recording (opencode.recordRequests), not observed in this window: the file's name. */
   recordedFile?: string;
   /** What the history's native items add to their messages (by first call id), so the replays measure as the live trim did. */
-  native?: ReadonlyMap<string, readonly [number, number]>;
+  native?: NativeSizeMap;
 }
 
 export const MAX_CONVERSATIONS = 10;
@@ -106,7 +107,7 @@ export class RequestLog {
     if (log.records.length > MAX_RECORDS_PER_CONVERSATION) log.records.splice(0, log.records.length - MAX_RECORDS_PER_CONVERSATION);
     log.input = plan.input;
     log.tools = plan.tools;
-    const native = Object.entries(plan.native ?? {});
+    const native = Object.entries(plan.trim.native ?? {});
     if (native.length > 0) log.native = new Map(native);
     this.conversations.set(plan.sessionId, log);
     this.last = record;

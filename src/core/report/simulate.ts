@@ -10,6 +10,7 @@ import { measureMessage } from '../trim/messageSize';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import type { ConversationLog } from './requestLog';
 import { cacheSums } from './totals';
+import type { NativeSizeMap } from '../replay/nativeSizes';
 
 export interface SimRequest {
   messages: readonly WireMessage[];
@@ -17,7 +18,7 @@ export interface SimRequest {
   /** API tokens per estimated token (from the real request). */
   factor: number;
   /** A recording's native sizes (core/replay/nativeSizes.ts): our trim measures messages as the live one did. */
-  native?: ReadonlyMap<string, readonly [number, number]>;
+  native?: NativeSizeMap;
 }
 
 export interface PolicyRunner {

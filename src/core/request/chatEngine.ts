@@ -153,7 +153,7 @@ export class ChatEngine {
       return await this.attempts({ request, listed, settings, endpoint, onEvent, signal }, sent);
     } finally {
       // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
-      if (sent.prepared && sent.body) this.deps.record?.(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, sent.refused, sent.prepared.native));
+      if (sent.prepared && sent.body) this.deps.record?.(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, sent.refused, sent.prepared.trim.native));
     }
   }
 

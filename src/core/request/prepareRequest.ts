@@ -21,7 +21,7 @@ import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '.
 import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { nativeSizesOf, recordedNativeOf, type NativeSizes } from '../replay/nativeSizes';
+import { recordedNativeOf, type NativeSizeMap } from '../replay/nativeSizes';
 import { routeById } from '../routes/registry';
 import { layoutLookup, type AssistantLayout, type NativeReplay } from '../routes/nativeReplay';
 import type { BodyInput, Route, RouteId, SamplingOptions } from '../routes/route';
@@ -61,7 +61,7 @@ export interface PrepareContext {
   /** Native items of earlier answers, passed back verbatim by the native routes. */
   replay?: NativeReplay;
   /** A replay of a recording: what each message's native items added when it was recorded (nativeSizes.ts). */
-  recordedNative?: ReadonlyMap<string, readonly [number, number]>;
+  recordedNative?: NativeSizeMap;
 }
 
 export interface PreparedRequest extends TrimPlan {
@@ -84,8 +84,6 @@ export interface TrimPlan {
   geometry: CutGeometry;
   trim: TrimResult;
   cutMoved: boolean;
-  /** What the input's remembered native items add to their messages (by first call id): recordings and the report's replays add it. */
-  native: NativeSizes;
 }
 
 export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
@@ -177,7 +175,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   });
   if (trim.removed > 0 || shrunk.truncatedThrough > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved));
   if (sent.overCeiling) ctx.log.error(overCeilingLine(sent, budget));
-  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved, native: nativeSizesOf(input, layoutOf, ctx.memo) };
+  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
 }
 
 /** Rounding room when a truncation move aims at budget − headroom. */

@@ -39,7 +39,15 @@ export interface NativeReplay {
  */
 export function layoutLookup(replay: NativeReplay | undefined): ((message: WireMessage) => AssistantLayout | undefined) | undefined {
   if (!replay?.layoutOf) return undefined;
-  return (message) => (message.role === 'assistant' && message.tool_calls?.length ? replay.layoutOf?.(message.tool_calls[0].id) : undefined);
+  return (message) => {
+    const key = nativeKey(message);
+    return key === undefined ? undefined : replay.layoutOf?.(key);
+  };
+}
+
+/** The key an answer's native items are remembered (and recorded) under: its first tool call's id. */
+export function nativeKey(message: WireMessage): string | undefined {
+  return message.role === 'assistant' && message.tool_calls?.length ? message.tool_calls[0].id : undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { CutGeometry } from './cutPolicy';
 import type { MessageSize, SizeMemo } from './messageSize';
 import { droppedSums, gridLines, pickCut, type CutInputs } from './pickCut';
 import { firstKeptIndex, keptIndices, layoutHistory, type HistoryLayout } from './units';
+import { nativeSizesOf, type NativeSizes } from '../replay/nativeSizes';
 
 export interface TrimOptions {
   budget: Budget;
@@ -63,6 +64,11 @@ export interface TrimResult {
   rawTokens: number;
   /** Of rawTokens, what the sent messages' native items add (calibration learns from rawTokens − this). */
   nativeRawTokens: number;
+  /**
+   * What the remembered native items add to each input message that has them (sent or cut), by first call id:
+   * recordings and the report's replays add it (core/replay/nativeSizes.ts). Empty without a layout lookup.
+   */
+  native: NativeSizes;
   bytes: number;
   overCeiling: boolean;
   breakdown: TrimBreakdown;
@@ -129,6 +135,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
     estTokens: calibratedTokens(rawTokens, nativeRawTokens, calibration),
     rawTokens,
     nativeRawTokens,
+    native: options.layoutOf ? nativeSizesOf(messages, sizes) : {},
     bytes,
     overCeiling: budgeted && !fits(rawTokens, bytes, nativeRawTokens),
     breakdown: breakdownOf(messages, sizes, layout, sentIndices, options),
