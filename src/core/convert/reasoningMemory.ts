@@ -5,6 +5,7 @@
  * that assistant message when the history returns without it. Always the same text for the same message, so
  * the bytes sent stay identical from turn to turn. Bounded, and serializable so a restart keeps it.
  */
+import { BoundedMap } from '../util/boundedMap';
 import type { WireMessage } from '../wire/wireTypes';
 
 /** Enough for the tool-call turns of several long conversations; older ones are rarely sent again. */
@@ -13,14 +14,11 @@ const MAX_ENTRIES = 500;
 const MAX_REASONING_CHARS = 64_000;
 
 export class ReasoningMemory {
-  private readonly byCallId = new Map<string, string>();
+  private readonly byCallId = new BoundedMap<string, string>(MAX_ENTRIES);
 
   remember(callIds: readonly string[], reasoning: string): void {
     if (!reasoning || reasoning.length > MAX_REASONING_CHARS || callIds.length === 0) return;
-    const key = callIds[0];
-    this.byCallId.delete(key);
-    this.byCallId.set(key, reasoning);
-    if (this.byCallId.size > MAX_ENTRIES) this.byCallId.delete(this.byCallId.keys().next().value as string);
+    this.byCallId.set(callIds[0], reasoning);
   }
 
   /** The history with remembered reasoning restored; messages that need nothing are passed through as they are. */
@@ -28,7 +26,7 @@ export class ReasoningMemory {
     let restored = 0;
     const out = messages.map((message) => {
       if (message.role !== 'assistant' || !message.tool_calls?.length || message.reasoning_content) return message;
-      const reasoning = this.byCallId.get(message.tool_calls[0].id);
+      const reasoning = this.byCallId.peek(message.tool_calls[0].id);
       if (!reasoning) return message;
       restored++;
       return { ...message, reasoning_content: reasoning };
@@ -41,7 +39,7 @@ export class ReasoningMemory {
   }
 
   toJSON(): Record<string, string> {
-    return Object.fromEntries(this.byCallId);
+    return Object.fromEntries(this.byCallId.entriesInOrder());
   }
 
   static fromJSON(value: unknown): ReasoningMemory {
@@ -50,7 +48,6 @@ export class ReasoningMemory {
       for (const [id, text] of Object.entries(value as Record<string, unknown>)) {
         if (typeof text === 'string' && text && text.length <= MAX_REASONING_CHARS) memory.byCallId.set(id, text);
       }
-      while (memory.byCallId.size > MAX_ENTRIES) memory.byCallId.delete(memory.byCallId.keys().next().value as string);
     }
     return memory;
   }

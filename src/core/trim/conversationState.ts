@@ -4,6 +4,7 @@
  * and extra grid moves asked for by the overflow sensor. Small and serializable, so the adapter persists it
  * and a restart still holds the same cut.
  */
+import { BoundedMap } from '../util/boundedMap';
 import type { FrozenGrid } from './cutPolicy';
 
 /** Persisted as-is in opencode.trimStates: the field names are a contract (`lastSteps`, `extraSteps` count grid moves). */
@@ -56,12 +57,15 @@ export interface CutRecord {
 }
 
 export class ConversationStates {
-  private readonly states = new Map<string, ConversationTrimState>();
+  private readonly states: BoundedMap<string, ConversationTrimState>;
 
-  constructor(private readonly capacity = 200) {}
+  constructor(capacity = 200) {
+    this.states = new BoundedMap(capacity);
+  }
 
+  /** Reading does not refresh recency: only recording a cut does. */
   get(sessionId: string): ConversationTrimState {
-    return this.states.get(sessionId) ?? EMPTY_TRIM_STATE;
+    return this.states.peek(sessionId) ?? EMPTY_TRIM_STATE;
   }
 
   /** True while the history only grew since the last request: the last cut and truncations still bind. */
@@ -107,7 +111,7 @@ export class ConversationStates {
   }
 
   toJSON(): Record<string, ConversationTrimState> {
-    return Object.fromEntries(this.states);
+    return Object.fromEntries(this.states.entriesInOrder());
   }
 
   static fromJSON(value: unknown, capacity?: number): ConversationStates {
@@ -126,8 +130,6 @@ export class ConversationStates {
   }
 
   private put(sessionId: string, state: ConversationTrimState): void {
-    this.states.delete(sessionId);
     this.states.set(sessionId, state);
-    if (this.states.size > this.capacity) this.states.delete(this.states.keys().next().value as string);
   }
 }
