@@ -8,16 +8,18 @@
 import { BoundedMap } from '../util/boundedMap';
 import type { WireMessage } from '../wire/wireTypes';
 
-/** Enough for the tool-call turns of several long conversations; older ones are rarely sent again. */
-const MAX_ENTRIES = 500;
-/** Keeps the persisted state small: reasoning longer than this is not remembered. */
-const MAX_REASONING_CHARS = 64_000;
+export const REASONING_MEMORY_BOUNDS = {
+  /** Enough for the tool-call turns of several long conversations; older ones are rarely sent again. */
+  maxEntries: 500,
+  /** Keeps the persisted state small: reasoning longer than this is not remembered. */
+  maxChars: 64_000,
+} as const;
 
 export class ReasoningMemory {
-  private readonly byCallId = new BoundedMap<string, string>(MAX_ENTRIES);
+  private readonly byCallId = new BoundedMap<string, string>(REASONING_MEMORY_BOUNDS.maxEntries);
 
   remember(callIds: readonly string[], reasoning: string): void {
-    if (!reasoning || reasoning.length > MAX_REASONING_CHARS || callIds.length === 0) return;
+    if (!reasoning || reasoning.length > REASONING_MEMORY_BOUNDS.maxChars || callIds.length === 0) return;
     this.byCallId.set(callIds[0], reasoning);
   }
 
@@ -42,13 +44,10 @@ export class ReasoningMemory {
     return Object.fromEntries(this.byCallId.entriesInOrder());
   }
 
-  static fromJSON(value: unknown): ReasoningMemory {
+  /** From texts validated by core/state/records.ts (validReasoning), the one place their rules live. */
+  static fromJSON(value: Readonly<Record<string, string>>): ReasoningMemory {
     const memory = new ReasoningMemory();
-    if (value && typeof value === 'object') {
-      for (const [id, text] of Object.entries(value as Record<string, unknown>)) {
-        if (typeof text === 'string' && text && text.length <= MAX_REASONING_CHARS) memory.byCallId.set(id, text);
-      }
-    }
+    for (const [id, text] of Object.entries(value)) memory.byCallId.set(id, text);
     return memory;
   }
 }

@@ -56,10 +56,13 @@ export interface CutRecord {
   inputLength: number;
 }
 
+/** Conversations whose trim state is kept (and persisted); the least recently cut are forgotten first. */
+export const TRIM_STATE_CAPACITY = 200;
+
 export class ConversationStates {
   private readonly states: BoundedMap<string, ConversationTrimState>;
 
-  constructor(capacity = 200) {
+  constructor(capacity = TRIM_STATE_CAPACITY) {
     this.states = new BoundedMap(capacity);
   }
 
@@ -114,18 +117,10 @@ export class ConversationStates {
     return Object.fromEntries(this.states.entriesInOrder());
   }
 
-  static fromJSON(value: unknown, capacity?: number): ConversationStates {
+  /** From records validated by core/state/records.ts (validTrimState), the one place their rules live. */
+  static fromJSON(value: Readonly<Record<string, ConversationTrimState>>, capacity?: number): ConversationStates {
     const states = new ConversationStates(capacity);
-    if (value && typeof value === 'object') {
-      for (const [id, raw] of Object.entries(value as Record<string, Partial<ConversationTrimState>>)) {
-        // Fields added later (the frozen grid, truncatedThrough) default to "none", which is always safe.
-        if (!raw || typeof raw !== 'object' || Array.isArray(raw)) continue;
-        const state = { ...EMPTY_TRIM_STATE, ...raw };
-        const valid = Object.values(state).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
-        // The engine loads through core/state/records.ts first; this keeps fromJSON safe on its own too.
-        if (valid) states.put(id, { ...state, extraSteps: Math.min(MAX_EXTRA_GRID_MOVES, state.extraSteps) });
-      }
-    }
+    for (const [id, state] of Object.entries(value)) states.put(id, state);
     return states;
   }
 
