@@ -4,6 +4,7 @@
  * that keep what arrived and say so in the log, never a false "try again".
  */
 import * as assert from 'assert';
+import { cutNote } from '../core/answer/notes';
 import { startFakeServer } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
 import * as double from './support/vscodeDouble';
@@ -25,7 +26,7 @@ describe('faults inside the answer (provider, real HTTP)', () => {
   it('cut-after-text: keeps the text that arrived, no error and no retry (never duplicated), a [stream] warning', async () => {
     server().enqueueFault({ name: 'cut-after-text', afterChunks: 3 });
     const { text } = await ask(ext(), 'fake-large', [user('cut me off')]);
-    assert.strictEqual(text, expected().slice(0, 24), 'three 8-character chunks, exactly once');
+    assert.strictEqual(text, expected().slice(0, 24) + cutNote('the connection broke'), 'three 8-character chunks, exactly once, then the line saying why it stops');
     assert.strictEqual(chats().length, 1);
     assert.deepStrictEqual(lines('error'), []);
     assert.deepStrictEqual(lines('warn'), ["[stream] The connection broke in the middle of fake-large's answer (terminated: other side closed). The answer is incomplete: kept what arrived."]);
@@ -48,7 +49,7 @@ describe('faults inside the answer (provider, real HTTP)', () => {
       const started = Date.now();
       const { text } = await ask(impatient, 'fake-large', [user('stall please')]);
       assert.ok(Date.now() - started < 10_000, 'did not wait for the stall to end');
-      assert.strictEqual(text, expected().slice(0, 8), 'the first chunk, then nothing');
+      assert.strictEqual(text, expected().slice(0, 8) + cutNote('the model sent nothing for 1 s'), 'the first chunk, then the line saying why it stops');
       const index = server().requests.indexOf(chats()[0]);
       await server().whenRequestClosed(index);
       assert.ok(server().requests[index].closedEarly, 'the HTTP request was aborted');

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import { APIConnectionError, APIError } from 'openai';
 import { failureClass, MAX_DELAY_MS, nextRetryDelayMs, retryAfterMs, retryDelayMs, sleep } from '../core/request/retryPolicy';
 import { EmptyAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from '../core/request/streamErrors';
-import { ToolCallArgumentsError } from '../core/stream/toolCallAccumulator';
+import { ToolCallArgumentsError } from '../core/answer/toolCallError';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
 import { askError, providerWithTiming } from './support/providerHarness';

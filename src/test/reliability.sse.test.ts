@@ -20,10 +20,10 @@ function decodeInPieces(text: string, cuts: number[]): string[] {
   const out: string[] = [];
   let from = 0;
   for (const cut of [...cuts].sort((a, b) => a - b)) {
-    out.push(...decoder.push(text.slice(from, cut)));
+    out.push(...decoder.push(text.slice(from, cut)).map((e) => e.data));
     from = cut;
   }
-  out.push(...decoder.push(text.slice(from)), ...decoder.flush());
+  out.push(...[...decoder.push(text.slice(from)), ...decoder.flush()].map((e) => e.data));
   return out;
 }
 

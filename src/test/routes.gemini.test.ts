@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
 import { geminiToolName, originalToolName } from '../core/routes/gemini/geminiToolNames';
-import { GeminiReader } from '../core/routes/gemini/geminiStream';
+import { newGeminiReader } from '../core/routes/gemini/geminiStream';
 import { geminiUsage } from '../core/routes/gemini/geminiUsage';
 import { routeById } from '../core/routes/registry';
 import { NativeReplayMemory } from '../core/routes/nativeReplay';
@@ -65,7 +65,7 @@ describe('routes: Gemini', () => {
   });
 
   it('thought signatures (and Gemini ids) come back unchanged on the call they came with, after a restart', () => {
-    const reader = new GeminiReader();
+    const reader = newGeminiReader();
     const stream = chunk([{ text: 'Reading.' }]) + chunk([{ functionCall: { name: 'read', args: { path: 'a.ts' } }, thoughtSignature: 'SIG1' }]) + chunk([{ functionCall: { name: 'grep', args: { q: 'x' }, id: 'g2' } }], { finishReason: 'STOP' });
     const out = readSplit(reader, stream);
     const calls = callsOf(out.events);
@@ -94,14 +94,14 @@ describe('routes: Gemini', () => {
   it('synthesized call ids: deterministic for the same answer, unique per call and per answer', () => {
     const ids = (responseId: string): string[] => {
       const stream = frame({ responseId, candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'read', args: {} } }, { functionCall: { name: 'read', args: {} } }] }, finishReason: 'STOP' }] });
-      return callsOf(readSplit(new GeminiReader(), stream).events).map((c) => c.callId);
+      return callsOf(readSplit(newGeminiReader(), stream).events).map((c) => c.callId);
     };
     assert.deepStrictEqual(ids('r1'), ids('r1'));
     assert.strictEqual(new Set([...ids('r1'), ...ids('r2')]).size, 4);
   });
 
   it('a signature that arrives alone on a later empty part is kept for the call before it', () => {
-    const reader = new GeminiReader();
+    const reader = newGeminiReader();
     readSplit(reader, chunk([{ functionCall: { name: 'read', args: {} } }]) + chunk([{ text: '', thoughtSignature: 'LATE' }], { finishReason: 'STOP' }));
     assert.ok(JSON.stringify(reader.layout()).includes('"thoughtSignature":"LATE"'));
   });
@@ -113,7 +113,7 @@ describe('routes: Gemini', () => {
     assert.strictEqual(geminiToolName(odd), mapped);
     assert.notStrictEqual(geminiToolName('mcp/server tool?'), mapped);
     assert.strictEqual(geminiToolName('read_file'), 'read_file');
-    const reader = new GeminiReader();
+    const reader = newGeminiReader();
     const out = readSplit(reader, chunk([{ functionCall: { name: mapped, args: {} } }], { finishReason: 'STOP' }));
     assert.strictEqual(callsOf(out.events)[0].name, odd);
     fc.assert(fc.property(fc.string({ maxLength: 200 }), (name) => /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(geminiToolName(name)) && originalToolName(geminiToolName(name)) === name));
@@ -126,7 +126,7 @@ describe('routes: Gemini', () => {
   });
 
   it('reader: thoughts, text, finish reasons, error payloads, the cost frame ignored, a thinking-only answer shown', () => {
-    const reader = new GeminiReader();
+    const reader = newGeminiReader();
     const out = readSplit(reader, chunk([{ text: 'hmm', thought: true }]) + chunk([{ text: 'Hi' }], { finishReason: 'MAX_TOKENS' }) + frame({ usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } }) + 'data: {"type":"ping","cost":"0.001"}\r\n\r\n');
     assert.strictEqual(textOf(out.events, 'thinking'), 'hmm');
     assert.strictEqual(textOf(out.events, 'text'), 'Hi');
@@ -134,21 +134,21 @@ describe('routes: Gemini', () => {
     assert.strictEqual(reader.summary.complete, true);
     assert.strictEqual(lastUsage(out.events)?.contextTokens, 5);
     assert.deepStrictEqual(out.malformed, []);
-    const errored = readSplit(new GeminiReader(), frame({ error: { code: 429, message: 'Resource exhausted', status: 'RESOURCE_EXHAUSTED' } }));
+    const errored = readSplit(newGeminiReader(), frame({ error: { code: 429, message: 'Resource exhausted', status: 'RESOURCE_EXHAUSTED' } }));
     assert.strictEqual(errored.errors[0].status, 'RESOURCE_EXHAUSTED');
-    const safety = new GeminiReader();
+    const safety = newGeminiReader();
     readSplit(safety, chunk([], { finishReason: 'SAFETY' }));
     assert.strictEqual(safety.summary.finishReason, 'content_filter');
-    const onlyThoughts = readSplit(new GeminiReader(), chunk([{ text: 'just thinking', thought: true }], { finishReason: 'STOP' }));
+    const onlyThoughts = readSplit(newGeminiReader(), chunk([{ text: 'just thinking', thought: true }], { finishReason: 'STOP' }));
     assert.strictEqual(textOf(onlyThoughts.events, 'text'), 'just thinking');
   });
 
   it('property: a stream split anywhere reads the same', () => {
     const stream = chunk([{ text: 'think ✓', thought: true }]) + chunk([{ text: 'héllo wörld 🙂' }]) + chunk([{ functionCall: { name: 'grep', args: { q: 'ä' } }, thoughtSignature: 'S' }]) + chunk([], { finishReason: 'STOP' }) + frame({ usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 3 } }) + 'data: {"type":"ping","cost":"0.1"}\r\n\r\n';
-    const whole = readSplit(new GeminiReader(), stream);
+    const whole = readSplit(newGeminiReader(), stream);
     const bytes = Buffer.byteLength(stream);
     fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: bytes }), { maxLength: 12 }), (cuts) => {
-      const reader = new GeminiReader();
+      const reader = newGeminiReader();
       const split = readSplit(reader, stream, cuts);
       assert.deepStrictEqual(split.events, whole.events);
       assert.strictEqual(reader.summary.finishReason, 'tool_calls');
@@ -167,7 +167,7 @@ describe('routes: Gemini', () => {
       const stream = geminiFrames({ id: 'resp_x', model: 'm', reply, usage: { promptTokenCount: 100, cachedContentTokenCount: 64, candidatesTokenCount: 5 }, cost: 0.01, signed: true }).join('');
       return fc.tuple(fc.constant(r), fc.constant(stream), fc.array(fc.integer({ min: 0, max: Buffer.byteLength(stream) }), { maxLength: 8 }));
     }), ([r, stream, cuts]) => {
-      const reader = new GeminiReader();
+      const reader = newGeminiReader();
       const out = readSplit(reader, stream, cuts);
       // An answer that came only as (non-blank) thinking is also shown as text.
       const onlyThinking = !r.text && r.calls.length === 0 && (r.reasoning ?? '').trim() !== '';

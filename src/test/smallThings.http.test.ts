@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { fetchModelList, OPENCODE_CLIENT } from '../core/request/chatTransport';
 import { isSideRequest } from '../core/request/sideRequest';
-import { ToolCallAccumulator } from '../core/stream/toolCallAccumulator';
+import { ChatCallFeed } from './support/chatCallFeed';
 import type { ChatMessage, StreamEvent } from '../core/types';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
@@ -84,16 +84,16 @@ describe('side requests and call ids (pure)', () => {
 
   it('the same id-less stream in two answers gives different ids; in one answer, one id per call', () => {
     const drained = () => {
-      const acc = new ToolCallAccumulator();
+      const acc = new ChatCallFeed();
       acc.add({ index: 0, function: { name: 'read', arguments: '{}' } });
       acc.add({ index: 1, function: { name: 'read', arguments: '{}' } });
       return acc.drain().map((c) => c.callId);
     };
     const [a, b] = [drained(), drained()];
     assert.strictEqual(new Set([...a, ...b]).size, 4);
-    assert.deepStrictEqual(new ToolCallAccumulator('n').drain(), []);
+    assert.deepStrictEqual(new ChatCallFeed('n').drain(), []);
     const fixed = (nonce: string) => {
-      const acc = new ToolCallAccumulator(nonce);
+      const acc = new ChatCallFeed(nonce);
       acc.add({ index: 0, function: { name: 'read', arguments: '{}' } });
       return acc.drain()[0].callId;
     };

@@ -7,9 +7,9 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { SseDecoder } from '../core/stream/sseDecoder';
-import { frameOf } from '../core/stream/streamFrame';
-import { StreamMapper } from '../core/stream/streamMapper';
+import { routeById } from '../core/routes/registry';
+import { SseDecoder, type SseEvent } from '../core/stream/sseDecoder';
+import { usageEvent } from './support/routeHarness';
 import type { StreamEvent } from '../core/types';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 import { cutAt } from './support/cutAt';
@@ -62,17 +62,17 @@ function sseOf(a: Answer, omitIndex: boolean): string {
   return frames.join('');
 }
 
-/** Reads SSE bytes in the given pieces as the transport does: UTF-8 across pieces, SSE decoding, frames, the mapper. */
+/** Reads SSE bytes in the given pieces as the transport does: UTF-8 across pieces, SSE decoding, the chat reader. */
 function readInPieces(bytes: Buffer, cuts: number[]): StreamEvent[] {
   const utf8 = new TextDecoder();
   const sse = new SseDecoder();
-  const mapper = new StreamMapper();
+  const reader = routeById('chat').newReader();
   const events: StreamEvent[] = [];
-  const onPayloads = (payloads: string[]): void => {
+  const onPayloads = (payloads: SseEvent[]): void => {
     for (const payload of payloads) {
-      const frame = frameOf(payload);
-      if (frame.kind === 'chunk') events.push(...mapper.push(frame.chunk));
-      assert.notStrictEqual(frame.kind, 'error');
+      const result = reader.push(payload.data, payload.event);
+      events.push(...result.events);
+      assert.strictEqual(result.error, undefined);
     }
   };
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((x, y) => x - y);
@@ -82,7 +82,7 @@ function readInPieces(bytes: Buffer, cuts: number[]): StreamEvent[] {
     from = point;
   }
   onPayloads([...sse.push(utf8.decode()), ...sse.flush()]);
-  return [...events, ...mapper.finish()];
+  return [...events, ...reader.finish(), ...usageEvent(reader)];
 }
 
 function assertFaithful(a: Answer, events: StreamEvent[]): void {
@@ -112,13 +112,10 @@ describe('stream frames: fuzz', () => {
         const bytes = Buffer.from(sseOf(a, false), 'utf8');
         const head = bytes.subarray(0, cutAtByte % bytes.indexOf('"finish_reason":"'));
         const sse = new SseDecoder();
-        const mapper = new StreamMapper();
+        const reader = routeById('chat').newReader();
         const events: StreamEvent[] = [];
-        for (const payload of sse.push(new TextDecoder().decode(head))) {
-          const frame = frameOf(payload);
-          if (frame.kind === 'chunk') events.push(...mapper.push(frame.chunk));
-        }
-        events.push(...mapper.abandon()); // what the engine keeps from a broken stream
+        for (const payload of sse.push(new TextDecoder().decode(head))) events.push(...reader.push(payload.data, payload.event).events);
+        events.push(...reader.abandon()); // what the engine keeps from a broken stream
         const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
         assert.ok(a.text.join('').startsWith(text), 'a prefix, never a duplicate');
         assert.deepStrictEqual(events.filter((e) => e.kind === 'toolCall'), []);

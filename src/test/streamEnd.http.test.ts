@@ -5,6 +5,7 @@
  * answer or an error; a [retry] line never carries a whole HTML page.
  */
 import * as assert from 'assert';
+import { cutNote } from '../core/answer/notes';
 import { AFTER_USAGE_MS } from '../core/stream/answerEnd';
 import { RETRY_DETAIL_MAX } from '../core/request/streamLog';
 import { startFakeServer, type FaultSpec } from '../fakeServer';
@@ -68,7 +69,7 @@ describe('where the answer ends (engine, real HTTP)', () => {
 
   it('usage-then-cut: usage sent early, then the connection breaks after text: the text and the usage are kept', async () => {
     const { text, outcome, lines } = await ask({ name: 'usage-then-cut', afterChunks: 3 });
-    assert.strictEqual(text, expected().slice(0, 24));
+    assert.strictEqual(text, expected().slice(0, 24) + cutNote('the connection broke'));
     assert.strictEqual(outcome.truncated, true);
     assert.ok(outcome.usage && outcome.usage.contextTokens > 0, 'the usage that arrived is accounted');
     assert.strictEqual(lines('info').filter((l) => l.startsWith('[usage]')).length, 1);

@@ -1,7 +1,8 @@
 import * as assert from 'assert';
-import { StreamMapper } from '../core/stream/streamMapper';
+import { routeById } from '../core/routes/registry';
 import { ThinkTagSplitter } from '../core/stream/thinkTagSplitter';
-import { ToolCallAccumulator, ToolCallArgumentsError } from '../core/stream/toolCallAccumulator';
+import { ToolCallArgumentsError } from '../core/answer/toolCallError';
+import { ChatCallFeed } from './support/chatCallFeed';
 import type { StreamEvent } from '../core/types';
 import { replayStream } from './support/streamFixtures';
 
@@ -56,26 +57,27 @@ describe('stream mapping (recorded streams)', () => {
   });
 
   it('does not emit a tool call before its finish reason', () => {
-    const mapper = new StreamMapper();
+    const mapper = routeById('chat').newReader();
     const early = mapper.push({ choices: [{ delta: { tool_calls: [{ index: 0, id: 'c', function: { name: 'f', arguments: '{"a":1}' } }] } }] });
-    assert.deepStrictEqual(early, []);
-    assert.strictEqual(mapper.push({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] }).length, 1);
+    assert.deepStrictEqual(early.events, []);
+    assert.strictEqual(mapper.push({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] }).events.length, 1);
   });
 });
 
 describe('ToolCallAccumulator', () => {
   it('throws a clear error for arguments that are not JSON, never {}', () => {
-    const acc = new ToolCallAccumulator();
+    const acc = new ChatCallFeed();
     acc.add({ index: 0, id: 'c1', function: { name: 'edit', arguments: '{"path": "a.ts", ' } });
-    assert.throws(() => acc.drain(), (error: unknown) => error instanceof ToolCallArgumentsError && /edit/.test(error.message) && /not valid JSON/.test(error.message));
+    assert.throws(() => acc.drain(), (error: Error) => error instanceof ToolCallArgumentsError && /edit/.test(error.message) && /not valid JSON/.test(error.message));
   });
 
   it('treats empty arguments as no arguments and rejects a JSON array', () => {
-    const acc = new ToolCallAccumulator();
+    const acc = new ChatCallFeed();
     acc.add({ index: 0, id: 'c1', function: { name: 'now', arguments: '' } });
     assert.deepStrictEqual(acc.drain()[0].input, {});
-    acc.add({ index: 0, id: 'c2', function: { name: 'bad', arguments: '[1]' } });
-    assert.throws(() => acc.drain(), ToolCallArgumentsError);
+    const other = new ChatCallFeed();
+    other.add({ index: 0, id: 'c2', function: { name: 'bad', arguments: '[1]' } });
+    assert.throws(() => other.drain(), ToolCallArgumentsError);
   });
 });
 

@@ -9,7 +9,8 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { checkChunk } from '../core/stream/chunkShape';
 import { ThinkTagSplitter, type SplitPiece } from '../core/stream/thinkTagSplitter';
-import { ToolCallAccumulator, type ToolCallDelta } from '../core/stream/toolCallAccumulator';
+import type { ToolCallDelta } from '../core/stream/chunkShape';
+import { ChatCallFeed } from './support/chatCallFeed';
 import { mergeUsage } from '../core/usage/mergeUsage';
 import { readUsage } from '../core/usage/normalizeUsage';
 import { cutAt } from './support/cutAt';
@@ -22,7 +23,7 @@ describe('tool-call accumulator: split anywhere', () => {
   it('assembles each call whole, in order, however its JSON is cut and whether later fragments carry index', () => {
     fc.assert(
       fc.property(fc.array(toolCall, { minLength: 1, maxLength: 4 }), fc.boolean(), (calls, omitIndex) => {
-        const acc = new ToolCallAccumulator();
+        const acc = new ChatCallFeed();
         calls.forEach((call, i) => {
           const pieces = cutAt(JSON.stringify(call.input), call.cuts);
           acc.add({ index: i, id: `call_${i}`, function: { name: call.name, arguments: pieces[0] } });
@@ -37,7 +38,7 @@ describe('tool-call accumulator: split anywhere', () => {
   it('keeps interleaved calls apart by index', () => {
     fc.assert(
       fc.property(fc.array(toolCall, { minLength: 2, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 30 }), (calls, order) => {
-        const acc = new ToolCallAccumulator();
+        const acc = new ChatCallFeed();
         const queues: ToolCallDelta[][] = calls.map((call, i) => [
           { index: i, id: `call_${i}`, function: { name: call.name } },
           ...cutAt(JSON.stringify(call.input), call.cuts).map((piece) => ({ index: i, function: { arguments: piece } })),

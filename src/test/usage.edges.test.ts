@@ -4,9 +4,8 @@
  * chunk-level usageMetadata, trailing usage frames that merge, and prompt_tokens that exclude the cache reads.
  */
 import * as assert from 'assert';
-import { frameOf } from '../core/stream/streamFrame';
-import { StreamMapper } from '../core/stream/streamMapper';
-import type { NormalizedUsage, StreamEvent } from '../core/types';
+import { routeById } from '../core/routes/registry';
+import type { NormalizedUsage } from '../core/types';
 import { mergeUsage } from '../core/usage/mergeUsage';
 import { normalizeUsage, readUsage } from '../core/usage/normalizeUsage';
 import { formatUsageLine } from '../core/usage/usageLine';
@@ -17,16 +16,11 @@ function usage(raw: unknown): NormalizedUsage {
   return normalized;
 }
 
-/** The last usage event of a stream of payloads, read as the transport reads them (frameOf, then the mapper). */
+/** The answer's usage after a stream of payloads, read as the transport reads them (the chat route's reader). */
 function streamedUsage(...chunks: Record<string, unknown>[]): NormalizedUsage | undefined {
-  const mapper = new StreamMapper();
-  const events: StreamEvent[] = [];
-  for (const chunk of chunks) {
-    const frame = frameOf(JSON.stringify(chunk));
-    if (frame.kind === 'chunk') events.push(...mapper.push(frame.chunk));
-  }
-  const last = events.filter((e) => e.kind === 'usage').at(-1);
-  return last?.kind === 'usage' ? last.usage : undefined;
+  const reader = routeById('chat').newReader();
+  for (const chunk of chunks) reader.push(JSON.stringify(chunk));
+  return reader.result().usage;
 }
 
 describe('usage edge cases', () => {

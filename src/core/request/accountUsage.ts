@@ -23,10 +23,11 @@ export interface AccountingResult {
   overflow: boolean;
 }
 
-export function accountUsage(state: AccountingState, modelId: string, plan: TrimPlan, usage: NormalizedUsage): AccountingResult {
+/** `learn: false`: the usage record contradicted itself (an anomaly), so calibration does not learn from it. */
+export function accountUsage(state: AccountingState, modelId: string, plan: TrimPlan, usage: NormalizedUsage, options: { learn?: boolean } = {}): AccountingResult {
   state.log.info(formatUsageLine(usage));
   const estimated = calibrationRawTokens(plan.trim);
-  const update = state.calibrations.observe(modelId, estimated, usage.contextTokens);
+  const update = options.learn === false ? undefined : state.calibrations.observe(modelId, estimated, usage.contextTokens);
   if (update) state.log.info(calibrationLine(modelId, usage.contextTokens, estimated, update));
   const { contextWindow, reserve } = plan.budget;
   const overflow = !!contextWindow && isOverflowing(usage, contextWindow, reserve);

@@ -28,13 +28,13 @@ import { bodyFor, convertForRequest, prepareConverted, type ChatRequest, type Pr
 import { sentRecord } from '../replay/sentRecord';
 import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
-import { streamAnswer, type Shown } from './streamAnswer';
+import { streamAnswer, type ShownSoFar } from './streamAnswer';
 import { attemptBody } from './sendBody';
 import { unsupportedParamOf } from './unsupportedParams';
-import { retryLine, truncationLine } from './streamLog';
+import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
-import type { EngineDeps, EngineTiming, RunOutcome, RunScope, SentSoFar } from './engineTypes';
+import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';
@@ -139,72 +139,64 @@ export class ChatEngine {
 
   /**
    * Sends the request and streams the answer into onEvent. Retries only while nothing has been shown;
-   * after that a broken stream ends with what arrived and a [stream] warning. Throws UserFacingError
-   * (kind 'cancelled' when the signal fired, at any point, including a wait between attempts).
+   * after that a broken stream ends with what arrived, a line saying so, and a [stream] warning. Throws
+   * UserFacingError (kind 'cancelled' when the signal fired, at any point, including a wait between attempts).
    */
   async run(request: ChatRequest, listed: ModelLimits, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
     const settings = this.deps.settings();
     const endpoint: Endpoint = { baseUrl: settings.baseUrl, apiKey: await this.deps.apiKey() };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
-    const sent: SentSoFar = { refused: [] };
-    try {
-      return await this.attempts({ request, listed, settings, endpoint, onEvent, signal }, sent);
-    } finally {
-      // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
-      if (sent.prepared && sent.body) this.deps.record?.(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, sent.refused, sent.prepared.trim.native));
-    }
+    const end = await this.attempts({ request, listed, settings, endpoint, onEvent, signal });
+    // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
+    const sent = end.sent;
+    if (sent) this.deps.record?.(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, [...sent.refused], sent.prepared.trim.native));
+    if ('error' in end) throw end.error;
+    return end.outcome;
   }
 
-  /** The attempt loop; `sent` follows what the latest attempt sent and the parameters refused on the way. */
-  private async attempts(scope: RunScope, sent: SentSoFar): Promise<RunOutcome> {
+  /** The attempt loop, to its end: the outcome or the error for the user, and what the last attempt sent. */
+  private async attempts(scope: RunScope): Promise<RunEnd> {
     const { request, listed, settings, endpoint, signal } = scope;
     const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     // Converted once (its [request] lines logged once): a re-trim after a context-length 400 starts from this.
     const converted = convertForRequest(request, { reasoning: this.reasoning, log: this.deps.log });
     let prepared = this.prepareFrom(request, listed, converted);
     const switches: RouteSwitch[] = [];
+    const refused: string[] = [];
+    let sent: SentAttempt | undefined;
     let retriedContextLength = false;
     let badAnswerRetries = 0;
     for (let attempt = 1; ; attempt++) {
       this.deps.onAttempt?.(prepared);
-      const shown: Shown = { answer: false, thinking: false };
-      sent.prepared = prepared;
-      sent.body = attemptBody(prepared, settings, this.unsupported[request.modelId] ?? []);
-      try {
-        const outcome = await this.attempt(scope, prepared, sent.body, shown);
+      sent = { prepared, body: attemptBody(prepared, settings, this.unsupported[request.modelId] ?? []), refused: [...refused] };
+      const tried = await this.attempt(scope, prepared, sent.body);
+      if (!('error' in tried)) {
         if (switches.length > 0) this.rememberRoute(settings.baseUrl, request.modelId, switches, prepared.route.id);
-        return outcome;
-      } catch (error) {
-        // Usage that arrived before the throw (a break after only thinking, an empty answer) is still accounted.
-        this.accountOnce(request.modelId, prepared, shown);
-        if (signal.aborted) throw cancelledError(error);
-        if (shown.answer) {
-          this.deps.log.warn(redact(truncationLine(error, request.modelId), [endpoint.apiKey]));
-          return { prepared, truncated: true };
-        }
-        const switched = shown.thinking ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings.baseUrl);
-        if (switched) {
-          prepared = switched;
-          continue;
-        }
-        const refused = this.dropRefusedParam(request.modelId, error);
-        if (refused) {
-          sent.refused.push(refused);
-          continue;
-        }
-        if (!retriedContextLength && isContextLengthError(error)) {
-          retriedContextLength = true;
-          prepared = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared);
-          continue;
-        }
-        const delay = shown.thinking ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);
-        if (delay === undefined) throw toUserFacingError(error, context);
-        if (failureClass(error) === 'bad-answer') badAnswerRetries++;
-        this.deps.log.warn(redact(retryLine(request.modelId, error, attempt + 1, settings.maxRetries + 1, delay), [endpoint.apiKey]));
-        await this.timing.sleep(delay, signal).catch((aborted: unknown) => {
-          throw cancelledError(aborted);
-        });
+        return { sent, outcome: tried.outcome };
       }
+      const { error, shown } = tried;
+      if (signal.aborted) return { sent, error: cancelledError(error) };
+      const switched = shown === 'thinking' ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings.baseUrl);
+      if (switched) {
+        prepared = switched;
+        continue;
+      }
+      const dropped = this.dropRefusedParam(request.modelId, error);
+      if (dropped) {
+        refused.push(dropped);
+        continue;
+      }
+      if (!retriedContextLength && isContextLengthError(error)) {
+        retriedContextLength = true;
+        prepared = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared);
+        continue;
+      }
+      const delay = shown === 'thinking' ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);
+      if (delay === undefined) return { sent, error: toUserFacingError(error, context) };
+      if (failureClass(error) === 'bad-answer') badAnswerRetries++;
+      this.deps.log.warn(redact(retryLine(request.modelId, error, attempt + 1, settings.maxRetries + 1, delay), [endpoint.apiKey]));
+      const waited = await this.timing.sleep(delay, signal).then(() => undefined, (aborted: unknown) => aborted);
+      if (waited !== undefined) return { sent, error: cancelledError(waited) };
     }
   }
 
@@ -246,13 +238,12 @@ export class ChatEngine {
     return retrimmed.route.id === refused.route.id ? retrimmed : bodyFor(retrimmed, refused.route);
   }
 
-  /** One attempt; then the reasoning memory and the accounting, and the usage reported last. */
-  private async attempt(scope: RunScope, prepared: PreparedRequest, body: Record<string, unknown>, shown: Shown): Promise<RunOutcome> {
+  /** One attempt, its usage accounted once whatever happened; on an answer, the reasoning memory, the layout, and the usage reported last. */
+  private async attempt(scope: RunScope, prepared: PreparedRequest, body: Record<string, unknown>): Promise<{ outcome: RunOutcome } | { error: unknown; shown: ShownSoFar }> {
     const { endpoint, settings, onEvent, signal } = scope;
     const modelId = scope.request.modelId;
-    const dropped = new Set<string>(this.unsupported[modelId] ?? []);
     const route = prepared.route;
-    const answer = await streamAnswer(
+    const tried = await streamAnswer(
       {
         endpoint,
         route,
@@ -261,23 +252,28 @@ export class ChatEngine {
         modelId,
         signal,
         idleTimeoutMs: this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000,
-        includeUsage: route.id !== 'chat' || !dropped.has('stream_options'),
+        includeUsage: route.attempt.usageAsked?.(new Set(this.unsupported[modelId] ?? [])) ?? true,
         client: OPENCODE_CLIENT,
         log: this.deps.log,
       },
       onEvent,
-      shown,
     );
+    const { answer } = tried;
+    // Usage that arrived before a failure (a break after only thinking, an empty answer) is accounted too.
+    if (answer.usage) this.account(modelId, prepared, answer.usage, !answer.usageAnomaly);
+    if (tried.error !== undefined) return { error: tried.error, shown: tried.shown };
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
       this.reasoning.remember(answer.callIds, answer.thinking);
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
     this.rememberLayout(answer.layout);
-    // Usage goes one way: stream → accounting → VS Code, once.
-    const usage = this.accountOnce(modelId, prepared, shown);
-    if (usage) onEvent({ kind: 'usage', usage });
-    return { usage, prepared, truncated: !answer.complete };
+    // Usage goes one way: the answer's result → accounting → VS Code, once.
+    if (answer.usage) onEvent({ kind: 'usage', usage: answer.usage });
+    const outcome: RunOutcome = { prepared, truncated: !tried.complete };
+    if (answer.usage) outcome.usage = answer.usage;
+    if (answer.cost !== undefined) outcome.cost = answer.cost;
+    return { outcome };
   }
 
   /** Native items to pass back on later turns, persisted so they survive a restart. */
@@ -286,16 +282,9 @@ export class ChatEngine {
     void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
   }
 
-  /** Accounts the usage `shown` carries, once (it is cleared), and returns it. */
-  private accountOnce(modelId: string, prepared: PreparedRequest, shown: Shown): NormalizedUsage | undefined {
-    const usage = shown.usage;
-    shown.usage = undefined;
-    if (usage) this.account(modelId, prepared, usage);
-    return usage;
-  }
-
-  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
-    const result = accountUsage(this.accounting, modelId, prepared, usage);
+  /** `trusted`: the usage record was consistent (calibration learns only from such records). */
+  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, trusted: boolean): void {
+    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: trusted });
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage);

@@ -1,6 +1,6 @@
 /**
- * The engine's types: what it is built with (EngineDeps, EngineTiming), what run() returns, and what one run
- * carries between its attempts (RunScope, SentSoFar).
+ * The engine's types: what it is built with (EngineDeps, EngineTiming), what run() works with (RunScope), what
+ * its attempts end with (RunEnd, SentAttempt) and what it returns (RunOutcome).
  */
 import type { Settings } from '../config/settings';
 import type { Logger } from '../log';
@@ -53,16 +53,21 @@ export interface RunScope {
   signal: AbortSignal;
 }
 
-/** The latest attempt's prepared request and body, and the parameters refused during this request. */
-export interface SentSoFar {
-  prepared?: PreparedRequest;
-  body?: Record<string, unknown>;
-  refused: string[];
+/** What one attempt sent: its prepared request, the body as it went out, and the parameters refused before it. */
+export interface SentAttempt {
+  prepared: PreparedRequest;
+  body: Record<string, unknown>;
+  refused: readonly string[];
 }
 
 export interface RunOutcome {
   usage?: NormalizedUsage;
+  /** OpenCode's cost of this request in US dollars, from its cost frame after the stream (absent when none came). */
+  cost?: number;
   prepared: PreparedRequest;
   /** The answer may be incomplete (cut after content was shown, or no finish reason and no [DONE]); what arrived was kept. */
   truncated: boolean;
 }
+
+/** How a run's attempts ended: the outcome or the error for the user, and what the last attempt sent (for the recording). */
+export type RunEnd = { sent?: SentAttempt } & ({ outcome: RunOutcome } | { error: unknown });

@@ -22,7 +22,7 @@ import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { recordedNativeOf, type NativeSizeMap } from '../replay/nativeSizes';
-import { routeById } from '../routes/registry';
+import { DEFAULT_ROUTE, routeById } from '../routes/registry';
 import { layoutLookup, type AssistantLayout, type NativeReplay } from '../routes/nativeReplay';
 import type { BodyInput, Route, RouteId, SamplingOptions } from '../routes/route';
 
@@ -104,7 +104,7 @@ export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext
 /** Trim and the route's body from an already-converted history (convertForRequest). */
 export function prepareConverted(request: ChatRequest, messages: WireMessage[], ctx: PrepareContext): PreparedRequest {
   const plan = planTrim(messages, toWireTools(request.tools), ctx);
-  const route = ctx.route ?? routeById('chat');
+  const route = ctx.route ?? routeById(DEFAULT_ROUTE);
   const bodyInput: BodyInput = {
     modelId: request.modelId,
     messages: plan.trim.messages,

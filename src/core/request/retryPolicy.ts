@@ -5,7 +5,7 @@
  * interrupts at once.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { openCodeErrorOf } from './openCodeError';
 import { EmptyAnswerError, StreamInterruptedError } from './streamErrors';
 import { retryAfterMsOf } from '../util/retryAfter';

@@ -1,8 +1,8 @@
 /**
  * The one send-and-read path, whatever the route: POST the route's body (routeHttp.ts), read the 200 by its
- * content type, feed every SSE payload to the route's reader, and end the read the way the chat path always
- * has: at the end marker at once, shortly after a finish reason (core/stream/answerEnd.ts), on the idle
- * timeout, on cancellation. The SDK's own retries are off; retry policy lives above this (retryPolicy.ts).
+ * content type (and, when the type does not say, by its first bytes: core/stream/bodyPeek.ts), feed every SSE
+ * event to the route's reader, and end the read: shortly after the end marker (OpenCode's cost frame may follow)
+ * or a finish reason (core/stream/answerEnd.ts), on the idle timeout (only progress restarts it), on cancellation. The SDK's own retries are off; retry policy lives above this (retryPolicy.ts).
  *
  * The SSE body is read here rather than by an SDK iterator, which throws away the rest of the answer on one
  * bad payload and ends silently when the request is aborted, making an idle timeout look like a complete
@@ -13,8 +13,8 @@ import { APIError } from 'openai';
 import { sendRoute, ssePayloads } from '../routes/routeHttp';
 import type { ReadResult, Route, StreamReader } from '../routes/route';
 import { AnswerEnd } from '../stream/answerEnd';
-import { framesOfJsonBody } from '../stream/completionBody';
-import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import { bodyText, peekBody } from '../stream/bodyPeek';
+import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { isRecord } from '../util/isRecord';
 import { redact } from '../util/redact';
 import { clientFor, type Endpoint } from './chatTransport';
@@ -34,13 +34,18 @@ export interface RouteSendOptions {
   idleTimeoutMs: number;
   /** Usage was asked for (chat without stream_options gets none): decides the wait after a finish reason. */
   expectUsage: boolean;
+  /** The key in use: redacted from every message built from the server's text. */
+  apiKey?: string;
 }
+
+/** How much of a body that is not an answer is read for its excerpt. */
+const EXCERPT_READ = 4_000;
 
 /**
  * Every ReadResult of one answer, in order (events, skipped payloads). Throws StreamIdleTimeoutError when
  * nothing arrives for idleTimeoutMs (before the response too), StreamInterruptedError when the connection
  * breaks mid-answer, the SDK's APIError for HTTP errors and for an error the stream carried (message
- * redacted), NotAnAnswerError for a page instead of an answer, and an AbortError when the caller cancels.
+ * redacted), NotAnAnswerError for a page or text instead of an answer, and an AbortError when the caller cancels.
  */
 export async function* streamRoute(endpoint: Endpoint, options: RouteSendOptions, reader: StreamReader): AsyncGenerator<ReadResult> {
   const controller = new AbortController();
@@ -55,15 +60,17 @@ export async function* streamRoute(endpoint: Endpoint, options: RouteSendOptions
     const headers = { sessionId: options.sessionId, requestId: options.requestId, client: options.client };
     const response = await sendRoute(clientFor(endpoint), { route: options.route, body: options.body, modelId: options.modelId, headers, signal: controller.signal });
     answering = true;
-    for await (const result of resultsOf(response, options.route, reader)) {
-      if (result.error) throw new APIError(undefined, redactedError(result.error), undefined, response.headers);
+    for await (const result of resultsOf(response, reader, options.apiKey)) {
+      if (result.error && !end.finished) throw new APIError(undefined, redactedError(result.error, options.apiKey), undefined, response.headers);
       yield result;
-      if (result.end) return;
-      end.note({ finishReason: !!reader.summary.finishReason, usage: reader.summary.sawUsage });
-      idle.arm(end.nextWaitMs());
+      const summary = reader.summary;
+      const wait = end.note({ progress: result.progress, finishReason: !!summary.finishReason, usage: summary.sawUsage, end: result.end });
+      // After the end marker, only the cost frame is worth waiting for.
+      if (end.finished && reader.result().sawEnd && reader.result().cost !== undefined) return;
+      if (wait !== undefined) idle.arm(wait);
     }
   } catch (error) {
-    // The reader refused the answer itself (a tool call that is not JSON): not a transport failure.
+    // The reader refused the answer itself (only tool calls that are not JSON): not a transport failure.
     if (error instanceof ToolCallArgumentsError) throw error;
     const userCancelled = options.signal.aborted;
     // Finish reason in hand: silence or a reset now costs nothing (no end marker, maybe no usage) and is no error.
@@ -74,49 +81,48 @@ export async function* streamRoute(endpoint: Endpoint, options: RouteSendOptions
   } finally {
     idle.stop();
     options.signal.removeEventListener('abort', abort);
-    // Leaving the loop early (cancellation, the end marker, a thrown consumer) must close the HTTP request at once.
+    // Leaving the loop early (cancellation, the end, a thrown consumer) must close the HTTP request at once.
     controller.abort();
   }
 }
 
-/** The gateway's error object, its message redacted: it is shown to the user and logged. */
-function redactedError(error: Record<string, unknown>): Record<string, unknown> {
-  return typeof error.message === 'string' ? { ...error, message: redact(error.message) } : error;
+/** The gateway's error object, its message redacted (with the key in use): it is shown to the user and logged. */
+function redactedError(error: Record<string, unknown>, apiKey: string | undefined): Record<string, unknown> {
+  return typeof error.message === 'string' ? { ...error, message: redact(error.message, [apiKey]) } : error;
 }
 
 /**
- * A 200 read by content type: a JSON body is one answer or one error, an HTML page is no answer at all,
- * anything else is SSE (some servers send SSE without the right type).
+ * A 200 read by content type: a JSON body is one answer or one error, an HTML page is no answer at all, an
+ * event stream is read as SSE. Without a type that says (none, text/plain, octet-stream…), the first bytes decide:
+ * SSE sent with the wrong type still streams, a JSON body is read as one, plain text is shown as what it is.
  */
-async function* resultsOf(response: Response, route: Route, reader: StreamReader): AsyncGenerator<ReadResult> {
+async function* resultsOf(response: Response, reader: StreamReader, apiKey: string | undefined): AsyncGenerator<ReadResult> {
   const type = response.headers.get('content-type') ?? '';
-  if (/\bjson\b/i.test(type)) {
-    yield* resultsOfJsonBody(await response.text(), route, reader);
-    return;
+  const notAnAnswer = async (what: string, body: ReadableStream<Uint8Array> | null): Promise<never> => {
+    throw new NotAnAnswerError(what, redact(excerptOf(await bodyText(body, EXCERPT_READ), 120), [apiKey]));
+  };
+  if (/\bhtml\b/i.test(type)) return notAnAnswer('an HTML page', response.body);
+  if (/\bjson\b/i.test(type)) return yield* resultsOfJsonBody(await response.text(), reader, apiKey);
+  let body = response.body;
+  if (!/\bevent-stream\b/i.test(type)) {
+    const peeked = await peekBody(response.body);
+    body = peeked.body;
+    if (peeked.kind === 'json') return yield* resultsOfJsonBody(await bodyText(body, Infinity), reader, apiKey);
+    if (peeked.kind === 'text') return notAnAnswer(type ? `plain text (${type.split(';')[0].trim()})` : 'text without a content type', body);
   }
-  if (/\bhtml\b/i.test(type)) throw new NotAnAnswerError('an HTML page', excerptOf(await response.text(), 120));
-  for await (const data of ssePayloads(response.body)) yield reader.push(data);
+  for await (const event of ssePayloads(body)) yield reader.push(event.data, event.event);
 }
 
 /**
- * A 200 JSON body instead of a stream (docs/issues/011): `{error}` on any route is the error it says; on the
- * chat route a whole completion is read as one chunk and `[DONE]`; a native route's non-streamed body is not
- * an answer we can read (we always ask for a stream), so it is reported as such.
+ * A 200 JSON body instead of a stream (docs/issues/011): `{error}` on any route is the error it says; a route
+ * whose format has a whole-answer body reads it (chat's completion); anything else is not an answer we can read
+ * (we always ask for a stream), and is reported as such.
  */
-function* resultsOfJsonBody(text: string, route: Route, reader: StreamReader): Generator<ReadResult> {
-  if (route.id === 'chat') {
-    for (const frame of framesOfJsonBody(text)) {
-      if (frame.kind === 'chunk') yield frame.raw === undefined ? reader.push(frame.chunk) : { ...reader.push(frame.chunk), wrongShape: frame.raw };
-      else yield reader.push(frame.kind === 'done' ? '[DONE]' : frame.kind === 'malformed' ? frame.raw : { error: frame.error });
-    }
-    return;
-  }
+function* resultsOfJsonBody(text: string, reader: StreamReader, apiKey: string | undefined): Generator<ReadResult> {
   const parsed = parseJson(text);
-  if (isRecord(parsed) && parsed.error) {
-    yield { events: [], error: isRecord(parsed.error) ? parsed.error : { message: String(parsed.error) } };
-    return;
-  }
-  throw new NotAnAnswerError('a JSON body instead of an event stream', excerptOf(text, 120));
+  const result = isRecord(parsed) ? reader.pushBody(parsed) : undefined;
+  if (!result) throw new NotAnAnswerError('a JSON body that is not an answer', redact(excerptOf(text, 120), [apiKey]));
+  yield result;
 }
 
 function parseJson(text: string): unknown {

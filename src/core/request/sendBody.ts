@@ -1,8 +1,8 @@
 /**
  * The body as it goes on the wire, from the prepared one: the thinking effort folded in (the picker's value, else
  * `opencode.models["<id>"].reasoningEffort`; "default" sends nothing), then the catalogue's per-family quirks
- * (no `temperature` with an Anthropic thinking budget or for noTemperature models; `reasoning_content` echoed only
- * for the families that need it), then the parameters the model refused (unsupportedParams.ts). Applied per attempt,
+ * (no `temperature` for noTemperature models, and the route's own: core/routes/route.ts AttemptRules.quirks), then
+ * the parameters the model refused (unsupportedParams.ts, where the route keeps them). Applied per attempt,
  * after the trim: the same model and choice give the same bytes every turn. Pure.
  */
 import type { Settings } from '../config/settings';
@@ -11,7 +11,7 @@ import { EFFORT_LEVELS, type CatalogEntry } from '../models/catalog/catalogTypes
 import { effortFields, mergeEffort, type EffortChoice } from '../routes/effort';
 import type { RouteId } from '../routes/route';
 import { catalogOf } from '../routes/select/routeTable';
-import { isRecord } from '../util/isRecord';
+import { routeById } from '../routes/registry';
 import type { PreparedRequest } from './prepareRequest';
 import { withoutParams } from './unsupportedParams';
 
@@ -61,18 +61,8 @@ export function sendBody(body: Record<string, unknown>, shape: SendShape): Recor
   if (entry && entry.route === shape.route) {
     const patch = effortFields(entry, effortChoice(shape.picked, shape.setting), { maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : undefined });
     if (patch && Object.keys(patch).length > 0) out = mergeEffort(out, patch);
-    const budgeted = isRecord(patch?.thinking) && patch.thinking.type === 'enabled' && shape.route === 'messages';
-    if (budgeted || entry.noTemperature) dropped.add('temperature');
-    if (shape.route === 'chat' && !entry.echoReasoningContent) dropped.add('reasoning_content');
+    if (entry.noTemperature) dropped.add('temperature');
+    for (const quirk of routeById(shape.route).attempt.quirks?.(entry, patch) ?? []) dropped.add(quirk);
   }
-  return withoutNested(withoutParams(out, dropped, shape.route), dropped);
-}
-
-/** Gemini keeps temperature and thinkingConfig inside generationConfig. */
-function withoutNested(body: Record<string, unknown>, dropped: ReadonlySet<string>): Record<string, unknown> {
-  if (!isRecord(body.generationConfig)) return body;
-  const config: Record<string, unknown> = { ...body.generationConfig };
-  if (dropped.has('temperature')) delete config.temperature;
-  if (dropped.has('thinkingConfig')) delete config.thinkingConfig;
-  return { ...body, generationConfig: config };
+  return withoutParams(out, dropped, shape.route);
 }

@@ -1,32 +1,21 @@
 /**
- * One attempt at an answer: send the prepared body on its route, map the SSE stream to events, hand every shown event to the
- * caller at once, and say what happened (usage, whether it completed, what it showed). No retry, no
- * accounting: the engine decides those from the result, or from the error and `shown`.
+ * One attempt at an answer: send the prepared body on its route, read the stream through the route's reader (its
+ * translation and the one assembler, core/answer/), hand every shown event to the caller at once, and return what
+ * happened as a value: what was shown, the answer's result (usage, cost, finish reason, dropped calls) and the
+ * failure, if any. No retry, no accounting: the engine decides those from the returned attempt.
  */
-import { noteStandIn } from '../routes/gemini/standInNote';
+import { cutNote } from '../answer/notes';
+import type { AnswerResult } from '../answer/assembler';
 import type { Logger } from '../log';
-import type { AssistantLayout } from '../routes/nativeReplay';
-import type { ReadResult, Route, StreamReader } from '../routes/route';
+import type { Route } from '../routes/route';
 import { newRequestId } from '../session/sessionId';
-import type { NormalizedUsage, StreamEvent } from '../types';
+import type { StreamEvent } from '../types';
 import { BoundedMap } from '../util/boundedMap';
+import { redact } from '../util/redact';
 import type { Endpoint } from './chatTransport';
 import { streamRoute } from './routeTransport';
 import { EmptyAnswerError } from './streamErrors';
-import { droppedCallsLine, incompleteLine, malformedLine, outputLimitLine, truncationLine, usageAnomalyLine } from './streamLog';
-
-/** What this attempt has already put in front of the user; filled in while it streams, read after a throw. */
-export interface Shown {
-  /** Text or a tool call: a retry would show them twice. */
-  answer: boolean;
-  /** Only thinking: no answer yet, but a retry would repeat the thinking. */
-  thinking: boolean;
-  /**
-   * The usage received so far and not yet accounted: set while streaming, so that usage which arrived before a
-   * throw (a break after only thinking, an empty answer) still reaches the accounting. The engine clears it.
-   */
-  usage?: NormalizedUsage;
-}
+import { brokenCallLine, cutReason, droppedCallsLine, incompleteLine, malformedLine, outputLimitLine, truncationLine, usageAnomalyLine } from './streamLog';
 
 export interface AttemptOptions {
   endpoint: Endpoint;
@@ -36,121 +25,97 @@ export interface AttemptOptions {
   modelId: string;
   signal: AbortSignal;
   idleTimeoutMs: number;
-  /** Usage was asked for (false on the chat route when the model refuses stream_options). */
+  /** Usage was asked for (false when the model refused the route's way of asking). */
   includeUsage: boolean;
   /** x-opencode-client. */
   client?: string;
   log: Logger;
 }
 
-export interface StreamedAnswer {
-  /** The end marker or a finish reason arrived, no tool call was dropped, and the stream did not break after content was shown. */
-  complete: boolean;
-  /** Thinking text and tool-call ids of the answer (for the reasoning memory). */
-  thinking: string;
-  callIds: string[];
-  /** Native items to pass back verbatim later (Responses reasoning, Anthropic thinking), when any arrived. */
-  layout?: AssistantLayout;
-}
+/** What the attempt put in front of the user: a retry would repeat text or a call ('answer'), or the thinking. */
+export type ShownSoFar = 'nothing' | 'thinking' | 'answer';
 
-/** Payloads skipped, or chunks with fields dropped, in this answer; one WARN line at the end. */
-interface Skipped {
-  notJson: number;
-  wrongShape: number;
-  first?: string;
-  /** The end marker arrived (for EmptyAnswerError's detail). */
-  sawEnd: boolean;
+export interface Attempt {
+  shown: ShownSoFar;
+  /** The answer as the assembler read it; its usage is accounted once by the engine, whether or not the attempt failed. */
+  answer: AnswerResult;
+  /** The end marker or a finish reason arrived, no tool call was dropped, and the stream did not break. */
+  complete: boolean;
+  /** Why the attempt failed before anything was shown (or after only thinking); undefined when it answered. */
+  error?: unknown;
 }
 
 /** Per log (one per extension activation): models whose usage was already reported as inconsistent, once per shape. */
 const anomaliesReported = new WeakMap<Logger, BoundedMap<string, true>>();
 
 /**
- * Streams one answer into onEvent (usage excluded: it is kept on `shown` for the accounting, which reports it), on the request's route.
- * Throws EmptyAnswerError for no text and no tool call. A stream that breaks after text or a tool call was shown
- * is not an error here: the answer is kept, with the usage that already arrived, marked incomplete, and a
- * [stream] warning says so.
+ * Streams one answer into onEvent (text, thinking, tool calls; usage is in the result). An empty answer is an
+ * EmptyAnswerError in the result. A stream that breaks after text or a tool call was shown is not a failure here:
+ * the answer is kept, the user reads one line saying it was cut and why, and a [stream] warning says so.
  */
-export async function streamAnswer(options: AttemptOptions, onEvent: (event: StreamEvent) => void, shown: Shown): Promise<StreamedAnswer> {
-  const reader = options.route.newReader();
-  const answer: StreamedAnswer = { complete: false, thinking: '', callIds: [] };
+export async function streamAnswer(options: AttemptOptions, onEvent: (event: StreamEvent) => void): Promise<Attempt> {
+  const requestId = newRequestId();
+  const reader = options.route.newReader(requestId);
+  const say = (line: string): void => options.log.warn(redact(line, [options.endpoint.apiKey]));
+  const seen = { shown: 'nothing' as ShownSoFar };
   const emit = (events: StreamEvent[]): void => {
     for (const event of events) {
-      if (event.kind === 'usage') {
-        shown.usage = event.usage;
-        continue;
-      }
-      if (event.kind === 'thinking') {
-        answer.thinking += event.text;
-        shown.thinking = true;
-      } else {
-        if (event.kind === 'toolCall') answer.callIds.push(event.callId);
-        shown.answer = true;
-      }
+      seen.shown = event.kind !== 'thinking' ? 'answer' : seen.shown === 'answer' ? 'answer' : 'thinking';
       onEvent(event);
     }
   };
-  const skipped: Skipped = { notJson: 0, wrongShape: 0, sawEnd: false };
-  if (options.route.id === 'gemini') noteStandIn(options.body, options.modelId, options.log);
+  options.route.attempt.beforeSend?.(options.body, options.modelId, options.log);
   try {
-    for await (const result of streamRoute(options.endpoint, sendOptions(options), reader)) emit(readResult(result, skipped));
+    for await (const result of streamRoute(options.endpoint, sendOptions(options, requestId), reader)) emit(result.events);
     emit(reader.finish());
+    const answer = reader.result();
+    if (answer.textChars === 0 && answer.toolCalls === 0) throw new EmptyAnswerError(answer.finishReason, answer.sawEnd);
+    return { shown: seen.shown, answer, complete: ended(answer, options.modelId, say) };
   } catch (error) {
-    if (options.signal.aborted || !shown.answer) throw error;
-    options.log.warn(truncationLine(error, options.modelId));
+    const shown = seen.shown;
+    if (options.signal.aborted || shown !== 'answer') return { shown, answer: reader.result(), complete: false, error };
     emit(reader.abandon());
-    answer.layout = reader.layout();
-    return answer;
+    say(truncationLine(error, options.modelId));
+    emit([{ kind: 'text', text: cutNote(redact(cutReason(error), [options.endpoint.apiKey])) }]);
+    return { shown, answer: reader.result(), complete: false };
   } finally {
-    // Skipped payloads and odd usage are worth a line whether or not the stream then completed.
-    if (skipped.first !== undefined) options.log.warn(malformedLine(options.modelId, skipped.notJson + skipped.wrongShape, skipped.first, skippedKind(skipped)));
-    reportUsageAnomaly(options, reader.summary.usageAnomaly);
+    // Skipped payloads, odd usage and dropped calls are worth a line whether or not the stream then completed.
+    reportRead(options, reader.result(), say);
   }
-  return ended(options, reader, answer, skipped.sawEnd);
 }
 
-function sendOptions(options: AttemptOptions) {
+function sendOptions(options: AttemptOptions, requestId: string) {
   const { route, body, modelId, sessionId, client, signal, idleTimeoutMs } = options;
-  return { route, body, modelId, sessionId, client, signal, idleTimeoutMs, requestId: newRequestId(), expectUsage: options.includeUsage };
+  return { route, body, modelId, sessionId, client, signal, idleTimeoutMs, requestId, expectUsage: options.includeUsage, apiKey: options.endpoint.apiKey };
 }
 
-/** The stream ended normally: empty → EmptyAnswerError; else complete unless no end came or a call was dropped. */
-function ended(options: AttemptOptions, reader: StreamReader, answer: StreamedAnswer, sawEnd: boolean): StreamedAnswer {
-  const { textChars, toolCalls, finishReason, complete, droppedToolCalls } = reader.summary;
-  if (textChars === 0 && toolCalls === 0) throw new EmptyAnswerError(finishReason, sawEnd);
-  answer.complete = complete && droppedToolCalls === 0;
-  answer.layout = reader.layout();
-  if (droppedToolCalls > 0) options.log.warn(droppedCallsLine(options.modelId, droppedToolCalls));
-  else if (!complete) options.log.warn(incompleteLine(options.modelId));
-  if (finishReason === 'length') options.log.warn(outputLimitLine(options.modelId));
-  return answer;
+/** The stream ended normally with content: complete unless no end came or a call was dropped. */
+function ended(answer: AnswerResult, model: string, say: (line: string) => void): boolean {
+  const unfinished = answer.dropped.filter((call) => call.why === 'unfinished').length;
+  if (unfinished > 0) say(droppedCallsLine(model, unfinished));
+  else if (!answer.ended) say(incompleteLine(model));
+  if (answer.finishReason === 'length') say(outputLimitLine(model));
+  return answer.ended && answer.dropped.length === 0;
 }
 
-/** A payload's events; one that is not JSON, or a chunk with fields of the wrong type, is counted. */
-function readResult(result: ReadResult, skipped: Skipped): StreamEvent[] {
-  if (result.end) skipped.sawEnd = true;
-  if (result.malformed !== undefined) {
-    skipped.notJson++;
-    skipped.first ??= result.malformed;
-  }
-  if (result.wrongShape !== undefined) {
-    skipped.wrongShape++;
-    skipped.first ??= result.wrongShape;
-  }
-  return result.events;
+function reportRead(options: AttemptOptions, answer: AnswerResult, say: (line: string) => void): void {
+  const { skipped } = answer;
+  if (skipped.first !== undefined) say(malformedLine(options.modelId, skipped.notJson + skipped.wrongShape, skipped.first, skippedKind(skipped)));
+  for (const call of answer.dropped) if (call.error && answer.toolCalls + answer.textChars > 0) say(brokenCallLine(options.modelId, call.error));
+  reportUsageAnomaly(options, answer.usageAnomaly, say);
 }
 
-function skippedKind(skipped: Skipped): string {
+function skippedKind(skipped: AnswerResult['skipped']): string {
   if (skipped.wrongShape === 0) return 'not JSON';
   return skipped.notJson === 0 ? 'fields of the wrong type' : 'not JSON, or fields of the wrong type';
 }
 
-function reportUsageAnomaly(options: AttemptOptions, anomaly: string | undefined): void {
+function reportUsageAnomaly(options: AttemptOptions, anomaly: string | undefined, say: (line: string) => void): void {
   if (!anomaly) return;
   const key = `${options.modelId}\u0000${anomaly.split(' ')[0]}`;
   const reported = anomaliesReported.get(options.log) ?? new BoundedMap<string, true>(256);
   anomaliesReported.set(options.log, reported);
   if (reported.has(key)) return;
   reported.set(key, true);
-  options.log.warn(usageAnomalyLine(options.modelId, anomaly));
+  say(usageAnomalyLine(options.modelId, anomaly));
 }

@@ -2,7 +2,7 @@
  * The `[stream]` and `[retry]` log lines, worded in one place. Pure. They carry what a user needs to tell
  * a complete answer from a cut one, and never the API key (nothing here sees a request header).
  */
-import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { previewOf } from '../stream/streamFrame';
 import { formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { redact } from '../util/redact';
@@ -19,10 +19,20 @@ export function truncationLine(error: unknown, model: string): string {
   if (error instanceof StreamInterruptedError) {
     return `[stream] The connection broke in the middle of ${model}'s answer (${redact(error.causeText)}). The answer is incomplete: kept what arrived.`;
   }
-  if (error instanceof ToolCallArgumentsError) {
-    return `[stream] ${model} called the tool "${error.toolName}" with arguments that are not valid JSON (${previewOf(error.rawArguments)}); the call was dropped, the text before it was kept.`;
-  }
+  if (error instanceof ToolCallArgumentsError) return brokenCallLine(model, error);
   return `[stream] The answer from ${model} ended early (${errorDetail(error)}); kept what arrived.`;
+}
+
+/** One call whose arguments were not JSON: dropped alone, the rest of the answer kept (core/answer/toolCalls.ts). */
+export function brokenCallLine(model: string, error: ToolCallArgumentsError): string {
+  return `[stream] ${model} called the tool "${error.toolName}" with arguments that are not valid JSON (${previewOf(error.rawArguments)}); the call was dropped, the rest of the answer was kept.`;
+}
+
+/** Why an answer that was being shown stopped, in the user's words (core/answer/notes.ts cutNote). */
+export function cutReason(error: unknown): string {
+  if (error instanceof StreamIdleTimeoutError) return `the model sent nothing for ${formatDuration(error.ms)}`;
+  if (error instanceof StreamInterruptedError) return 'the connection broke';
+  return excerptOf(`the provider reported an error: ${error instanceof Error ? error.message : String(error)}`, 200);
 }
 
 export function retryLine(model: string, error: unknown, nextAttempt: number, attempts: number, delayMs: number): string {

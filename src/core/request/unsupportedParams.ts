@@ -5,8 +5,8 @@
  * ourselves can be dropped, and only when the error names one.
  */
 import { APIError } from 'openai';
+import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
-import type { WireMessage } from '../wire/wireTypes';
 
 /**
  * Chat's names first; then the native routes' own (Responses max_output_tokens/include/reasoning, Messages
@@ -27,22 +27,14 @@ export function unsupportedParamOf(error: unknown): DroppableParam | undefined {
 }
 
 /**
- * The body without the dropped parameters, on any route (each route has its own field names, so a name is
- * dropped where the body has it). Messages requires max_tokens: it is never dropped there.
+ * The body without the dropped parameters, on any route: each route has its own field names, so a name is dropped
+ * where the body has it; the route says which fields are never dropped and where it keeps parameters below the top
+ * level (core/routes/route.ts AttemptRules).
  */
-export function withoutParams(body: Record<string, unknown>, dropped: ReadonlySet<string>, route: RouteId = 'chat'): Record<string, unknown> {
+export function withoutParams(body: Record<string, unknown>, dropped: ReadonlySet<string>, routeId: RouteId): Record<string, unknown> {
   if (dropped.size === 0) return body;
+  const rules = routeById(routeId).attempt;
   const out: Record<string, unknown> = { ...body };
-  for (const param of dropped) {
-    if (param === 'reasoning_content' || param === 'messages' || param === 'model' || (param === 'max_tokens' && route === 'messages')) continue;
-    delete out[param];
-  }
-  if (dropped.has('reasoning_content') && route === 'chat' && Array.isArray(body.messages)) {
-    out.messages = (body.messages as WireMessage[]).map((m) => {
-      if (m.role !== 'assistant' || m.reasoning_content === undefined) return m;
-      const { reasoning_content: _dropped, ...rest } = m;
-      return rest;
-    });
-  }
-  return out;
+  for (const param of dropped) if (!rules.required.includes(param)) delete out[param];
+  return rules.dropNested ? rules.dropNested(out, dropped) : out;
 }

@@ -6,7 +6,7 @@
  * are quoted as a short excerpt (util/excerpt.ts): a gateway's error body can be a whole HTML page.
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
-import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
+import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';

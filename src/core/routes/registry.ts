@@ -2,15 +2,18 @@
  * Every route by id, one row each: where it posts, where the key goes, how its body is built and how its
  * stream is read. A new route is its folder (body + stream) plus one row here (docs/routes.md).
  */
+import { chatAttempt } from './chat/chatAttempt';
 import { buildChatBody } from './chat/chatBody';
-import { ChatReader } from './chat/chatStream';
+import { newChatReader } from './chat/chatStream';
+import { geminiAttempt } from './gemini/geminiAttempt';
 import { buildGeminiBody } from './gemini/geminiBody';
-import { GeminiReader } from './gemini/geminiStream';
+import { newGeminiReader } from './gemini/geminiStream';
 import { anthropicHeaders, bearerHeaders, googleKeyHeaders } from './headers';
+import { messagesAttempt } from './messages/messagesAttempt';
 import { buildMessagesBody } from './messages/messagesBody';
-import { MessagesReader } from './messages/messagesStream';
+import { newMessagesReader } from './messages/messagesStream';
 import { buildResponsesBody } from './responses/responsesBody';
-import { ResponsesReader } from './responses/responsesStream';
+import { newResponsesReader } from './responses/responsesStream';
 import type { Route, RouteId } from './route';
 
 /** Gemini names the model in the path (its body has no `model` field). */
@@ -18,14 +21,17 @@ const geminiPath = (modelId: string): string => `/models/${encodeURIComponent(mo
 
 const ROUTES: Readonly<Record<RouteId, Route>> = {
   // OpenCode's "oa-compat" format: every model without another route, and any OpenAI-compatible endpoint.
-  chat: { id: 'chat', path: '/chat/completions', headers: bearerHeaders, buildBody: buildChatBody, newReader: () => new ChatReader() },
+  chat: { id: 'chat', path: '/chat/completions', headers: bearerHeaders, buildBody: buildChatBody, attempt: chatAttempt, newReader: newChatReader },
   // "openai": GPT, Grok and Muse models.
-  responses: { id: 'responses', path: '/responses', headers: bearerHeaders, buildBody: buildResponsesBody, newReader: () => new ResponsesReader() },
+  responses: { id: 'responses', path: '/responses', headers: bearerHeaders, buildBody: buildResponsesBody, attempt: { required: ['model', 'input'] }, newReader: newResponsesReader },
   // "anthropic": Claude and Qwen3; MiniMax on Go only (chat on Zen).
-  messages: { id: 'messages', path: '/messages', headers: anthropicHeaders, buildBody: buildMessagesBody, newReader: () => new MessagesReader() },
+  messages: { id: 'messages', path: '/messages', headers: anthropicHeaders, buildBody: buildMessagesBody, attempt: messagesAttempt, newReader: newMessagesReader },
   // "google": Gemini on Zen.
-  gemini: { id: 'gemini', path: '/models', pathFor: geminiPath, headers: googleKeyHeaders, buildBody: buildGeminiBody, newReader: () => new GeminiReader() },
+  gemini: { id: 'gemini', path: '/models', pathFor: geminiPath, headers: googleKeyHeaders, buildBody: buildGeminiBody, attempt: geminiAttempt, newReader: newGeminiReader },
 };
+
+/** The route of a model nothing else names (any OpenAI-compatible endpoint speaks it). */
+export const DEFAULT_ROUTE: RouteId = 'chat';
 
 export function routeById(id: RouteId): Route {
   return ROUTES[id];

@@ -4,6 +4,8 @@
  * is route-neutral; a route only knows its path, its headers, its body and its stream. Adding a route is one
  * more folder under src/core/routes and one row in registry.ts. See docs/routes.md.
  */
+import type { AnswerResult } from '../answer/assembler';
+import type { Logger } from '../log';
 import type { StreamEvent } from '../types';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import type { AssistantLayout, NativeReplay } from './nativeReplay';
@@ -61,6 +63,8 @@ export interface ReadResult {
   wrongShape?: string;
   /** The answer's end marker ([DONE], response.completed/incomplete, message_stop): reading stops here. */
   end?: boolean;
+  /** Anything but a keep-alive or a cost frame arrived: the idle timeout starts again (core/answer/assembler.ts). */
+  progress?: boolean;
 }
 
 export interface StreamSummary {
@@ -72,7 +76,7 @@ export interface StreamSummary {
   /** A terminal event arrived ([DONE], response.completed/incomplete, message_stop). */
   complete: boolean;
   sawUsage: boolean;
-  /** Tool calls that never completed (the stream ended inside them): dropped, never executed with `{}`. */
+  /** Tool calls not delivered: the stream ended inside them, or their arguments were not JSON. Never run with `{}`. */
   droppedToolCalls: number;
   /** What was odd about the usage record, when it contradicted itself (logged once per model). */
   usageAnomaly?: string;
@@ -81,6 +85,11 @@ export interface StreamSummary {
 export interface StreamReader {
   /** One SSE event: its data (raw text or already-parsed JSON) and its `event:` name when there was one. */
   push(data: unknown, eventName?: string): ReadResult;
+  /**
+   * A 200 JSON body instead of a stream: the error it carries (any route), or the answer when the route's format
+   * has a whole-answer body it reads (chat); undefined when it is neither.
+   */
+  pushBody(body: Record<string, unknown>): ReadResult | undefined;
   /** The stream ended: flush what is held back. */
   finish(): StreamEvent[];
   /** The stream broke after content was shown: flush held-back text only; unfinished calls are dropped. */
@@ -88,6 +97,26 @@ export interface StreamReader {
   readonly summary: StreamSummary;
   /** What must be kept to pass this answer back verbatim later (undefined when nothing native arrived). */
   layout(): AssistantLayout | undefined;
+  /** What the answer was: usage, cost, finish reason, dropped calls, skipped payloads (core/answer/assembler.ts). */
+  result(): AnswerResult;
+}
+
+/**
+ * What a route adjusts per attempt, beyond its body (core/request/sendBody.ts applies these, route-neutral):
+ * fields it never drops, refused parameters it keeps below the top level, the catalogue's quirks on its format,
+ * whether usage was asked for, and what is worth saying before sending.
+ */
+export interface AttemptRules {
+  /** Fields a refused-parameter rule never removes (the model, the conversation, a field the format requires). */
+  required: readonly string[];
+  /** Removes refused parameters the format keeps inside another field (Gemini's generationConfig, chat's messages). */
+  dropNested?(body: Record<string, unknown>, dropped: ReadonlySet<string>): Record<string, unknown>;
+  /** Parameters the catalogue's per-family quirks remove on this format, given the effort fields sent. */
+  quirks?(entry: { echoReasoningContent?: boolean }, effort: Record<string, unknown> | undefined): string[];
+  /** False when the model refused the way this format asks for usage (then none will arrive). */
+  usageAsked?(refused: ReadonlySet<string>): boolean;
+  /** Said in the log before sending (once per model at most). */
+  beforeSend?(body: Record<string, unknown>, modelId: string, log: Logger): void;
 }
 
 export interface Route {
@@ -98,5 +127,7 @@ export interface Route {
   pathFor?(modelId: string): string;
   headers(input: HeaderInput): Record<string, string>;
   buildBody(input: BodyInput): Record<string, unknown>;
-  newReader(): StreamReader;
+  readonly attempt: AttemptRules;
+  /** `seed`: unique per answer, for the ids of tool calls the wire sent without one (default: random). */
+  newReader(seed?: string): StreamReader;
 }

@@ -5,7 +5,7 @@
  * KEY_HEADER); nothing else the environment or the SDK adds is sent.
  */
 import type OpenAI from 'openai';
-import { SseDecoder } from '../stream/sseDecoder';
+import { SseDecoder, type SseEvent } from '../stream/sseDecoder';
 import type { HeaderInput, Route } from './route';
 
 export interface RouteSend {
@@ -24,8 +24,8 @@ export function sendRoute(client: OpenAI, send: RouteSend): Promise<Response> {
   return client.post(path, { body: send.body, headers, signal: send.signal, stream: true }).asResponse();
 }
 
-/** The `data` payloads of an SSE body, decoded as UTF-8 across chunk boundaries. */
-export async function* ssePayloads(body: ReadableStream<Uint8Array> | null): AsyncGenerator<string> {
+/** The events (`data` and `event:` name) of an SSE body, decoded as UTF-8 across chunk boundaries. */
+export async function* ssePayloads(body: ReadableStream<Uint8Array> | null): AsyncGenerator<SseEvent> {
   if (!body) return;
   const reader = body.getReader();
   const utf8 = new TextDecoder();

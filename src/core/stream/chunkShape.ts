@@ -5,11 +5,19 @@
  * chunk is kept, so one bad field never costs the text or the usage beside it (docs/issues/012).
  */
 import { isRecord } from '../util/isRecord';
-import type { ToolCallDelta } from './toolCallAccumulator';
+
+/** A tool-call fragment: keyed by `index` (some gateways send it only on the first fragment). */
+export interface ToolCallDelta {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
 
 export interface ChunkDelta {
   content?: string;
   reasoning?: string;
+  /** The model's words declining to answer (OpenAI's `refusal`, content null). */
+  refusal?: string;
   tool_calls?: ToolCallDelta[];
 }
 
@@ -70,6 +78,8 @@ function deltaOf(raw: Record<string, unknown>, found: { problems: number }): Chu
   // DeepSeek and most gateways say reasoning_content; OpenRouter-style gateways say reasoning.
   const reasoning = stringField(raw.reasoning_content, found) ?? stringField(raw.reasoning, found);
   if (reasoning !== undefined) delta.reasoning = reasoning;
+  const refusal = stringField(raw.refusal, found);
+  if (refusal !== undefined) delta.refusal = refusal;
   if (!absent(raw.tool_calls)) {
     if (Array.isArray(raw.tool_calls)) delta.tool_calls = raw.tool_calls.flatMap((call) => toolCallOf(call, found));
     else found.problems++;

@@ -50,6 +50,8 @@ export class Calibrations {
   private readonly records: PerModel<CalibrationRecord>;
   /** Consecutive outliers per model, signed by direction (not persisted: a restart forgets a streak). */
   private readonly outlierStreaks = new PerModel<number>();
+  /** A first sample far from the default factor, waiting for a second that agrees (not persisted). */
+  private readonly firstOutliers = new PerModel<number>();
 
   /** From the persisted map, already validated on load (core/state/records.ts validCalibration): no second check here. */
   constructor(saved: Readonly<Record<string, CalibrationRecord>> = {}) {
@@ -74,13 +76,30 @@ export class Calibrations {
     const observed = reportedTokens / estimatedRawTokens;
     if (!(estimatedRawTokens >= CALIBRATION.minSampleTokens) || !(reportedTokens > 0) || !Number.isFinite(observed)) return undefined;
     const previous = this.records.get(model);
-    const record = previous ? this.next(model, previous, observed) : { factor: clampFactor(observed), spread: 0 };
+    const record = previous ? this.next(model, previous, observed) : this.first(model, observed);
+    if (!record) return { observed, factor: this.factor(model), spread: 0 };
     this.records.set(model, record);
     return { observed, ...record };
   }
 
+  /**
+   * A model's first sample sets its factor, unless it is an outlier against the default (1): then one odd answer
+   * (a gateway's broken usage, a cached prefix counted twice) would move the whole budget at once and persist. Such
+   * a sample waits for a second that agrees with it (within the outlier ratio); a model whose ratio really is far
+   * from 1 is calibrated on its second answer.
+   */
+  private first(model: string, observed: number): CalibrationRecord | undefined {
+    const pending = this.firstOutliers.get(model);
+    const agrees = pending !== undefined && observed <= pending * CALIBRATION.outlierRatio && observed >= pending / CALIBRATION.outlierRatio;
+    if (isOutlier(observed, 1) && !agrees) {
+      this.firstOutliers.set(model, observed);
+      return undefined;
+    }
+    return { factor: clampFactor(observed), spread: 0 };
+  }
+
   private next(model: string, previous: CalibrationRecord, observed: number): CalibrationRecord {
-    const direction = observed > previous.factor * CALIBRATION.outlierRatio ? 1 : observed < previous.factor / CALIBRATION.outlierRatio ? -1 : 0;
+    const direction = isOutlier(observed, previous.factor) ? (observed > previous.factor ? 1 : -1) : 0;
     const streak = direction === 0 ? 0 : Math.sign(this.outlierStreaks.get(model) ?? 0) === direction ? (this.outlierStreaks.get(model) ?? 0) + direction : direction;
     this.outlierStreaks.set(model, streak);
     // An outlier says nothing about the usual spread; the factor follows it only after a streak.
@@ -95,6 +114,10 @@ export class Calibrations {
   static fromJSON(value: Readonly<Record<string, CalibrationRecord>>): Calibrations {
     return new Calibrations(value);
   }
+}
+
+function isOutlier(observed: number, factor: number): boolean {
+  return observed > factor * CALIBRATION.outlierRatio || observed < factor / CALIBRATION.outlierRatio;
 }
 
 function nextFactor(previous: number, observed: number): number {

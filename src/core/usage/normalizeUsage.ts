@@ -143,17 +143,26 @@ function fromGemini(raw: RawUsage): UsageParts {
   };
 }
 
+const GEMINI_FIELDS = ['prompt_token_count', 'promptTokenCount', 'candidates_token_count', 'candidatesTokenCount',
+  'cached_content_token_count', 'cachedContentTokenCount', 'total_token_count', 'totalTokenCount',
+  'tool_use_prompt_token_count', 'toolUsePromptTokenCount', 'thoughts_token_count', 'thoughtsTokenCount'];
+
+/** Each shape's reader and the fields that make a record of it: a record with none of them is no usage at all. */
+const SHAPES: Record<UsageParts['shape'], { read: (raw: RawUsage) => UsageParts; fields: string[] }> = {
+  deepseek: { read: fromDeepSeek, fields: ['prompt_cache_hit_tokens', 'prompt_cache_miss_tokens', 'prompt_tokens', 'completion_tokens'] },
+  openai: { read: fromOpenAi, fields: ['prompt_tokens', 'completion_tokens', 'total_tokens'] },
+  anthropic: { read: fromAnthropic, fields: ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] },
+  responses: { read: fromResponses, fields: ['input_tokens', 'output_tokens', 'total_tokens', 'input_tokens_details'] },
+  gemini: { read: fromGemini, fields: GEMINI_FIELDS },
+};
+
 function partsByShape(raw: RawUsage): UsageParts | undefined {
   if (has(raw, 'prompt_cache_hit_tokens', 'prompt_cache_miss_tokens')) return fromDeepSeek(raw);
   if (has(raw, 'prompt_tokens', 'completion_tokens')) return fromOpenAi(raw);
   if (has(raw, 'cache_read_input_tokens', 'cache_creation_input_tokens')) return fromAnthropic(raw);
   if (has(raw, 'input_tokens_details', 'output_tokens_details', 'total_tokens')) return fromResponses(raw);
   if (has(raw, 'input_tokens', 'output_tokens')) return fromAnthropic(raw);
-  if (has(raw, 'prompt_token_count', 'promptTokenCount', 'candidates_token_count', 'candidatesTokenCount',
-    'cached_content_token_count', 'cachedContentTokenCount', 'total_token_count', 'totalTokenCount',
-    'tool_use_prompt_token_count', 'toolUsePromptTokenCount', 'thoughts_token_count', 'thoughtsTokenCount')) {
-    return fromGemini(raw);
-  }
+  if (has(raw, ...GEMINI_FIELDS)) return fromGemini(raw);
   return undefined;
 }
 
@@ -163,10 +172,15 @@ export interface UsageReading {
   anomaly?: string;
 }
 
-/** The provider's usage object read as a NormalizedUsage, or undefined when it is not a usage object at all. */
-export function readUsage(raw: unknown): UsageReading | undefined {
+/**
+ * The provider's usage object read as a NormalizedUsage, or undefined when it is not a usage object at all (an
+ * empty `usage: {}` included). `shape`: the shape the route's format defines (a native route knows it); without
+ * it, the shape is detected from the fields (the chat route, whose gateways send every shape).
+ */
+export function readUsage(raw: unknown, routeShape?: Exclude<UsageShape, 'none'>): UsageReading | undefined {
   if (!isRecord(raw)) return undefined;
-  const parts = partsByShape(raw);
+  const known = routeShape && SHAPES[routeShape];
+  const parts = known ? (has(raw, ...known.fields) ? known.read(raw) : undefined) : partsByShape(raw);
   if (!parts) return undefined;
   const { shape, cachedTokens, completionTokens } = parts;
   let contextTokens = parts.contextTokens;
@@ -190,6 +204,6 @@ export function readUsage(raw: unknown): UsageReading | undefined {
 }
 
 /** The provider's usage object as a NormalizedUsage, or undefined when it is not a usage object at all. */
-export function normalizeUsage(raw: unknown): NormalizedUsage | undefined {
-  return readUsage(raw)?.usage;
+export function normalizeUsage(raw: unknown, shape?: Exclude<UsageShape, 'none'>): NormalizedUsage | undefined {
+  return readUsage(raw, shape)?.usage;
 }

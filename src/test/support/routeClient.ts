@@ -6,6 +6,7 @@ import { sendRoute, ssePayloads } from '../../core/routes/routeHttp';
 import type { BodyInput, RouteId, StreamSummary } from '../../core/routes/route';
 import type { AssistantLayout } from '../../core/routes/nativeReplay';
 import type { StreamEvent } from '../../core/types';
+import { usageEvent } from './routeHarness';
 
 export interface RouteAnswer {
   events: StreamEvent[];
@@ -22,11 +23,11 @@ export async function askRoute(baseUrl: string, routeId: RouteId, input: BodyInp
   const reader = route.newReader();
   const answer: RouteAnswer = { events: [], summary: reader.summary, errors: [], body };
   for await (const payload of ssePayloads(response.body)) {
-    const result = reader.push(payload);
+    const result = reader.push(payload.data, payload.event);
     answer.events.push(...result.events);
     if (result.error) answer.errors.push(result.error);
   }
-  answer.events.push(...reader.finish());
+  answer.events.push(...reader.finish(), ...usageEvent(reader));
   answer.summary = reader.summary;
   answer.layout = reader.layout();
   return answer;

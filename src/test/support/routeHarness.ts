@@ -1,5 +1,8 @@
-/** Drives a route's stream reader the way the transport will: bytes split anywhere → SSE payloads → events. */
-import { SseDecoder } from '../../core/stream/sseDecoder';
+/**
+ * Drives a route's stream reader the way the transport will: bytes split anywhere → SSE events (data and event
+ * name) → shown events; then, as the engine reports it, the answer's usage once at the end.
+ */
+import { SseDecoder, type SseEvent } from '../../core/stream/sseDecoder';
 import type { StreamReader } from '../../core/routes/route';
 import type { StreamEvent } from '../../core/types';
 
@@ -16,9 +19,9 @@ export function readSplit(reader: StreamReader, text: string, cuts: readonly num
   const utf8 = new TextDecoder();
   const sse = new SseDecoder();
   const outcome: ReadOutcome = { events: [], errors: [], malformed: [] };
-  const take = (payloads: string[]): void => {
+  const take = (payloads: SseEvent[]): void => {
     for (const payload of payloads) {
-      const result = reader.push(payload);
+      const result = reader.push(payload.data, payload.event);
       outcome.events.push(...result.events);
       if (result.error) outcome.errors.push(result.error);
       if (result.malformed !== undefined) outcome.malformed.push(result.malformed);
@@ -31,8 +34,14 @@ export function readSplit(reader: StreamReader, text: string, cuts: readonly num
   }
   take(sse.push(utf8.decode()));
   take(sse.flush());
-  outcome.events.push(...reader.finish());
+  outcome.events.push(...reader.finish(), ...usageEvent(reader));
   return outcome;
+}
+
+/** The answer's usage as one event, the way the engine hands it to VS Code after the stream. */
+export function usageEvent(reader: StreamReader): StreamEvent[] {
+  const usage = reader.result().usage;
+  return usage ? [{ kind: 'usage', usage }] : [];
 }
 
 export function textOf(events: readonly StreamEvent[], kind: 'text' | 'thinking'): string {

@@ -1,9 +1,10 @@
-/** Recorded provider streams (one chunk per line) kept as fixtures, replayed through the StreamMapper. */
+/** Recorded provider streams (one chunk per line) kept as fixtures, replayed through the chat route's reader. */
 import * as fs from 'fs';
 import * as path from 'path';
 import { checkChunk, type Chunk } from '../../core/stream/chunkShape';
-import { StreamMapper } from '../../core/stream/streamMapper';
+import { routeById } from '../../core/routes/registry';
 import type { StreamEvent } from '../../core/types';
+import { usageEvent } from './routeHarness';
 
 export const FIXTURE_DIR = path.join(__dirname, '..', '..', '..', 'src', 'test', 'fixtures', 'streams');
 
@@ -14,9 +15,9 @@ export function loadChunks(name: string): Chunk[] {
 }
 
 export function replayStream(name: string): StreamEvent[] {
-  const mapper = new StreamMapper();
+  const reader = routeById('chat').newReader('fixture');
   const events: StreamEvent[] = [];
-  for (const chunk of loadChunks(name)) events.push(...mapper.push(chunk));
-  events.push(...mapper.finish());
+  for (const chunk of loadChunks(name)) events.push(...reader.push(chunk).events);
+  events.push(...reader.finish(), ...usageEvent(reader));
   return events;
 }

@@ -1,24 +1,23 @@
 /**
- * Gemini `streamGenerateContent?alt=sse` chunks → StreamEvents. Each chunk is a GenerateContentResponse:
- * `text` parts → text, `thought: true` parts → thinking, each `functionCall` part → a toolCall at once (Gemini
- * sends calls whole), `usageMetadata` → usage (cumulative: the newest replaces), `finishReason` → the summary
- * (Gemini has no separate terminal event, so a finish reason completes the answer). `{error}` payloads are
- * reported; OpenCode's cost frame (`{"type":"ping","cost":…}`) is ignored. Call ids: Gemini's own when it sends
- * one, else synthesized (geminiCallIds.ts). Signatures are recorded per call for the next turns.
+ * Gemini `streamGenerateContent?alt=sse` chunks → neutral events (core/answer/wireEvent.ts). Translation only.
+ * Each chunk is a GenerateContentResponse: `text` parts → text, `thought: true` parts → thinking, each
+ * `functionCall` part → a whole call (Gemini sends calls whole), `usageMetadata` → usage (cumulative: the newest
+ * replaces), `finishReason` → finish (Gemini has no separate end event). Call ids: Gemini's own when it sends one,
+ * else synthesized (geminiCallIds.ts); a call's signature (and Gemini's id) is a native item placed right before it.
+ * A signature can arrive alone on a later, empty part, so calls are passed on at the finish reason (or the end).
  */
-import type { StreamEvent } from '../../types';
+import { AnswerReader } from '../../answer/answerReader';
+import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
-import { LayoutRecorder, type AssistantLayout } from '../nativeReplay';
-import { NativeReader } from '../nativeReader';
-import type { ReadResult } from '../route';
 import { synthesizedCallId } from './geminiCallIds';
 import { signedCallItem, type CallSignature } from './geminiReplay';
 import { originalToolName } from './geminiToolNames';
-import { geminiUsage } from './geminiUsage';
 
 type Payload = Record<string, unknown>;
 interface ReadCall extends CallSignature {
   callId: string;
+  name: string;
+  args: string;
 }
 
 const FINISH: Record<string, string> = {
@@ -26,73 +25,74 @@ const FINISH: Record<string, string> = {
   PROHIBITED_CONTENT: 'content_filter', SPII: 'content_filter', IMAGE_SAFETY: 'content_filter', LANGUAGE: 'content_filter',
 };
 
-export class GeminiReader extends NativeReader {
-  private readonly calls: ReadCall[] = [];
-  private sawText = false;
+export class GeminiWire implements WireReader {
+  private readonly held: ReadCall[] = [];
+  private count = 0;
+  private passed = 0;
+  private signed = false;
   private responseId = '';
 
-  protected pushObject(payload: Payload): ReadResult {
-    const events: StreamEvent[] = [];
-    if (isRecord(payload.error)) return { events, error: payload.error };
-    if (payload.type === 'ping') return { events };
-    if (typeof payload.responseId === 'string' && !this.responseId) this.responseId = payload.responseId;
-    const candidate = Array.isArray(payload.candidates) && isRecord(payload.candidates[0]) ? payload.candidates[0] : undefined;
+  read(data: unknown): WireEvent[] {
+    if (!isRecord(data)) return [{ kind: 'malformed', raw: String(data) }];
+    if (data.type === 'ping') return [{ kind: 'keepAlive' }];
+    if (typeof data.responseId === 'string' && !this.responseId) this.responseId = data.responseId;
+    const events: WireEvent[] = [];
+    const candidate = Array.isArray(data.candidates) && isRecord(data.candidates[0]) ? data.candidates[0] : undefined;
     const parts = candidate && isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     for (const part of parts) if (isRecord(part)) this.part(part, events);
-    if ('usageMetadata' in payload) this.state.usage(geminiUsage(payload.usageMetadata), events);
-    if (typeof candidate?.finishReason === 'string') this.finishWith(candidate.finishReason);
-    const blocked = isRecord(payload.promptFeedback) ? payload.promptFeedback.blockReason : undefined;
-    if (typeof blocked === 'string' && !candidate) this.finishWith('SAFETY');
-    return { events };
+    if (isRecord(data.usageMetadata)) events.push({ kind: 'usage', raw: data.usageMetadata, shape: 'gemini', merge: 'replace' });
+    if (typeof candidate?.finishReason === 'string') this.finish(candidate.finishReason, events);
+    const blocked = isRecord(data.promptFeedback) ? data.promptFeedback.blockReason : undefined;
+    if (typeof blocked === 'string' && !candidate) this.finish(blocked, events, 'content_filter');
+    return events.length > 0 ? events : [{ kind: 'keepAlive' }];
   }
 
-  private part(part: Payload, events: StreamEvent[]): void {
+  private part(part: Payload, events: WireEvent[]): void {
     const signature = typeof part.thoughtSignature === 'string' && part.thoughtSignature ? part.thoughtSignature : undefined;
-    if (isRecord(part.functionCall)) return this.functionCall(part.functionCall, signature, events);
+    if (isRecord(part.functionCall)) return this.functionCall(part.functionCall, signature);
     const text = typeof part.text === 'string' ? part.text : '';
-    if (part.thought === true) this.state.thinking(text, events);
-    else if (text) {
-      this.sawText = true;
-      this.state.text(text, events);
+    if (text) events.push({ kind: part.thought === true ? 'thinking' : 'text', text });
+    // A signature alone on a later, empty part belongs to the call it followed, if no call was signed yet.
+    const last = this.held[this.held.length - 1];
+    if (signature && !text && last && !this.signed) {
+      last.thoughtSignature = signature;
+      this.signed = true;
     }
-    // A signature can arrive alone on a later, empty part: it belongs to the call it followed, if unsigned.
-    const last = this.calls[this.calls.length - 1];
-    if (signature && !text && last && !this.calls.some((c) => c.thoughtSignature)) last.thoughtSignature = signature;
   }
 
-  private functionCall(call: Payload, signature: string | undefined, events: StreamEvent[]): void {
+  private functionCall(call: Payload, signature: string | undefined): void {
     const name = typeof call.name === 'string' ? call.name : '';
-    // Arguments that are not an object are refused (ToolCallArgumentsError), never run as `{}`.
-    const raw = call.args === undefined ? '' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+    // Arguments that are not an object are refused by the assembler, never run as `{}`.
+    const args = call.args === undefined ? '' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
     const geminiId = typeof call.id === 'string' && call.id ? call.id : undefined;
-    const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.calls.length, name, args: raw, signature });
-    this.calls.push({ callId, thoughtSignature: signature, geminiId });
-    this.state.toolCall(callId, originalToolName(name), raw, events);
+    const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.count++, name, args, signature });
+    if (signature) this.signed = true;
+    this.held.push({ callId, name: originalToolName(name), args, thoughtSignature: signature, geminiId });
   }
 
-  private finishWith(reason: string): void {
-    this.state.summary.complete = true;
-    const mapped = FINISH[reason] ?? reason.toLowerCase();
-    this.state.summary.finishReason = mapped === 'stop' && this.calls.length > 0 ? 'tool_calls' : mapped;
+  private finish(wire: string, events: WireEvent[], reason = FINISH[wire] ?? wire.toLowerCase()): void {
+    events.push(...this.calls(), { kind: 'finish', reason, wire });
   }
 
-  finish(): StreamEvent[] {
-    return this.state.finish([]);
+  /** Each held call, whole, its native slot (signature, Gemini's id) right before it. */
+  private calls(): WireEvent[] {
+    const events = this.held.flatMap((call): WireEvent[] => {
+      const key = `g${this.passed++}`;
+      const native: WireEvent[] = call.thoughtSignature || call.geminiId ? [{ kind: 'native', item: signedCallItem(call.callId, call), call: key }] : [];
+      return [...native, { kind: 'toolEnd', key, id: call.callId, name: call.name, args: call.args }];
+    });
+    this.held.length = 0;
+    return events;
   }
 
-  /** The stream broke after content was shown: Gemini sends whole calls, so nothing is held back. */
-  abandon(): StreamEvent[] {
-    return [];
+  end(): WireEvent[] {
+    return this.calls();
   }
 
-  /** Text first, then each call, a signed call's native slot right before it (Gemini puts calls after text). */
-  layout(): AssistantLayout | undefined {
-    const recorder = new LayoutRecorder('gemini');
-    if (this.sawText) recorder.text();
-    for (const call of this.calls) {
-      if (call.thoughtSignature || call.geminiId) recorder.native(signedCallItem(call.callId, call));
-      recorder.call(call.callId);
-    }
-    return recorder.layout();
+  /** Gemini sends calls whole: a break loses none of them. */
+  abandon(): WireEvent[] {
+    return this.calls();
   }
 }
+
+export const newGeminiReader = (seed?: string): AnswerReader => new AnswerReader('gemini', new GeminiWire(), seed);

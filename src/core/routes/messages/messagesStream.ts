@@ -1,126 +1,108 @@
 /**
- * Anthropic Messages stream events → StreamEvents. Blocks arrive as start / deltas / stop by `index`: text and
- * thinking deltas are emitted as they come, a tool_use is emitted at its stop with complete JSON (its id is
- * the model's), and each thinking / redacted_thinking block is kept whole with its signature to be passed back
- * unmodified. Usage: message_start's, merged with each cumulative message_delta's. `ping` (including
- * OpenCode's cost ping after message_stop) is ignored; an `error` event is reported.
+ * Anthropic Messages stream events → neutral events (core/answer/wireEvent.ts). Translation only: blocks arrive
+ * as start / deltas / stop by `index`; text and thinking deltas pass on as they come; a tool_use block is a call
+ * keyed by its index (its id the model's), closed at its stop; each thinking / redacted_thinking block is kept whole
+ * with its signature to be passed back unmodified. Usage: message_start's, then each cumulative message_delta's,
+ * merged field by field. `ping` is a keep-alive (OpenCode's cost ping after message_stop carries the cost).
  */
-import type { StreamEvent } from '../../types';
+import { AnswerReader } from '../../answer/answerReader';
+import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
-import { LayoutRecorder, type AssistantLayout } from '../nativeReplay';
-import { NativeReader } from '../nativeReader';
-import type { ReadResult } from '../route';
-import { anthropicUsage, mergeAnthropicUsage } from './messagesUsage';
 
 type Payload = Record<string, unknown>;
 
 interface OpenBlock {
   type: string;
   start: Payload;
-  json: string;
+  sawJson: boolean;
   thinking: string;
   signature: string;
 }
 
 const STOP_REASONS: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter' };
 
-export class MessagesReader extends NativeReader {
-  private readonly recorder = new LayoutRecorder('messages');
+export class MessagesWire implements WireReader {
   private readonly blocks = new Map<number, OpenBlock>();
-  private usage: Record<string, unknown> | undefined;
 
-  protected pushObject(payload: Payload): ReadResult {
-    const events: StreamEvent[] = [];
-    if (payload.type === 'error') return { events, error: isRecord(payload.error) ? payload.error : payload };
-    this.read(payload, events);
-    return payload.type === 'message_stop' ? { events, end: true } : { events };
-  }
-
-  private read(p: Payload, events: StreamEvent[]): void {
+  read(data: unknown): WireEvent[] {
+    if (!isRecord(data)) return [{ kind: 'malformed', raw: String(data) }];
+    const p = data;
     switch (p.type) {
       case 'message_start':
-        this.usage = mergeAnthropicUsage(undefined, isRecord(p.message) ? p.message.usage : undefined);
-        return;
+        return usageOf(isRecord(p.message) ? p.message.usage : undefined);
       case 'content_block_start':
-        this.blockStart(num(p.index), isRecord(p.content_block) ? p.content_block : {}, events);
-        return;
+        return this.blockStart(num(p.index), isRecord(p.content_block) ? p.content_block : {});
       case 'content_block_delta':
-        this.blockDelta(num(p.index), isRecord(p.delta) ? p.delta : {}, events);
-        return;
+        return this.blockDelta(num(p.index), isRecord(p.delta) ? p.delta : {});
       case 'content_block_stop':
-        this.blockStop(num(p.index), events);
-        return;
+        return this.blockStop(num(p.index));
       case 'message_delta':
-        this.messageDelta(p, events);
-        return;
+        return this.messageDelta(p);
       case 'message_stop':
-        this.state.summary.complete = true;
-        return;
+        return [{ kind: 'end' }];
     }
+    return [{ kind: 'keepAlive' }];
   }
 
-  private blockStart(index: number, block: Payload, events: StreamEvent[]): void {
-    const open: OpenBlock = { type: str(block.type), start: block, json: '', thinking: str(block.thinking), signature: str(block.signature) };
+  private blockStart(index: number, block: Payload): WireEvent[] {
+    const open: OpenBlock = { type: str(block.type), start: block, sawJson: false, thinking: str(block.thinking), signature: str(block.signature) };
     this.blocks.set(index, open);
-    if (open.type === 'text') {
-      this.recorder.text();
-      this.state.text(str(block.text), events);
-    } else if (open.type === 'thinking') this.state.thinking(open.thinking, events);
+    if (open.type === 'text') return [{ kind: 'text', text: str(block.text) }];
+    if (open.type === 'thinking') return [{ kind: 'thinking', text: open.thinking }];
+    if (open.type === 'tool_use') return [{ kind: 'toolPart', key: String(index), id: str(block.id), name: str(block.name) }];
+    return [{ kind: 'keepAlive' }];
   }
 
-  private blockDelta(index: number, delta: Payload, events: StreamEvent[]): void {
+  private blockDelta(index: number, delta: Payload): WireEvent[] {
     const open = this.blocks.get(index);
-    if (delta.type === 'text_delta') this.state.text(str(delta.text), events);
-    else if (!open) return;
-    else if (delta.type === 'input_json_delta') open.json += str(delta.partial_json);
-    else if (delta.type === 'thinking_delta') {
+    if (delta.type === 'text_delta') return [{ kind: 'text', text: str(delta.text) }];
+    if (!open) return [{ kind: 'keepAlive' }];
+    if (delta.type === 'input_json_delta') {
+      open.sawJson = true;
+      return [{ kind: 'toolPart', key: String(index), args: str(delta.partial_json) }];
+    }
+    if (delta.type === 'thinking_delta') {
       open.thinking += str(delta.thinking);
-      this.state.thinking(str(delta.thinking), events);
-    } else if (delta.type === 'signature_delta') open.signature += str(delta.signature);
+      return [{ kind: 'thinking', text: str(delta.thinking) }];
+    }
+    if (delta.type === 'signature_delta') open.signature += str(delta.signature);
+    return [{ kind: 'keepAlive' }];
   }
 
-  private blockStop(index: number, events: StreamEvent[]): void {
+  private blockStop(index: number): WireEvent[] {
     const open = this.blocks.get(index);
     this.blocks.delete(index);
-    if (!open) return;
+    if (!open) return [{ kind: 'keepAlive' }];
     if (open.type === 'tool_use') {
-      const callId = str(open.start.id);
-      this.recorder.call(callId);
       // Some Anthropic-compatible servers put the whole input on the start block and send no deltas.
       const input = open.start.input;
-      const raw = open.json || (isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : '');
-      this.state.toolCall(callId, str(open.start.name), raw, events);
-    } else if (open.type === 'thinking') {
-      this.recorder.native({ type: 'thinking', thinking: open.thinking, signature: open.signature });
-    } else if (open.type === 'redacted_thinking') {
-      this.recorder.native({ type: 'redacted_thinking', data: str(open.start.data) });
+      const whole = !open.sawJson && isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : undefined;
+      return [{ kind: 'toolEnd', key: String(index), args: whole }];
     }
+    if (open.type === 'thinking') return [{ kind: 'native', item: { type: 'thinking', thinking: open.thinking, signature: open.signature } }];
+    if (open.type === 'redacted_thinking') return [{ kind: 'native', item: { type: 'redacted_thinking', data: str(open.start.data) } }];
+    return [{ kind: 'keepAlive' }];
   }
 
-  private messageDelta(p: Payload, events: StreamEvent[]): void {
+  private messageDelta(p: Payload): WireEvent[] {
     const delta = isRecord(p.delta) ? p.delta : {};
     const reason = str(delta.stop_reason);
-    if (reason) this.state.summary.finishReason = STOP_REASONS[reason] ?? reason;
-    this.usage = mergeAnthropicUsage(this.usage, p.usage);
-    this.state.usage(anthropicUsage(this.usage), events);
+    const events: WireEvent[] = reason ? [{ kind: 'finish', reason: STOP_REASONS[reason] ?? reason, wire: reason }] : [];
+    return [...events, ...usageOf(p.usage)];
   }
 
-  finish(): StreamEvent[] {
-    // A tool_use block that never stopped had its input cut off: dropped, never run with half an input.
-    for (const open of this.blocks.values()) if (open.type === 'tool_use') this.state.summary.droppedToolCalls++;
-    this.blocks.clear();
-    return this.state.finish([]);
-  }
-
-  abandon(): StreamEvent[] {
-    for (const open of this.blocks.values()) if (open.type === 'tool_use') this.state.summary.droppedToolCalls++;
-    this.blocks.clear();
+  /** Open tool_use blocks stay open: the assembler drops them (their input was cut off). */
+  end(): WireEvent[] {
     return [];
   }
 
-  layout(): AssistantLayout | undefined {
-    return this.recorder.layout();
+  abandon(): WireEvent[] {
+    return [];
   }
+}
+
+function usageOf(raw: unknown): WireEvent[] {
+  return isRecord(raw) ? [{ kind: 'usage', raw, shape: 'anthropic', merge: 'fields' }] : [{ kind: 'keepAlive' }];
 }
 
 function num(value: unknown): number {
@@ -130,3 +112,5 @@ function num(value: unknown): number {
 function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
+
+export const newMessagesReader = (seed?: string): AnswerReader => new AnswerReader('messages', new MessagesWire(), seed);

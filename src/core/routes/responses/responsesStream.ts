@@ -1,149 +1,112 @@
 /**
- * Responses stream events → StreamEvents. Text, reasoning summaries and argument deltas are taken raw (never
- * trimmed: a delta may be one space or split inside a JSON string). A call's identity is the `call_id` of its
- * `output_item.added` (the argument events carry only the item id); it is emitted when its item is done, with
- * complete JSON. Reasoning items are kept from `output_item.done` (the `.added` copy may lack the encrypted
- * content) in arrival order, to be passed back verbatim. OpenCode's cost `ping` after the end is ignored.
+ * Responses stream events → neutral events (core/answer/wireEvent.ts). Translation only. Text, refusal, reasoning
+ * summaries and argument deltas pass on raw (never trimmed). A function call is keyed by its output item (the item
+ * id; `response.completed`'s output is matched to the streamed items by position, so a call it repeats under
+ * another id is the same call); its `call_id` and name come with `output_item.added` or `.done`; its whole
+ * arguments with `arguments.done` or `.done`. Reasoning items are kept from `output_item.done` (the `.added` copy
+ * may lack the encrypted content) to be passed back verbatim. `response.failed` is an error.
  */
-import type { StreamEvent } from '../../types';
+import { AnswerReader } from '../../answer/answerReader';
+import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
-import { LayoutRecorder, type AssistantLayout } from '../nativeReplay';
-import { NativeReader } from '../nativeReader';
-import type { ReadResult } from '../route';
-import { responsesUsage } from './responsesUsage';
-
-interface PendingCall {
-  callId: string;
-  name: string;
-  args: string;
-}
 
 type Payload = Record<string, unknown>;
 
 const INCOMPLETE_REASONS: Record<string, string> = { max_output_tokens: 'length', content_filter: 'content_filter' };
 
-export class ResponsesReader extends NativeReader {
-  private readonly recorder = new LayoutRecorder('responses');
-  private readonly calls = new Map<string, PendingCall>();
-  private readonly emitted = new Set<string>();
+export class ResponsesWire implements WireReader {
+  /** Output position → the item id streamed there. */
+  private readonly itemAt = new Map<number, string>();
+  /** Whole arguments from `arguments.done`, by key, for an item whose `.done` carries none. */
+  private readonly wholeArgs = new Map<string, string>();
+  /** Items already announced (a repeated `.added` adds nothing). */
+  private readonly added = new Set<string>();
 
-  protected pushObject(payload: Payload): ReadResult {
-    const events: StreamEvent[] = [];
-    const error = this.read(payload, events);
-    if (error) return { events, error };
-    return payload.type === 'response.completed' || payload.type === 'response.incomplete' ? { events, end: true } : { events };
-  }
-
-  private read(p: Payload, events: StreamEvent[]): Payload | undefined {
-    const delta = typeof p.delta === 'string' ? p.delta : '';
+  read(data: unknown): WireEvent[] {
+    if (!isRecord(data)) return [{ kind: 'malformed', raw: String(data) }];
+    const p = data;
+    const delta = str(p.delta);
     switch (p.type) {
       case 'response.output_text.delta':
+        return [{ kind: 'text', text: delta }];
       case 'response.refusal.delta':
-        this.state.text(delta, events);
-        return;
+        return [{ kind: 'refusal', text: delta }];
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
-        this.state.thinking(delta, events);
-        return;
+        return [{ kind: 'thinking', text: delta }];
       case 'response.output_item.added':
-        this.itemAdded(p.item);
-        return;
+        return this.itemAdded(p);
       case 'response.function_call_arguments.delta':
-        this.callOf(p.item_id).args += delta;
-        return;
+        return [{ kind: 'toolPart', key: this.keyOf(p, p.item_id), args: delta }];
       case 'response.function_call_arguments.done':
-        if (typeof p.arguments === 'string') this.callOf(p.item_id).args = p.arguments;
-        return;
+        if (str(p.arguments)) this.wholeArgs.set(this.keyOf(p, p.item_id), str(p.arguments));
+        return [{ kind: 'keepAlive' }];
       case 'response.output_item.done':
-        this.itemDone(p.item, events);
-        return;
+        return this.itemDone(p);
       case 'response.completed':
       case 'response.incomplete':
-        this.ended(p, events);
-        return;
+        return this.ended(p);
       case 'response.failed':
-        return failure(p);
-      case 'error':
-        return isRecord(p.error) ? p.error : p;
+        return [{ kind: 'error', error: failure(p) }];
     }
-    return undefined;
+    return [{ kind: 'keepAlive' }];
   }
 
-  private itemAdded(item: unknown): void {
-    if (!isRecord(item) || item.type !== 'function_call' || typeof item.id !== 'string') return;
-    this.calls.set(item.id, { callId: str(item.call_id), name: str(item.name), args: str(item.arguments) });
+  private itemAdded(p: Payload): WireEvent[] {
+    const item = isRecord(p.item) ? p.item : {};
+    if (item.type !== 'function_call') return [{ kind: 'keepAlive' }];
+    const key = this.keyOf(p, item.id);
+    const first = !this.added.has(key);
+    this.added.add(key);
+    return [{ kind: 'toolPart', key, id: str(item.call_id), name: str(item.name), args: first ? str(item.arguments) : '' }];
   }
 
-  private callOf(itemId: unknown): PendingCall {
-    const id = str(itemId);
-    let call = this.calls.get(id);
-    if (!call) {
-      call = { callId: '', name: '', args: '' };
-      this.calls.set(id, call);
-    }
-    return call;
-  }
-
-  private itemDone(item: unknown, events: StreamEvent[]): void {
-    if (!isRecord(item)) return;
-    if (item.type === 'reasoning') this.recorder.native(item);
-    else if (item.type === 'message') this.recorder.text();
-    else if (item.type === 'function_call') {
-      const pending = this.calls.get(str(item.id));
-      this.calls.delete(str(item.id));
-      const callId = pending?.callId || str(item.call_id) || str(item.id);
-      const args = str(item.arguments) || pending?.args || '';
-      const name = pending?.name || str(item.name);
-      this.emitCall(callId, name, args, events);
-    }
-  }
-
-  private emitCall(callId: string, name: string, args: string, events: StreamEvent[]): void {
-    if (this.emitted.has(callId)) return;
-    this.emitted.add(callId);
-    this.recorder.call(callId);
-    this.state.toolCall(callId, name, args, events);
+  private itemDone(p: Payload): WireEvent[] {
+    const item = isRecord(p.item) ? p.item : {};
+    if (item.type === 'reasoning') return [{ kind: 'native', item }];
+    if (item.type !== 'function_call') return [{ kind: 'keepAlive' }];
+    const key = this.keyOf(p, item.id);
+    return [{ kind: 'toolEnd', key, id: str(item.call_id), name: str(item.name), args: str(item.arguments) || this.wholeArgs.get(key) }];
   }
 
   /**
    * The final response lists every output item: a call whose item events never came (or never finished) is
-   * emitted from it, so a gateway that streams calls differently still loses none.
+   * closed from it; one already delivered is not delivered again (same position, same key).
    */
-  private callsOfResponse(output: unknown, events: StreamEvent[]): void {
-    if (!Array.isArray(output)) return;
-    for (const item of output) {
-      if (!isRecord(item) || item.type !== 'function_call' || !str(item.call_id)) continue;
-      this.calls.delete(str(item.id));
-      this.emitCall(str(item.call_id), str(item.name), str(item.arguments), events);
-    }
-  }
-
-  private ended(p: Payload, events: StreamEvent[]): void {
+  private ended(p: Payload): WireEvent[] {
     const response = isRecord(p.response) ? p.response : {};
-    this.callsOfResponse(response.output, events);
-    this.state.usage(responsesUsage(response.usage), events);
+    const events: WireEvent[] = [];
+    const output = Array.isArray(response.output) ? response.output : [];
+    output.forEach((item, index) => {
+      if (!isRecord(item) || item.type !== 'function_call') return;
+      const key = this.itemAt.get(index) ?? (str(item.id) || `#${index}`);
+      events.push({ kind: 'toolEnd', key, id: str(item.call_id), name: str(item.name), args: str(item.arguments) || this.wholeArgs.get(key) });
+    });
+    if (isRecord(response.usage)) events.push({ kind: 'usage', raw: response.usage, shape: 'responses', merge: 'replace' });
     const details = isRecord(response.incomplete_details) ? str(response.incomplete_details.reason) : '';
-    const summary = this.state.summary;
-    summary.complete = true;
-    if (p.type === 'response.incomplete') summary.finishReason = INCOMPLETE_REASONS[details] ?? (details || 'incomplete');
-    else summary.finishReason = summary.toolCalls > 0 ? 'tool_calls' : 'stop';
+    if (p.type === 'response.incomplete') events.push({ kind: 'finish', reason: INCOMPLETE_REASONS[details] ?? (details || 'incomplete'), wire: details || 'incomplete' });
+    else events.push({ kind: 'finish', reason: 'stop', wire: 'completed' });
+    events.push({ kind: 'end' });
+    return events;
   }
 
-  finish(): StreamEvent[] {
-    // Calls whose item never finished had their arguments cut off: dropped, never run with half an input.
-    this.state.summary.droppedToolCalls += this.calls.size;
-    this.calls.clear();
-    return this.state.finish([]);
+  /** An item's key: its id (remembered by output position), else its position. */
+  private keyOf(p: Payload, itemId: unknown): string {
+    const index = typeof p.output_index === 'number' ? p.output_index : undefined;
+    const known = index === undefined ? undefined : this.itemAt.get(index);
+    if (known) return known;
+    const key = str(itemId) || `#${index ?? ''}`;
+    if (index !== undefined) this.itemAt.set(index, key);
+    return key;
   }
 
-  abandon(): StreamEvent[] {
-    this.state.summary.droppedToolCalls += this.calls.size;
-    this.calls.clear();
+  /** Calls whose item never finished stay open: the assembler drops them (their arguments were cut off). */
+  end(): WireEvent[] {
     return [];
   }
 
-  layout(): AssistantLayout | undefined {
-    return this.recorder.layout();
+  abandon(): WireEvent[] {
+    return [];
   }
 }
 
@@ -155,3 +118,5 @@ function failure(p: Payload): Payload {
 function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
+
+export const newResponsesReader = (seed?: string): AnswerReader => new AnswerReader('responses', new ResponsesWire(), seed);

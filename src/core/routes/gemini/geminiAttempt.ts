@@ -1,0 +1,19 @@
+/**
+ * The Gemini route's per-attempt rules (core/routes/route.ts AttemptRules): temperature and thinkingConfig live
+ * inside generationConfig; the stand-in signatures of the history are worth one WARN per model (standInNote.ts).
+ */
+import { isRecord } from '../../util/isRecord';
+import type { AttemptRules } from '../route';
+import { noteStandIn } from './standInNote';
+
+export const geminiAttempt: AttemptRules = {
+  required: ['contents'],
+  dropNested(body, dropped) {
+    if (!isRecord(body.generationConfig)) return body;
+    const config: Record<string, unknown> = { ...body.generationConfig };
+    if (dropped.has('temperature')) delete config.temperature;
+    if (dropped.has('thinkingConfig')) delete config.thinkingConfig;
+    return { ...body, generationConfig: config };
+  },
+  beforeSend: noteStandIn,
+};

@@ -1,0 +1,11 @@
+/**
+ * The Messages route's per-attempt rules (core/routes/route.ts AttemptRules): `max_tokens` is required by the
+ * format, so it is never dropped; a thinking budget forbids `temperature`.
+ */
+import { isRecord } from '../../util/isRecord';
+import type { AttemptRules } from '../route';
+
+export const messagesAttempt: AttemptRules = {
+  required: ['model', 'messages', 'max_tokens'],
+  quirks: (_entry, effort) => (isRecord(effort?.thinking) && effort.thinking.type === 'enabled' ? ['temperature'] : []),
+};
