@@ -18,7 +18,7 @@ import { ConversationStates } from '../core/trim/conversationState';
 import { calibrationRawTokens } from '../core/trim/historyTrim';
 import { SizeMemo } from '../core/trim/messageSize';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
-import { parseReplayLines } from '../replay/replayFile';
+import { parseReplayLines } from '../core/replay/replayFile';
 import { defaultSettings } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
 

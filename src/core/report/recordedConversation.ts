@@ -10,7 +10,7 @@ import type { ModelLimits } from '../types';
 import type { TrimPlan } from '../request/prepareRequest';
 import { normalizeUsage } from '../usage/normalizeUsage';
 import { isRecord } from '../util/isRecord';
-import { parseReplayLines, type ReplayRequest } from '../../replay/replayFile';
+import { parseReplayLines, type ReplayRequest } from '../replay/replayFile';
 import { oursRunner } from './policies';
 import { MAX_RECORDS_PER_CONVERSATION, toRequestRecord, type ConversationLog } from './requestLog';
 import { simulate } from './simulate';
