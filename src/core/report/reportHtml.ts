@@ -65,8 +65,12 @@ function whatIfSection(page: ReportPage): string {
   const notice = page.notice ? `<p role="status" id="notice">${esc(page.notice)}</p>` : '';
   if (!whatIf) return form + notice;
   const head = '<tr><th scope="col"></th><th scope="col">headroom</th><th scope="col">step</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th></tr>';
-  const row = (label: string, side: WhatIf['current']): string => `<tr><th scope="row">${label}</th><td>${n(side.headroom)}</td><td>${n(side.step)}</td>${summaryCells(side.summary, side.cost)}</tr>`;
-  return form + notice + `<table id="whatif-result" aria-live="polite">${head}${row('now', whatIf.current)}${row('chosen', whatIf.chosen)}</table>`;
+  const cell = (used: number, asked: number | undefined): string => (asked === undefined || asked === used ? `<td>${n(used)}</td>` : `<td class="capped">${n(used)} <span class="note">(asked ${n(asked)})</span></td>`);
+  const row = (label: string, side: WhatIf['current']): string => `<tr><th scope="row">${label}</th>${cell(side.headroom, side.asked?.headroom)}${cell(side.step, side.asked?.step)}${summaryCells(side.summary, side.cost)}</tr>`;
+  const capped = whatIf.chosen.asked || whatIf.current.asked
+    ? `<p class="note" id="whatif-capped">Headroom and cut step are each capped at 10% of the budget (${n(page.data.records[page.data.records.length - 1]?.budget ?? 0)} tokens): the replay used the capped values, and the trim would too.</p>`
+    : '';
+  return form + notice + `<table id="whatif-result" aria-live="polite">${head}${row('now', whatIf.current)}${row('chosen', whatIf.chosen)}</table>${capped}`;
 }
 
 function quotaSection(quota: Quota | undefined): string {
