@@ -14,6 +14,7 @@ import { basisKey, catchUp, ConversationFigures, type TrackedReplay } from '../c
 import { reportHtml } from '../core/report/reportHtml';
 import { parseReportMessage } from '../core/report/reportMessages';
 import { conversationTitle, MAX_CONVERSATIONS, type ConversationLog, type RequestLog } from '../core/report/requestLog';
+import type { SizeMemo } from '../core/trim/messageSize';
 import { BoundedMap } from '../core/util/boundedMap';
 import { listRecordings, readRecordingFile, type RecordingFile } from './recordings';
 import type { SettingsReader } from './settingsReader';
@@ -41,6 +42,8 @@ export class ReportPanels implements vscode.Disposable {
   private readonly open = new Map<string, OpenReport>();
   /** Recordings read into reports, by report id. */
   private readonly recorded = new BoundedMap<string, ConversationLog>(MAX_CONVERSATIONS);
+  /** The engine's size memo, once the engine exists: the replays measure nothing the live trim measured. */
+  private sizes?: SizeMemo;
 
   constructor(
     private readonly requests: RequestLog,
@@ -70,6 +73,10 @@ export class ReportPanels implements vscode.Disposable {
     }
     await this.update(id);
     return report.data;
+  }
+
+  useSizes(memo: SizeMemo): void {
+    this.sizes = memo;
   }
 
   /** A conversation got a new request: its open report follows (returns at once; the update runs after). */
@@ -112,7 +119,7 @@ export class ReportPanels implements vscode.Disposable {
     if (!log || !last) return;
     const settings = this.settings.current;
     if (!report.figures || report.figures.key !== basisKey(settings, last) || report.figures.stale(log)) {
-      report.figures = new ConversationFigures(settings, last, log);
+      report.figures = new ConversationFigures(settings, last, log, this.sizes);
       report.chosenReplay = undefined;
     }
     const figures = report.figures;

@@ -25,8 +25,6 @@ export function basisKey(settings: Settings, last: RequestRecord): string {
 }
 
 export class ConversationFigures {
-  /** The one size cache of this conversation's replays. */
-  readonly memo = new SizeMemo();
   readonly policies: Record<PolicyId, TrackedReplay>;
   readonly key: string;
 
@@ -35,6 +33,8 @@ export class ConversationFigures {
     /** The conversation's latest record when the figures were laid: its budget pins every replay. */
     readonly basis: RequestRecord,
     log: ConversationLog,
+    /** The one size cache: in the extension, the engine's (the live trim has measured every message already). */
+    readonly memo: SizeMemo = new SizeMemo(),
   ) {
     this.key = basisKey(settings, basis);
     const from = firstKept(log);
