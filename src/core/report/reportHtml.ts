@@ -12,6 +12,7 @@ import type { ReportData, WhatIf } from './reportData';
 import type { RequestRecord } from './requestLog';
 import type { SimSummary } from './simulate';
 import { routeLabel } from './statusText';
+import { esc } from './svg';
 
 export interface ReportPage {
   data: ReportData;
@@ -22,10 +23,6 @@ export interface ReportPage {
   /** A line under the what-if form, e.g. "Wrote … to your user settings." */
   notice?: string;
   nonce: string;
-}
-
-export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const n = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '∞');
