@@ -4,11 +4,11 @@
  * mark as horizontal lines. Colours are CSS classes the page maps to theme variables.
  */
 import type { RequestRecord } from './requestLog';
-import { el, hLine, niceMax, polyline, svgDocument, text, title } from './svg';
+import { el, hLine, niceMax, polyline, svgDocument, text, title, whole } from './svg';
 
 export const CHART = { width: 760, height: 280, left: 56, right: 44, top: 20, bottom: 28 };
 
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const fmt = whole;
 
 export function chartSvg(records: readonly RequestRecord[]): string {
   const { width, height, left, right, top, bottom } = CHART;

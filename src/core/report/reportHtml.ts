@@ -12,7 +12,7 @@ import type { ReportData, WhatIf } from './reportData';
 import type { RequestRecord } from './requestLog';
 import type { SimSummary } from './simulate';
 import { routeLabel } from './statusText';
-import { esc } from './svg';
+import { esc, whole } from './svg';
 
 export interface ReportPage {
   data: ReportData;
@@ -25,7 +25,7 @@ export interface ReportPage {
   nonce: string;
 }
 
-const n = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '∞');
+const n = (v: number): string => (Number.isFinite(v) ? whole(v) : '∞');
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
 
 function totalsSection(data: ReportData): string {

@@ -5,19 +5,23 @@
  */
 
 /** Text or an attribute value made safe for HTML and SVG. */
+const SPECIAL = /[&<>"']/;
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) : text;
 }
 
 export type Attrs = Record<string, string | number | undefined>;
 
-const num = (v: number): string => (Number.isInteger(v) ? String(v) : v.toFixed(1));
+/** One decimal, as the charts need (a tenth of a pixel). */
+const num = (v: number): string => String(Math.round(v * 10) / 10);
 
 function attrs(a: Attrs): string {
-  return Object.entries(a)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` ${k}="${typeof v === 'number' ? num(v) : esc(v as string)}"`)
-    .join('');
+  let out = '';
+  for (const k in a) {
+    const v = a[k];
+    if (v !== undefined) out += ` ${k}="${typeof v === 'number' ? num(v) : esc(v)}"`;
+  }
+  return out;
 }
 
 /** An element; `inner` is markup already (use text() or esc() for words). */
@@ -49,4 +53,12 @@ export function niceMax(n: number): number {
   if (n <= 0) return 1;
   const magnitude = 10 ** Math.floor(Math.log10(n));
   return ([1, 2, 2.5, 5, 10].find((s) => s * magnitude >= n) ?? 10) * magnitude;
+}
+
+/** 1234567.8 → "1,234,568" (as toLocaleString('en-US'), which costs a formatter per call: the report prints thousands). */
+export function whole(n: number): string {
+  const digits = String(Math.abs(Math.round(n)));
+  let out = '';
+  for (let i = 0; i < digits.length; i++) out += (i > 0 && (digits.length - i) % 3 === 0 ? ',' : '') + digits[i];
+  return n <= -0.5 ? `-${out}` : out;
 }
