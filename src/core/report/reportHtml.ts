@@ -82,10 +82,22 @@ export function routesOf(records: readonly RequestRecord[]): string[] {
   return [...new Set(records.map((r) => r.route).filter((r): r is string => !!r))];
 }
 
+/** A record's row, kept while the record lives: records never change, and a followed report re-renders every request. */
+const rowsKept = new WeakMap<RequestRecord, { at: string; html: string }>();
+
+function requestRow(r: RequestRecord, i: number, withRoute: boolean): string {
+  const at = `${i}|${withRoute}`;
+  const kept = rowsKept.get(r);
+  if (kept?.at === at) return kept.html;
+  const route = withRoute ? `<td>${esc(r.route ? routeLabel(r.route) : '—')}</td>` : '';
+  const html = `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td>${route}</tr>`;
+  rowsKept.set(r, { at, html });
+  return html;
+}
+
 function requestTable(data: ReportData): string {
   const withRoute = routesOf(data.records).length > 0;
-  const route = (r: RequestRecord): string => (withRoute ? `<td>${esc(r.route ? routeLabel(r.route) : '—')}</td>` : '');
-  const rows = data.records.map((r, i) => `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td>${route(r)}</tr>`);
+  const rows = data.records.map((r, i) => requestRow(r, i, withRoute));
   const routeHead = withRoute ? '<th scope="col">route</th>' : '';
   return `<details><summary>Every request</summary><table id="requests"><tr><th scope="col">#</th><th scope="col">prompt</th><th scope="col">cached</th><th scope="col">hit</th><th scope="col">completion</th><th scope="col">cut</th><th scope="col">not sent</th>${routeHead}</tr>${rows.join('')}</table></details>`;
 }
