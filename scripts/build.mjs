@@ -1,6 +1,7 @@
 // Bundles the extension into dist/extension.js. The tokenizer (o200k ranks, ~2 MB) is a second bundle,
 // dist/tokenizer.js, required lazily at first use so activation stays fast.
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
 
 const production = process.argv.includes('--production');
 const common = {
@@ -13,14 +14,26 @@ const common = {
   logLevel: 'warning',
 };
 
-await esbuild.build({
+/** Tooling folders (eslint.config.mjs TOOLING): a bundle input under one of them fails the build. */
+const TOOLING = /^src\/(bench|fakeServer|replay|e2e|tools|test)\//;
+
+const extension = await esbuild.build({
   ...common,
+  metafile: true,
   entryPoints: ['src/extension.ts'],
   outfile: 'dist/extension.js',
   external: ['vscode', './tokenizer.js'],
   // Makes tokenCounter.ts require the separate dist/tokenizer.js instead of bundling the rank tables.
   define: { __OPENCODE_BUNDLE__: 'true' },
 });
+// The bundle holds only product code: its inputs are written beside it (a test reads them) and checked here.
+const inputs = Object.keys(extension.metafile.inputs).filter((f) => f.startsWith('src/')).sort();
+fs.writeFileSync('dist/extension.inputs.json', `${JSON.stringify(inputs, null, 1)}\n`);
+const tooling = inputs.filter((f) => TOOLING.test(f));
+if (tooling.length > 0) {
+  console.error(`The bundle would ship tooling: ${tooling.join(', ')}`);
+  process.exit(1);
+}
 await esbuild.build({
   ...common,
   entryPoints: ['src/core/tokens/o200k.ts'],

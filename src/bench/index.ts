@@ -25,6 +25,7 @@ import { artifactSizes, ensureProductionBundle } from './speed/artifacts';
 import { runProbe } from './speed/childProbe';
 import type { MemoryGrowth } from './speed/memoryProbe';
 import { measureTrimSpeed } from './speed/trimSpeed';
+import { measureReportSpeed } from './speed/reportSpeed';
 
 interface BenchOptions {
   regimes: string[];
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
   const memoryGrowth = await memory;
   progress(started, 'memory probe done; timing the trim alone');
   const trim = measureTrimSpeed(speedSession);
+  progress(started, 'timing the open session report');
+  const report = measureReportSpeed();
   const activation = await runProbe<ActivationTimes>(path.join(__dirname, 'speed', 'activationProbe.js'));
   const cpus = os.cpus();
   const results: BenchResults = {
@@ -92,8 +95,8 @@ async function main(): Promise<void> {
     },
     benchMs: 0,
     regimes,
-    acceptance: checkAcceptance(regimes, trim),
-    speed: { trim, activation, memory: memoryGrowth, artifacts: artifactSizes(builtDist) },
+    acceptance: checkAcceptance(regimes, trim, report),
+    speed: { trim, report, activation, memory: memoryGrowth, artifacts: artifactSizes(builtDist) },
     accuracy,
     messages,
   };

@@ -7,6 +7,7 @@ import type { ActivationTimes } from './speed/activationProbe';
 import type { ArtifactSizes } from './speed/artifacts';
 import type { MemoryGrowth } from './speed/memoryProbe';
 import type { TrimSpeed } from './speed/trimSpeed';
+import type { ReportSpeed } from './speed/reportSpeed';
 
 export interface BenchResults {
   generatedAt: string;
@@ -17,6 +18,7 @@ export interface BenchResults {
   acceptance: Acceptance;
   speed: {
     trim: TrimSpeed;
+    report: ReportSpeed;
     activation: ActivationTimes;
     memory: MemoryGrowth;
     artifacts: ArtifactSizes;

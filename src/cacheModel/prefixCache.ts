@@ -1,6 +1,7 @@
 /**
- * A model of a provider's exact-prefix prompt cache. Pure (no HTTP, no test code): the fake server, the benchmark and the
- * replay tool all drive it in-process.
+ * A model of a provider's exact-prefix prompt cache, the project's one: the fake server, the benchmark and the
+ * replay tool drive PrefixCacheModel (o200k-counted, content-hashed blocks); the session report drives the same
+ * rule (SeenPrefixes) with its estimator-sized blocks. Pure (no HTTP, no test code); shipped with the report.
  *
  * The prompt is a chain of blocks: the tools (one block, always first, empty when there are none) and then
  * each message. A request's cached tokens are the tokens of the longest run of leading blocks that an
@@ -56,22 +57,47 @@ export function roundDownToCacheUnit(tokens: number): number {
   return Math.floor(tokens / CACHE_GRANULARITY_TOKENS) * CACHE_GRANULARITY_TOKENS;
 }
 
-/** Hash of "these blocks, in this order": each link commits to everything before it. */
-export function prefixChainHashes(blocks: readonly PromptBlock[]): string[] {
-  const chain: string[] = [];
-  let previous = '';
-  for (const block of blocks) {
-    previous = sha1(`${previous}|${block.hash}`);
-    chain.push(previous);
+/** What identifies a block for the cache: its content hash (here) or any stable key of its content (the report). */
+export type BlockKey = string | number | object;
+
+interface PrefixNode {
+  children: Map<BlockKey, PrefixNode>;
+}
+
+/**
+ * The exact-prefix rule for one session: every request's leading chains of blocks are remembered (a trie, so a
+ * request costs one step per block, no hashing); a request's match is the longest leading run of its blocks that
+ * an earlier request also started with.
+ */
+export class SeenPrefixes {
+  private readonly root: PrefixNode = { children: new Map() };
+
+  /** Tokens of the matched leading blocks (not rounded), then remembers this request's chain. */
+  observe(blocks: readonly { key: BlockKey; tokens: number }[]): number {
+    let node = this.root;
+    let matched = 0;
+    let cumulative = 0;
+    let matching = true;
+    for (const block of blocks) {
+      cumulative += block.tokens;
+      let child = node.children.get(block.key);
+      // Every prefix of a seen request was stored, so the first miss ends the common prefix.
+      if (child && matching) matched = cumulative;
+      else {
+        matching = false;
+        if (!child) node.children.set(block.key, (child = { children: new Map() }));
+      }
+      node = child;
+    }
+    return matched;
   }
-  return chain;
 }
 
 export class PrefixCacheModel {
   /** Content tokens by block hash. Content-addressed, so it stays valid across sessions and resets. */
   private readonly tokensByBlockHash = new BoundedMap<string, number>(MAX_MEMO_BLOCKS);
-  /** Per session (the least recently used forgotten first): prefix-chain hash → cumulative tokens up to and including that block. */
-  private readonly prefixesBySession = new BoundedMap<string, Map<string, number>>(MAX_SESSIONS);
+  /** Per session (the least recently used forgotten first): the prefixes its requests started with. */
+  private readonly prefixesBySession = new BoundedMap<string, SeenPrefixes>(MAX_SESSIONS);
   readonly stats: TokenizeStats = { blocksTokenized: 0, blocksFromMemo: 0 };
 
   /** Prompt tokens of a request without touching any session. Only never-seen blocks are tokenized. */
@@ -93,19 +119,9 @@ export class PrefixCacheModel {
     const lastMessageTokens = blocks.length > 1 ? blocks[blocks.length - 1].tokens : 0;
     if (!sessionId) return { promptTokens, cachedTokens: 0, lastMessageTokens };
 
-    const known = this.prefixesBySession.getOrCreate(sessionId, () => new Map());
-    const chain = prefixChainHashes(blocks);
-    let matchedTokens = 0;
-    let cumulative = 0;
-    let stillMatching = true;
-    chain.forEach((link, i) => {
-      cumulative += blocks[i].tokens;
-      // Every prefix of a seen request was stored, so the first miss ends the common prefix.
-      if (stillMatching && known.has(link)) matchedTokens = cumulative;
-      else stillMatching = false;
-      known.set(link, cumulative);
-    });
-    return { promptTokens, cachedTokens: roundDownToCacheUnit(matchedTokens), lastMessageTokens };
+    const known = this.prefixesBySession.getOrCreate(sessionId, () => new SeenPrefixes());
+    const matched = known.observe(blocks.map((block) => ({ key: block.hash, tokens: block.tokens })));
+    return { promptTokens, cachedTokens: roundDownToCacheUnit(matched), lastMessageTokens };
   }
 
   /** Forgets every session's cached prefixes (the token memo is kept: it only ever saves work). */

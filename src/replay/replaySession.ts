@@ -16,7 +16,7 @@ import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ModelLimits } from '../core/types';
 import type { RouteId } from '../core/routes/route';
-import type { ReplayRequest } from './replayFile';
+import type { ReplayRequest } from '../core/replay/replayFile';
 import { RouteCaches } from './routeUsage';
 
 export interface ReplayOptions {

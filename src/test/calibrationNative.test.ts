@@ -10,7 +10,7 @@ import { measureMessage, SizeMemo } from '../core/trim/messageSize';
 import { layoutLookup } from '../core/routes/nativeReplay';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { sentRecord } from '../core/replay/sentRecord';
-import { parseReplayLines } from '../replay/replayFile';
+import { parseReplayLines } from '../core/replay/replayFile';
 import type { ChatMessage } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { bodyTokens } from './support/bodyMeasure';

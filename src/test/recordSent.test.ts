@@ -13,7 +13,7 @@ import { resolveSettings } from '../core/config/settings';
 import type { PreparedRequest } from '../core/request/prepareRequest';
 import type { ChatMessage } from '../core/types';
 import type { FakeModel, FaultSpec } from '../fakeServer/types';
-import { parseReplayLines } from '../replay/replayFile';
+import { parseReplayLines } from '../core/replay/replayFile';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 

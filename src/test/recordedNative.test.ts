@@ -7,7 +7,7 @@ import { MemoryLogger } from '../core/log';
 import { oursRunner, replayLimits, replaySettings } from '../core/report/policies';
 import { recordedConversationLog } from '../core/report/recordedConversation';
 import { RequestLog } from '../core/report/requestLog';
-import { conversationRequests, simulate } from '../core/report/simulate';
+import { simulate } from '../core/report/simulate';
 import { accountUsage } from '../core/request/accountUsage';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { RequestRecording } from '../core/replay/requestRecording';
@@ -18,7 +18,7 @@ import { ConversationStates } from '../core/trim/conversationState';
 import { calibrationRawTokens } from '../core/trim/historyTrim';
 import { SizeMemo } from '../core/trim/messageSize';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
-import { parseReplayLines } from '../replay/replayFile';
+import { parseReplayLines } from '../core/replay/replayFile';
 import { defaultSettings } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
 
@@ -49,12 +49,13 @@ describe('a recording of a native-route session replays onto the live cuts', () 
         lines.push(recording.lineFor(p.input, [], sentRecord(route, p.body, p.body, [], p.trim.native)));
       }
       assert.ok(live.some((removed) => removed > 0), 'the session cuts');
-      const replayed = recordedConversationLog('s', parseReplayLines(lines), settings, limits, 0, 'm', factors).records.map((r) => r.removed);
+      const replayed = recordedConversationLog('s', parseReplayLines(lines), settings, limits, 0, 'm', { factors, calibrations: [] }).records.map((r) => r.removed);
       assert.deepStrictEqual(replayed, live);
       // The report's replay of a conversation of this window (what-if, cost rows) measures the same way.
       const last = requestLog.latest()!;
       const conversation = requestLog.get(last.sessionId)!;
-      const whatIf = simulate(conversationRequests(conversation), oursRunner(replaySettings(settings, last), replayLimits(last)));
+      const replayMemo = new SizeMemo();
+      const whatIf = simulate(conversation.requests, oursRunner(replaySettings(settings, last), replayLimits(last), replayMemo), replayMemo);
       assert.deepStrictEqual(whatIf.map((step) => step.removed), live);
       const total = lines.reduce((sum, line) => sum + Object.keys(JSON.parse(line).sent.native ?? {}).length, 0);
       assert.strictEqual(total, 60, 'each message\'s native size is written once, on the line that first sends it');

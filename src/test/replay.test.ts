@@ -7,7 +7,7 @@ import * as path from 'path';
 import { RequestRecording } from '../core/replay/requestRecording';
 import type { SentRecord } from '../core/replay/sentRecord';
 import type { WireMessage } from '../core/wire/wireTypes';
-import { parseReplayLines } from '../replay/replayFile';
+import { parseReplayLines } from '../core/replay/replayFile';
 import { filler } from './support/trimHarness';
 
 const REPLAY = path.join(__dirname, '..', 'tools', 'replay.js');

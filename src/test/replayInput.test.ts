@@ -10,7 +10,7 @@ import * as path from 'path';
 import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
 import { flagNumber, parseReplayArgs, UsageError } from '../replay/replayArgs';
-import { parseReplayLines } from '../replay/replayFile';
+import { parseReplayLines } from '../core/replay/replayFile';
 import { replaySession } from '../replay/replaySession';
 
 const REPLAY = path.join(__dirname, '..', 'tools', 'replay.js');

@@ -73,7 +73,7 @@ describe('session report data', () => {
     const moved = session.lines.filter((l) => l.startsWith('[history-trim] Dropped') && l.endsWith('cut=moved')).length;
     assert.ok(moved >= 2, `the session should move the cut (moved ${moved})`);
     assert.strictEqual(totals(session.log.records).cutMoves, moved);
-    assert.strictEqual(session.log.input.length, 1 + 2 * 29);
+    assert.strictEqual(session.log.requests.at(-1)?.messages.length, 1 + 2 * 29);
   });
 
   it('totals add up for any records', () => {

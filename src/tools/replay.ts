@@ -14,7 +14,7 @@
 import * as fs from 'fs';
 import { resolveSettings } from '../core/config/settings';
 import { parseReplayArgs, UsageError, USAGE, type ReplayArgs } from '../replay/replayArgs';
-import { parseReplayLines } from '../replay/replayFile';
+import { parseReplayLines } from '../core/replay/replayFile';
 import { replaySession } from '../replay/replaySession';
 
 function main(argv: string[]): number {

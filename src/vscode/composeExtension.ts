@@ -68,7 +68,7 @@ function createParts(context: vscode.ExtensionContext): Parts {
 function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: () => OpenCodeChatProvider, options: ComposeOptions): ChatEngine {
   const { log, settings, keys, requests, statusBar, reports, quota } = parts;
   const recorder = new RequestRecorderFile(context.logUri.fsPath, log);
-  return new ChatEngine({
+  const engine = new ChatEngine({
     log,
     store: context.globalState,
     settings: () => settings.current,
@@ -84,6 +84,8 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     },
     timing: options.timing,
   });
+  reports.useSizes(engine.memo);
+  return engine;
 }
 
 function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Disposable[] {

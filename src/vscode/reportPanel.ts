@@ -1,16 +1,20 @@
 /**
- * "OpenCode: Show Session Report": one webview per conversation, rendered from core/report (data and HTML);
- * this file only opens panels, answers the page's two messages (replay a what-if, write the chosen values
- * to the user's settings) and re-renders when the conversation gets a new request. Conversations come from
- * memory (RequestLog) and, with opencode.recordRequests on, from the recordings on disk (recordings.ts).
+ * "OpenCode: Show Session Report": one webview per conversation, its tab named after it, rendered from
+ * core/report (data and HTML); this file only opens panels, answers the page's two messages (replay a what-if,
+ * write the chosen values to the user's settings) and follows the conversation: each new request is a refresh
+ * that returns at once; the update after it steps the report's figures (reportFigures.ts) by that request, in
+ * slices that yield to the extension host. Conversations come from memory (RequestLog) and, with
+ * opencode.recordRequests on, from the recordings on disk (recordings.ts).
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { QuotaService } from '../core/quota/quotaService';
-import { reportData, whatIf, whatIfSettings, type ReportData } from '../core/report/reportData';
+import { reportDataOf, whatIfOf, whatIfSettings, type ReportData } from '../core/report/reportData';
+import { basisKey, catchUp, ConversationFigures, type TrackedReplay } from '../core/report/reportFigures';
 import { reportHtml } from '../core/report/reportHtml';
 import { parseReportMessage } from '../core/report/reportMessages';
-import { MAX_CONVERSATIONS, type ConversationLog, type RequestLog } from '../core/report/requestLog';
+import { conversationTitle, MAX_CONVERSATIONS, type ConversationLog, type RequestLog } from '../core/report/requestLog';
+import type { SizeMemo } from '../core/trim/messageSize';
 import { BoundedMap } from '../core/util/boundedMap';
 import { listRecordings, readRecordingFile, type RecordingFile } from './recordings';
 import type { SettingsReader } from './settingsReader';
@@ -18,16 +22,28 @@ import type { SettingsReader } from './settingsReader';
 /** Report ids of conversations read from a recording: this prefix and the file's path. */
 const RECORDED = 'recorded:';
 
+/** How long one slice of replay may hold the extension host before it yields. */
+const SLICE_MS = 8;
+
 interface OpenReport {
   panel: vscode.WebviewPanel;
   chosen?: { headroom: number; step: number };
   notice?: string;
+  figures?: ConversationFigures;
+  /** The chosen values' replay, for the figures it was laid with. */
+  chosenReplay?: { key: string; replay: TrackedReplay };
+  /** An update is running; `again`: something changed meanwhile, run once more when it ends. */
+  updating?: Promise<void>;
+  again?: boolean;
+  data?: ReportData;
 }
 
 export class ReportPanels implements vscode.Disposable {
   private readonly open = new Map<string, OpenReport>();
   /** Recordings read into reports, by report id. */
   private readonly recorded = new BoundedMap<string, ConversationLog>(MAX_CONVERSATIONS);
+  /** The engine's size memo, once the engine exists: the replays measure nothing the live trim measured. */
+  private sizes?: SizeMemo;
 
   constructor(
     private readonly requests: RequestLog,
@@ -49,23 +65,70 @@ export class ReportPanels implements vscode.Disposable {
     let report = this.open.get(id);
     if (report) report.panel.reveal();
     else {
-      const panel = vscode.window.createWebviewPanel('opencode.report', 'OpenCode Session Report', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
+      const panel = vscode.window.createWebviewPanel('opencode.report', this.title(id), vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
       report = { panel };
       this.open.set(id, report);
       panel.onDidDispose(() => this.open.delete(id));
       panel.webview.onDidReceiveMessage((message) => void this.answer(id, message));
     }
-    return this.render(id);
+    await this.update(id);
+    return report.data;
   }
 
-  /** A conversation got a new request: refresh its open report. */
+  useSizes(memo: SizeMemo): void {
+    this.sizes = memo;
+  }
+
+  /** A conversation got a new request: its open report follows (returns at once; the update runs after). */
   refresh(sessionId: string): void {
-    if (this.open.has(sessionId)) this.render(sessionId);
+    if (this.open.has(sessionId)) void this.update(sessionId);
   }
 
   /** Something every report shows changed (the quota): render the open ones again. */
   refreshAll(): void {
-    for (const id of this.open.keys()) this.render(id);
+    for (const id of this.open.keys()) void this.update(id);
+  }
+
+  /** The tab's name: the conversation's first words (two reports never share the generic title). */
+  private title(id: string, log = this.conversation(id)): string {
+    const name = log ? conversationTitle(log) : id.slice(0, 12);
+    return `${log?.recordedFile ? 'Recorded report' : 'Report'}: ${name}`;
+  }
+
+  /** Brings the report up to date: at most one update runs per report; changes meanwhile run it once more. */
+  private update(id: string): Promise<void> {
+    const report = this.open.get(id);
+    if (!report) return Promise.resolve();
+    if (report.updating) {
+      report.again = true;
+      return report.updating;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        report.again = false;
+        await this.catchUpAndRender(id, report);
+      } while (report.again && this.open.get(id) === report);
+    };
+    report.updating = run().finally(() => (report.updating = undefined));
+    return report.updating;
+  }
+
+  private async catchUpAndRender(id: string, report: OpenReport): Promise<void> {
+    const log = this.conversation(id);
+    const last = log?.records[log.records.length - 1];
+    if (!log || !last) return;
+    const settings = this.settings.current;
+    if (!report.figures || report.figures.key !== basisKey(settings, last) || report.figures.stale(log)) {
+      report.figures = new ConversationFigures(settings, last, log, this.sizes);
+      report.chosenReplay = undefined;
+    }
+    const figures = report.figures;
+    const chosen = report.chosen && whatIfSettings(report.chosen.headroom, report.chosen.step);
+    const chosenKey = `${figures.key}|${JSON.stringify(chosen)}`;
+    if (chosen && report.chosenReplay?.key !== chosenKey) report.chosenReplay = { key: chosenKey, replay: figures.whatIfReplay(log, chosen) };
+    const extra = chosen && report.chosenReplay ? [report.chosenReplay.replay] : [];
+    const caughtUp = await catchUp((deadline) => figures.advance(log, deadline, extra), SLICE_MS, () => this.open.get(id) !== report || report.figures !== figures);
+    if (caughtUp) this.render(report, log, figures, extra[0]);
   }
 
   private async pick(): Promise<string | undefined> {
@@ -80,7 +143,7 @@ export class ReportPanels implements vscode.Disposable {
     const items = logs.map((l) => ({
       label: l.modelId,
       description: `${l.records.length} request(s), last at ${new Date(l.records[l.records.length - 1].at).toLocaleTimeString()}`,
-      detail: l.input.find((m) => m.role === 'user' && typeof m.content === 'string')?.content?.toString().slice(0, 80),
+      detail: conversationTitle(l),
       id: l.sessionId,
     }));
     const recorded = recordings.map((r) => ({
@@ -113,18 +176,15 @@ export class ReportPanels implements vscode.Disposable {
     return id.startsWith(RECORDED) ? this.recorded.peek(id) : this.requests.get(id);
   }
 
-  private render(sessionId: string): ReportData | undefined {
-    const report = this.open.get(sessionId);
-    const log = this.conversation(sessionId);
-    if (!report || !log) return undefined;
-    const settings = this.settings.current;
-    const data = reportData(log, settings);
+  private render(report: OpenReport, log: ConversationLog, figures: ConversationFigures, chosenReplay: TrackedReplay | undefined): void {
+    const data = reportDataOf(log, figures);
     const last = log.records[log.records.length - 1];
     const chosen = report.chosen ?? { headroom: last.headroom, step: last.cutStep };
-    const result = report.chosen ? whatIf(log, settings, whatIfSettings(chosen.headroom, chosen.step)) : undefined;
+    const result = report.chosen && chosenReplay ? whatIfOf(figures, chosenReplay, whatIfSettings(chosen.headroom, chosen.step)) : undefined;
     const nonce = randomBytes(16).toString('base64');
+    report.panel.title = this.title(log.sessionId, log);
     report.panel.webview.html = reportHtml({ data, whatIf: result, quota: this.quota.current, chosen, notice: report.notice, nonce });
-    return data;
+    report.data = data;
   }
 
   private async answer(sessionId: string, raw: unknown): Promise<void> {
@@ -134,14 +194,12 @@ export class ReportPanels implements vscode.Disposable {
     report.chosen = { headroom: message.headroom, step: message.step };
     report.notice = undefined;
     if (message.type === 'apply') {
-      const config = vscode.workspace.getConfiguration('opencode');
-      for (const [key, value] of Object.entries(whatIfSettings(message.headroom, message.step))) {
-        await config.update(`historyTrim.${key}`, value, vscode.ConfigurationTarget.Global);
-      }
+      const values = Object.entries(whatIfSettings(message.headroom, message.step)).map(([key, value]) => [`historyTrim.${key}`, value]);
+      await this.settings.write(Object.fromEntries(values), vscode.ConfigurationTarget.Global);
       report.notice = `Wrote headroom ${message.headroom} and cut step ${message.step} to your user settings (opencode.historyTrim.*).`;
       this.log.info(`[report] what-if values written to user settings: headroom=${message.headroom} step=${message.step}`);
     }
-    this.render(sessionId);
+    await this.update(sessionId);
   }
 
   dispose(): void {

@@ -48,6 +48,8 @@ export class RequestRecorderFile {
       this.lineOf.set(prepared, line);
       const factor = this.pendingFactor.get(prepared);
       if (factor !== undefined) meta.factors[line] = factor;
+      // Exact, not rounded: the report's replay trims with it and must land on this request's cut.
+      meta.calibrations[line] = [prepared.calibration, prepared.calibrationSpread];
       this.writeMeta(file, meta);
       if (!this.announced) this.log.info(`[record] Recording requests to ${path.dirname(file)}`);
       this.announced = true;
@@ -103,6 +105,8 @@ interface WrittenMeta {
   maxBytes: number;
   /** Per line of the JSONL: API tokens per raw estimate as the endpoint reported (null: no usage). */
   factors: (number | null)[];
+  /** Per line: the calibration and spread the request's trim used. */
+  calibrations: ([number, number] | null)[];
   /** Lines in the JSONL so far (not written: the file itself says). */
   lines: number;
 }
@@ -110,15 +114,15 @@ interface WrittenMeta {
 const metaPath = (file: string): string => file.replace(/\.jsonl$/, '.meta.json');
 
 /** A conversation this window has not recorded yet may have a file from before: keep counting its lines. */
-function continued(file: string): Pick<WrittenMeta, 'factors' | 'lines'> {
+function continued(file: string): Pick<WrittenMeta, 'factors' | 'calibrations' | 'lines'> {
   let lines = 0;
   try {
     lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length;
   } catch {
-    return { factors: [], lines: 0 };
+    return { factors: [], calibrations: [], lines: 0 };
   }
-  const factors = parseRecordingMeta(readOr(metaPath(file)))?.factors ?? [];
-  return { factors: factors.slice(0, lines), lines };
+  const meta = parseRecordingMeta(readOr(metaPath(file)));
+  return { factors: (meta?.factors ?? []).slice(0, lines), calibrations: (meta?.calibrations ?? []).slice(0, lines), lines };
 }
 
 function readOr(file: string): string | undefined {

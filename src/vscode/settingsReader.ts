@@ -10,17 +10,39 @@ export class SettingsReader implements vscode.Disposable {
   private readonly listener: vscode.Disposable;
   private readonly changed = new vscode.EventEmitter<Settings>();
   readonly onDidChange = this.changed.event;
+  /** Writes under way (write): their change events wait, so several values are one change. */
+  private writing = 0;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.value = this.read();
     this.listener = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration('opencode')) return;
-      const before = this.value;
-      this.value = this.read();
-      const line = settingsChangeLine(before, this.value);
-      if (line) this.log.info(line);
-      this.changed.fire(this.value);
+      if (event.affectsConfiguration('opencode') && this.writing === 0) this.reread();
     });
+  }
+
+  /**
+   * Writes several `opencode.*` values as one change: one re-read, one `[settings]` line, one onDidChange
+   * (VS Code raises a change event per key written).
+   */
+  async write(values: Record<string, unknown>, target: vscode.ConfigurationTarget): Promise<void> {
+    this.writing++;
+    try {
+      const config = vscode.workspace.getConfiguration('opencode');
+      for (const [key, value] of Object.entries(values)) await config.update(key, value, target);
+    } finally {
+      this.writing--;
+    }
+    if (this.writing === 0) this.reread();
+  }
+
+  /** Reads the settings again; logs and announces only what changed (a late event after a write finds nothing). */
+  private reread(): void {
+    const before = this.value;
+    this.value = this.read();
+    const line = settingsChangeLine(before, this.value);
+    if (!line && JSON.stringify(before) === JSON.stringify(this.value)) return;
+    if (line) this.log.info(line);
+    this.changed.fire(this.value);
   }
 
   get current(): Settings {

@@ -6,14 +6,14 @@
 import { measureMessage, measureTools, type MessageSize } from '../../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { Calibrations } from '../../core/trim/calibration';
-import type { ReplayRequest } from '../../replay/replayFile';
+import type { ReplayRequest } from '../../core/replay/replayFile';
 import type { RegimeSpec } from '../sessions/regimes';
 import { benchBudget } from './benchSettings';
 import { charsSizeOf, charsToolsSize } from './charsEstimate';
 import { leadingDropUnits, leadingGeometry } from './leadingCut';
-import { minimalFitDropUnits } from './minimalFitCut';
-import type { Policy, PolicyDecision, PolicyRun } from './policy';
-import { decisionAfterDropping, sizeHistory, type SizedHistory } from './unitCut';
+import { minimalFitDropUnits } from '../../core/report/minimalFitCut';
+import type { Policy, PolicyRun } from './policy';
+import { decisionAfterDropping, sizeHistory, type PolicyDecision, type SizedHistory } from '../../core/report/unitCut';
 
 interface Estimator {
   sizeOf(message: WireMessage): MessageSize;

@@ -6,7 +6,7 @@
  * multiple of the cut step. Headroom = 3% of the budget clamped to 8,192…32,768; headroom and step are
  * each at most 10% of the budget.
  */
-import type { SizedHistory } from './unitCut';
+import type { SizedHistory } from '../../core/report/unitCut';
 
 export const HEADROOM_RATIO = 0.03;
 export const HEADROOM_MIN_TOKENS = 8_192;

@@ -2,15 +2,9 @@
  * What the benchmark asks of a trim policy: which messages of a request to send, and (for policies that
  * learn, like ours) what the provider then reported. A policy starts fresh state for every run.
  */
-import type { ReplayRequest } from '../../replay/replayFile';
+import type { ReplayRequest } from '../../core/replay/replayFile';
 import type { RegimeSpec } from '../sessions/regimes';
-
-export interface PolicyDecision {
-  /** Indices into the request's messages that are sent, ascending. */
-  sentIndices: number[];
-  /** The policy's own token estimate of what it sends (tools included), in its own units. */
-  estimate: number;
-}
+import type { PolicyDecision } from '../../core/report/unitCut';
 
 export interface ProviderReport {
   promptTokens: number;

@@ -6,6 +6,7 @@
 import type { PolicyFigures } from '../metrics/policyFigures';
 import type { RegimeResult } from '../run/compareRegime';
 import type { TrimSpeed } from '../speed/trimSpeed';
+import type { ReportSpeed } from '../speed/reportSpeed';
 
 /** The bar's figures, stated once: the tables, findings and texts print them from here (the session bar, sessionBar.ts, asks for the same share of fewer moves). */
 export const TRIM_BAR = { regimes: ['b', 'c', 'd'], minFewerMoves: 0.3, warmTrimMs: 5, coldTrimMs: 40 } as const;
@@ -36,6 +37,9 @@ export interface Acceptance {
   coldMedianMs: number;
   warmPass: boolean;
   coldPass: boolean;
+  /** The open session report, per request (median over the 300-request agent session): speed/reportSpeed.ts. */
+  reportMedianMs: number;
+  reportPass: boolean;
   pass: boolean;
 }
 
@@ -65,7 +69,7 @@ export function regimeVerdict(result: RegimeResult, set: PolicyFigures[] = resul
 
 const passes = (verdicts: readonly RegimeVerdict[]): boolean => verdicts.every((v) => v.movesPass && v.keptPass);
 
-export function checkAcceptance(results: readonly RegimeResult[], speed: TrimSpeed): Acceptance {
+export function checkAcceptance(results: readonly RegimeResult[], speed: TrimSpeed, report: ReportSpeed): Acceptance {
   const barResults = results.filter((r) => (TRIM_BAR.regimes as readonly string[]).includes(r.regime.id));
   const regimes = barResults.map((r) => regimeVerdict(r));
   const regimesTextCount = barResults.filter((r) => r.textCount.length > 0).map((r) => regimeVerdict(r, r.textCount));
@@ -76,11 +80,13 @@ export function checkAcceptance(results: readonly RegimeResult[], speed: TrimSpe
   return {
     regimes,
     regimesTextCount,
-    textCountPass: warmPass && coldPass && passes(regimesTextCount),
+    textCountPass: warmPass && coldPass && report.pass && passes(regimesTextCount),
     warmMedianMs,
     coldMedianMs,
     warmPass,
     coldPass,
-    pass: warmPass && coldPass && passes(regimes),
+    reportMedianMs: report.perRequest.medianMs,
+    reportPass: report.pass,
+    pass: warmPass && coldPass && report.pass && passes(regimes),
   };
 }

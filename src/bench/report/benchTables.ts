@@ -6,6 +6,7 @@ import type { RegimeResult } from '../run/compareRegime';
 import { FEWER_MOVES_BAR, TRIM_BAR, type Acceptance, type RegimeVerdict } from './acceptance';
 import { kTokens, mb, ms, pct, range, signedPct, whole } from './format';
 import type { Table } from './tables';
+import { REPORT_BAR } from '../speed/reportSpeed';
 
 /** Cut moves, with the moves back to a shorter cut called out. */
 const movesCell = (f: PolicyFigures): string => (f.backMoves ? `${f.cutMoves} (${f.backMoves} back)` : String(f.cutMoves));
@@ -86,6 +87,7 @@ export function acceptanceTable(acceptance: Acceptance): Table {
       ...verdictRows(acceptance.regimesTextCount, 'text count'),
       ['warm trim, median', `${ms(acceptance.warmMedianMs)} ms`, `≤ ${TRIM_BAR.warmTrimMs} ms`, mark(acceptance.warmPass)],
       ['cold trim (fresh SizeMemo), median', `${ms(acceptance.coldMedianMs)} ms`, `≤ ${TRIM_BAR.coldTrimMs} ms`, mark(acceptance.coldPass)],
+      [`session report open, added per request (${REPORT_BAR.requests}-request agent session), median`, `${ms(acceptance.reportMedianMs)} ms`, `≤ ${REPORT_BAR.addedMsPerRequest} ms`, mark(acceptance.reportPass)],
     ],
   };
 }
@@ -101,6 +103,7 @@ export function speedTable(speed: BenchResults['speed']): Table {
   const a = speed.activation;
   const m = speed.memory;
   const art = speed.artifacts;
+  const r = speed.report;
   return {
     headers: ['measure', 'median', 'p95', 'max', 'samples'],
     numeric: [false, true, true, true, true],
@@ -111,6 +114,10 @@ export function speedTable(speed: BenchResults['speed']): Table {
       ['prepareRequest (convert + trim + estimate), first call', `${ms(t.prepareFirstCallMs)} ms`, '', '', '1'],
       timing('prepareRequest (convert + trim + estimate), cold memo', t.prepareCold),
       timing('prepareRequest (convert + trim + estimate), warm', t.prepareWarm),
+      timing(`session report open, per request (${r.requests} requests, ${Math.round(r.toolResultBytes / 1000)} KB tool results, ${mb(r.historyBytes)} history)`, r.perRequest),
+      timing('session report open, per request, last 50 requests', r.lastRequests),
+      [`session report, whole replay at request ${r.requests} (the previous report did this on every request)`, `${ms(r.wholeReplayMs)} ms`, '', '', '1'],
+      [`previous report, per request at request ${r.requests} (before this change)`, `${ms(r.beforeMs)} ms`, '', '', '1'],
       ['require dist/extension.js', `${ms(a.requireMs)} ms`, '', '', '1'],
       ['activate()', `${ms(a.activateMs)} ms`, '', '', '1'],
       ['first token count (lazy tokenizer load)', `${ms(a.firstTokenCountMs)} ms`, '', '', '1'],

@@ -1,8 +1,9 @@
 /**
- * Cache hit per request as hand-written SVG: one panel per policy, stacked on a shared request axis, so a
- * policy that moves its cut shows as a row of dips (one panel per policy reads better than four
- * overlapping lines that all sit near 100%).
+ * Cache hit per request as SVG, drawn with the project's one SVG writer (core/report/svg.ts): one panel per
+ * policy, stacked on a shared request axis, so a policy that moves its cut shows as a row of dips (one panel
+ * per policy reads better than four overlapping lines that all sit near 100%).
  */
+import { el, esc, hLine, polyline, svgDocument, text } from '../../core/report/svg';
 
 export interface ChartSeries {
   label: string;
@@ -21,38 +22,27 @@ const PANEL_HEIGHT = 96;
 const PANEL_GAP = 36;
 const BOTTOM = 40;
 const PLOT_WIDTH = WIDTH - LEFT - RIGHT;
-
-const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function points(values: readonly number[], top: number): string {
-  const step = values.length > 1 ? PLOT_WIDTH / (values.length - 1) : 0;
-  return values.map((v, i) => `${(LEFT + i * step).toFixed(1)},${(top + (1 - v) * PANEL_HEIGHT).toFixed(1)}`).join(' ');
-}
+const GREY = { 'font-size': 11, fill: '#666' };
 
 function panel(series: ChartSeries, top: number): string {
-  const grid = [0, 0.5, 1]
-    .map((v) => {
-      const y = (top + (1 - v) * PANEL_HEIGHT).toFixed(1);
-      return `<line x1="${LEFT}" y1="${y}" x2="${WIDTH - RIGHT}" y2="${y}" stroke="#ddd" stroke-width="1"/>` +
-        `<text x="${LEFT - 6}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="#666">${v * 100}%</text>`;
-    })
-    .join('');
-  return (
-    `<g>${grid}` +
-    `<text x="${LEFT}" y="${top - 8}" font-size="13" font-weight="bold" fill="${series.color}">${escapeXml(series.label)}` +
-    `<tspan font-weight="normal" fill="#444"> — ${escapeXml(series.note)}</tspan></text>` +
-    `<polyline fill="none" stroke="${series.color}" stroke-width="1.5" stroke-linejoin="round" points="${points(series.values, top)}"/></g>`
-  );
+  const step = series.values.length > 1 ? PLOT_WIDTH / (series.values.length - 1) : 0;
+  const grid = [0, 0.5, 1].map((v) => {
+    const y = top + (1 - v) * PANEL_HEIGHT;
+    return hLine(LEFT, WIDTH - RIGHT, y, { stroke: '#ddd', 'stroke-width': 1 }) + text(LEFT - 6, y, `${v * 100}%`, { dy: 4, 'text-anchor': 'end', ...GREY });
+  });
+  const label = el('text', { x: LEFT, y: top - 8, 'font-size': 13, 'font-weight': 'bold', fill: series.color }, esc(series.label) + el('tspan', { 'font-weight': 'normal', fill: '#444' }, esc(` — ${series.note}`)));
+  const line = polyline(series.values.map((v, i) => [LEFT + i * step, top + (1 - v) * PANEL_HEIGHT]), { fill: 'none', stroke: series.color, 'stroke-width': 1.5, 'stroke-linejoin': 'round' });
+  return el('g', {}, grid.join('') + label + line);
 }
 
 function requestAxis(count: number, y: number): string {
   const ticks: string[] = [];
   const every = count > 200 ? 50 : count > 50 ? 10 : 5;
   for (let i = 0; i < count; i += every) {
-    const x = (LEFT + (count > 1 ? (i * PLOT_WIDTH) / (count - 1) : 0)).toFixed(1);
-    ticks.push(`<line x1="${x}" y1="${y}" x2="${x}" y2="${y + 4}" stroke="#666"/><text x="${x}" y="${y + 16}" text-anchor="middle" font-size="11" fill="#666">${i}</text>`);
+    const x = LEFT + (count > 1 ? (i * PLOT_WIDTH) / (count - 1) : 0);
+    ticks.push(el('line', { x1: x, y1: y, x2: x, y2: y + 4, stroke: '#666' }) + text(x, y + 16, String(i), { 'text-anchor': 'middle', ...GREY }));
   }
-  return ticks.join('') + `<text x="${LEFT + PLOT_WIDTH / 2}" y="${y + 32}" text-anchor="middle" font-size="12" fill="#444">request</text>`;
+  return ticks.join('') + text(LEFT + PLOT_WIDTH / 2, y + 32, 'request', { 'text-anchor': 'middle', 'font-size': 12, fill: '#444' });
 }
 
 export function hitChartSvg(title: string, series: readonly ChartSeries[]): string {
@@ -60,13 +50,11 @@ export function hitChartSvg(title: string, series: readonly ChartSeries[]): stri
   const count = Math.max(0, ...series.map((s) => s.values.length));
   const panels = series.map((s, k) => panel(s, TOP + 8 + k * (PANEL_HEIGHT + PANEL_GAP))).join('\n');
   const axisY = TOP + 8 + series.length * (PANEL_HEIGHT + PANEL_GAP) - PANEL_GAP;
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height + 8}" width="${WIDTH}" height="${height + 8}" font-family="system-ui, -apple-system, Segoe UI, sans-serif">`,
-    `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="${LEFT}" y="22" font-size="15" font-weight="bold" fill="#222">${escapeXml(title)}</text>`,
+  const body = [
+    el('rect', { width: '100%', height: '100%', fill: '#fff' }),
+    text(LEFT, 22, title, { 'font-size': 15, 'font-weight': 'bold', fill: '#222' }),
     panels,
     requestAxis(count, axisY),
-    '</svg>',
-    '',
   ].join('\n');
+  return `${svgDocument(WIDTH, height + 8, body, { width: WIDTH, height: height + 8, 'font-family': 'system-ui, -apple-system, Segoe UI, sans-serif' })}\n`;
 }

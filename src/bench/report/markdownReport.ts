@@ -7,6 +7,7 @@ import type { RegimeResult } from '../run/compareRegime';
 import {
   acceptanceTable, accuracyTable, parametersTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable,
 } from './benchTables';
+import { REPORT_BAR } from '../speed/reportSpeed';
 import { TRIM_BAR } from './acceptance';
 import { acceptanceSummary, regimeFindings, textCountFinding } from './findings';
 import { METHOD_AND_LIMITS } from './methodText';
@@ -63,7 +64,9 @@ ${a ? `![Cache hit per request, regime (a)](${CHART_FILE})\n` : ''}
 ## Acceptance bar (trim issue)
 
 On the 300-request ceiling sessions at B = 613,952 (regimes ${TRIM_BAR.regimes.join(', ')}): ours at least ${Math.round(TRIM_BAR.minFewerMoves * 100)}% fewer cut moves than the
-leading policy while keeping at least as many tokens on average; warm trim median ≤ ${TRIM_BAR.warmTrimMs} ms, cold ≤ ${TRIM_BAR.coldTrimMs} ms.
+leading policy while keeping at least as many tokens on average; warm trim median ≤ ${TRIM_BAR.warmTrimMs} ms, cold ≤ ${TRIM_BAR.coldTrimMs} ms;
+the open session report adds ≤ ${REPORT_BAR.addedMsPerRequest} ms per request on a ${REPORT_BAR.requests}-request agent session with ${REPORT_BAR.toolResultBytes / 1000} KB tool results
+(the previous report: ${(results.speed.report.beforeMs / 1000).toFixed(1)} s per request there; the speed table has both).
 **With the cache model's own token count (as specified): ${acceptance.pass ? 'PASS' : 'FAIL'}. With the text-only count: ${acceptance.textCountPass ? 'PASS' : 'FAIL'}.**
 The two counts are explained under "How the numbers are made"; the findings below say which checks fail and why.
 

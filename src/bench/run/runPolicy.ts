@@ -3,9 +3,10 @@
  * PrefixCacheModel under one session id, and the provider's report goes back to the policy.
  */
 import { PrefixCacheModel, type CacheObservation } from '../../cacheModel/prefixCache';
-import type { ReplayRequest } from '../../replay/replayFile';
+import type { ReplayRequest } from '../../core/replay/replayFile';
 import type { PromptBlocks, TokenCount } from '../cache/promptBlocks';
-import type { Policy, PolicyDecision } from '../policies/policy';
+import type { Policy } from '../policies/policy';
+import type { PolicyDecision } from '../../core/report/unitCut';
 import { reportScale } from '../sessions/regimes';
 import { requestAt, type BenchSession } from '../sessions/sessionGenerator';
 

@@ -7,7 +7,7 @@
 import { SeededRandom } from '../../test/fixtures/textSamples';
 import { layoutHistory } from '../../core/trim/units';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
-import type { ReplayRequest } from '../../replay/replayFile';
+import type { ReplayRequest } from '../../core/replay/replayFile';
 import type { RegimeSpec } from './regimes';
 import { generateTools, nextStep, userMessage, type StepContext } from './sessionSteps';
 import { TextSource, type CharsPerToken } from './textOfTokens';

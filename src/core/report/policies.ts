@@ -1,7 +1,8 @@
 /**
  * The trim policies the report replays: ours (exactly the extension's planTrim + accountUsage, the path
- * the `replay` CLI and the benchmark use), no trimming, and minimal fit (the benchmark's rule: drop the
- * oldest units until the payload fits, not one more).
+ * the `replay` CLI and the benchmark use, with the calibration the live request used when known), no
+ * trimming, and minimal fit (drop the oldest units until the payload fits, not one more). Every size comes
+ * from the one SizeMemo the conversation's replays share.
  */
 import type { HistoryTrimSettings, Settings } from '../config/settings';
 import { repairedHistory } from '../convert/convertRequest';
@@ -9,14 +10,15 @@ import { accountUsage } from '../request/accountUsage';
 import { planTrim, type TrimPlan } from '../request/prepareRequest';
 import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
-import { measureMessage, SizeMemo, type MessageSize } from '../trim/messageSize';
+import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
+import { recordedNativeOf } from '../replay/nativeSizes';
 import { normalizeUsage } from '../usage/normalizeUsage';
-import { minimalFitDropUnits } from '../../bench/policies/minimalFitCut';
-import { decisionAfterDropping, sizeHistory } from '../../bench/policies/unitCut';
+import { minimalFitDropUnits } from './minimalFitCut';
+import { decisionAfterDropping, sizeHistory } from './unitCut';
 import type { Logger } from '../log';
 import type { ModelLimits } from '../types';
 import type { RequestRecord } from './requestLog';
-import type { PolicyRunner, SimRequest } from './simulate';
+import type { PolicyRunner, SimDecision, SimRequest } from './simulate';
 
 const MODEL_ID = 'report-model';
 const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} };
@@ -39,20 +41,29 @@ export function replayLimits(record: RequestRecord): ModelLimits {
   return { contextWindow: record.contextWindow, maxOutputTokens: record.reserve > 0 ? record.reserve : undefined };
 }
 
-/** `onPlan` sees each request's plan (a recorded conversation builds its records from them). */
-export function oursRunner(settings: Settings, limits: ModelLimits, onPlan?: (plan: TrimPlan) => void): PolicyRunner {
+/**
+ * `onPlan` sees each request's plan (a recorded conversation builds its records from them). Each request is
+ * trimmed with the calibration its live run used (SimRequest.calibration), else what the replay learned: the
+ * persisted calibration the live trim started from is not the replay's fresh one.
+ */
+export function oursRunner(settings: Settings, limits: ModelLimits, memo: SizeMemo, onPlan?: (plan: TrimPlan) => void): PolicyRunner {
   const state = { log: quiet, calibrations: new Calibrations(), states: new ConversationStates() };
-  const memo = new SizeMemo();
   let plan: TrimPlan | undefined;
   return {
-    decide(request: SimRequest) {
+    decide(request: SimRequest): SimDecision {
       plan = planTrim(repairedHistory(request.messages, quiet), [...request.tools], {
-        settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log: quiet,
+        settings,
+        limits,
+        calibration: request.calibration ?? state.calibrations.factor(MODEL_ID),
+        calibrationSpread: request.calibrationSpread ?? state.calibrations.spread(MODEL_ID),
+        memo,
+        states: state.states,
+        log: quiet,
         recordedNative: request.native,
       });
       onPlan?.(plan);
-      // A truncated oversized message is not the same object; the cache model then sees it as new.
-      return plan.trim.sentIndices;
+      // A truncated oversized message is a new message: its own cache key, stable while its cut is.
+      return { messages: plan.trim.messages, removed: plan.trim.removed, cutMoved: plan.trim.removed > 0 && plan.cutMoved };
     },
     observe(promptTokens, cachedTokens) {
       const usage = normalizeUsage({ prompt_tokens: promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: cachedTokens } });
@@ -62,18 +73,26 @@ export function oursRunner(settings: Settings, limits: ModelLimits, onPlan?: (pl
 }
 
 export function noTrimRunner(): PolicyRunner {
-  return { decide: (request) => request.messages.map((_, i) => i) };
+  return { decide: (request) => ({ messages: request.messages, removed: 0 }) };
 }
 
 /** Minimal fit against the recorded budget, with sizes scaled by the request's factor. */
-export function minimalFitRunner(budget: number, maxBytes: number): PolicyRunner {
+export function minimalFitRunner(budget: number, maxBytes: number, memo: SizeMemo): PolicyRunner {
+  let tools: { of: readonly unknown[]; size: MessageSize } | undefined;
   return {
     decide(request) {
-      if (!Number.isFinite(budget)) return request.messages.map((_, i) => i);
+      if (!Number.isFinite(budget)) return { messages: request.messages, removed: 0 };
       const scale = (size: MessageSize): MessageSize => ({ tokens: size.tokens * request.factor, bytes: size.bytes });
-      const tools = request.tools.length ? scale(measureMessage({ role: 'system', content: JSON.stringify(request.tools) })) : { tokens: 0, bytes: 0 };
-      const history = sizeHistory(request.messages, tools, (m) => scale(measureMessage(m)));
-      return decisionAfterDropping(history, minimalFitDropUnits(history, budget, maxBytes)).sentIndices;
+      if (tools?.of !== request.tools) tools = { of: request.tools, size: measureTools(request.tools) };
+      const nativeOf = request.native && request.native.size > 0 ? recordedNativeOf(request.native) : undefined;
+      const sizeOf = (m: SimRequest['messages'][number]): MessageSize => {
+        const own = memo.sizeOf(m);
+        const native = nativeOf?.(m);
+        return scale(native ? { tokens: own.tokens + native.tokens, bytes: own.bytes + native.bytes } : own);
+      };
+      const history = sizeHistory(request.messages, scale(tools.size), sizeOf);
+      const sent = decisionAfterDropping(history, minimalFitDropUnits(history, budget, maxBytes)).sentIndices;
+      return { messages: sent.map((i) => request.messages[i]), removed: request.messages.length - sent.length };
     },
   };
 }

@@ -1,19 +1,21 @@
 /**
  * A conversation the request recorder wrote (opencode.recordRequests, replay JSONL) as a report's
  * ConversationLog, so a conversation from before a restart can be opened. The file holds what was sent, not
- * what the endpoint answered: its records are this extension's trim replayed under the settings given, with
- * the estimator and the exact-prefix cache model (simulate.ts) standing in for the endpoint's usage. The
- * text is read by the replay tool's own parser and line validator, so a bad file is one clear sentence.
+ * what the endpoint answered: its records are this extension's trim replayed under the settings given (with
+ * each request's recorded factor and calibration, so it lands on the live cuts), with the estimator and the
+ * exact-prefix cache model (simulate.ts) standing in for the endpoint's usage. The text is read by the same
+ * parser and line validator as the replay tool's (core/replay/replayFile.ts), so a bad file is one clear sentence.
  */
 import type { Settings } from '../config/settings';
 import type { ModelLimits } from '../types';
 import type { TrimPlan } from '../request/prepareRequest';
 import { normalizeUsage } from '../usage/normalizeUsage';
 import { isRecord } from '../util/isRecord';
-import { parseReplayLines, type ReplayRequest } from '../../replay/replayFile';
+import { parseReplayLines, type ReplayRequest } from '../replay/replayFile';
+import { SizeMemo } from '../trim/messageSize';
 import { oursRunner } from './policies';
 import { MAX_RECORDS_PER_CONVERSATION, toRequestRecord, type ConversationLog } from './requestLog';
-import { simulate } from './simulate';
+import { PolicyReplay, type SimRequest } from './simulate';
 
 /** Larger recordings are not read into the window (the replay CLI reads them). */
 export const MAX_RECORDING_BYTES = 32 * 1024 * 1024;
@@ -35,6 +37,8 @@ export interface RecordingMeta {
   maxBytes: number;
   /** Per request (JSONL line): API tokens per raw estimate the endpoint reported; null when it reported none. */
   factors: (number | null)[];
+  /** Per request: the calibration and spread its trim used; null (or absent, in older files) when not known. */
+  calibrations: ([number, number] | null)[];
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -49,7 +53,9 @@ export function parseRecordingMeta(text: string | undefined): RecordingMeta | un
   if (!isRecord(value) || typeof value.model !== 'string' || !finite(value.reserve) || !finite(value.budget) || !finite(value.maxBytes)) return undefined;
   if (value.contextWindow !== undefined && !finite(value.contextWindow)) return undefined;
   const factors = Array.isArray(value.factors) ? value.factors.map((f) => (finite(f) && f > 0 ? f : null)) : [];
-  return { model: value.model.slice(0, 200), contextWindow: value.contextWindow, reserve: value.reserve, budget: value.budget, maxBytes: value.maxBytes, factors };
+  const pair = (c: unknown): [number, number] | null => (Array.isArray(c) && c.length === 2 && finite(c[0]) && c[0] > 0 && finite(c[1]) ? [c[0], c[1]] : null);
+  const calibrations = Array.isArray(value.calibrations) ? value.calibrations.map(pair) : [];
+  return { model: value.model.slice(0, 200), contextWindow: value.contextWindow, reserve: value.reserve, budget: value.budget, maxBytes: value.maxBytes, factors, calibrations };
 }
 
 /** The settings and limits a recording is replayed with: pinned to its recorded budget when known. */
@@ -69,24 +75,36 @@ function factorsFor(count: number, known: readonly (number | null)[]): number[] 
 }
 
 /** The records of a recording: our trim replayed request by request, usage from the cache model. */
-export function recordedConversationLog(sessionId: string, requests: readonly ReplayRequest[], settings: Settings, limits: ModelLimits, at: number, modelId = RECORDED_MODEL, known: readonly (number | null)[] = []): ConversationLog {
+export function recordedConversationLog(
+  sessionId: string,
+  requests: readonly ReplayRequest[],
+  settings: Settings,
+  limits: ModelLimits,
+  at: number,
+  modelId = RECORDED_MODEL,
+  known: Pick<RecordingMeta, 'factors' | 'calibrations'> = { factors: [], calibrations: [] },
+): ConversationLog {
   const plans: TrimPlan[] = [];
-  const factors = factorsFor(requests.length, known);
-  const steps = simulate(requests.map((r, i) => ({ messages: r.messages, tools: r.tools, factor: factors[i], native: r.native })), oursRunner(settings, limits, (plan) => plans.push(plan)));
-  const records = steps.map((step, i) => {
+  const factors = factorsFor(requests.length, known.factors);
+  const simRequests: SimRequest[] = requests.map((r, i) => {
+    const calibration = known.calibrations[i];
+    return { messages: r.messages, tools: r.tools, factor: factors[i], native: r.native, ...(calibration ? { calibration: calibration[0], calibrationSpread: calibration[1] } : {}) };
+  });
+  const memo = new SizeMemo();
+  const replay = new PolicyReplay(oursRunner(settings, limits, memo, (plan) => plans.push(plan)), memo);
+  for (const request of simRequests) replay.step(request);
+  const records = replay.steps.map((step, i) => {
     const usage = normalizeUsage({ prompt_tokens: step.promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: step.cachedTokens } });
     // The route the request went on, when the recording says (recordings from before `sent` do not).
     const record = toRequestRecord(modelId, plans[i], usage ?? { shape: 'openai', contextTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, totalTokens: 0 }, at, requests[i].sent?.route);
     return { ...record, sessionId, inputCount: requests[i].messages.length, factor: factors[i] };
   });
-  const last = requests[requests.length - 1];
   return {
     sessionId,
     modelId,
     records: records.slice(-MAX_RECORDS_PER_CONVERSATION),
-    input: last?.messages ?? [],
-    tools: last?.tools ?? [],
-    native: last?.native,
+    requests: simRequests.slice(-MAX_RECORDS_PER_CONVERSATION),
+    added: simRequests.length,
   };
 }
 
@@ -101,5 +119,5 @@ export function readRecording(fileName: string, text: string, settings: Settings
   if (requests.length === 0) return { ok: false, reason: `${fileName} holds no requests.` };
   const sessionId = fileName.replace(/\.jsonl$/, '');
   const basis = replayBasis(settings, meta);
-  return { ok: true, log: { ...recordedConversationLog(sessionId, requests, basis.settings, basis.limits, at, meta?.model, meta?.factors), recordedFile: fileName } };
+  return { ok: true, log: { ...recordedConversationLog(sessionId, requests, basis.settings, basis.limits, at, meta?.model, meta), recordedFile: fileName } };
 }

@@ -5,13 +5,14 @@
  */
 import type { Settings } from '../config/settings';
 import { cutGeometry } from '../trim/cutPolicy';
-import { minimalFitRunner, noTrimRunner, oursRunner, replayLimits, replaySettings, type TrimOverrides } from './policies';
+import type { TrimOverrides } from './policies';
+import { ConversationFigures, type PolicyId, type TrackedReplay } from './reportFigures';
 import type { ConversationLog, RequestRecord } from './requestLog';
-import { conversationRequests, simulate, summarizeSim, type SimStep, type SimSummary } from './simulate';
+import type { SimStep, SimSummary } from './simulate';
 import { DEFAULT_CACHED_PRICE, inputCost, totals, type Totals } from './totals';
 
 export interface CostRow {
-  id: 'ours' | 'noTrim' | 'minimalFit';
+  id: PolicyId;
   label: string;
   summary: SimSummary;
   /** Prompt cost in cold-token equivalents (cached tokens at `cachedPrice`). */
@@ -35,7 +36,16 @@ export interface ReportData {
   recordedFile?: string;
 }
 
+/** The whole report at once (tests, a recording): a fresh set of figures stepped through every request. */
 export function reportData(log: ConversationLog, settings: Settings, cachedPrice = DEFAULT_CACHED_PRICE): ReportData {
+  const last = log.records[log.records.length - 1];
+  const figures = last ? new ConversationFigures(settings, last, log) : undefined;
+  figures?.advance(log);
+  return reportDataOf(log, figures, cachedPrice);
+}
+
+/** The report from figures already stepped (the panel keeps them incrementally); no figures, no cost rows. */
+export function reportDataOf(log: ConversationLog, figures: ConversationFigures | undefined, cachedPrice = DEFAULT_CACHED_PRICE): ReportData {
   const t = totals(log.records);
   return {
     sessionId: log.sessionId,
@@ -44,24 +54,24 @@ export function reportData(log: ConversationLog, settings: Settings, cachedPrice
     totals: t,
     observedCost: inputCost(t.coldTokens, t.cachedTokens, cachedPrice),
     cachedPrice,
-    costs: costComparison(log, settings, cachedPrice),
+    costs: figures ? costRows(figures, cachedPrice) : [],
     ...(log.recordedFile ? { recordedFile: log.recordedFile } : {}),
   };
 }
 
 export function costComparison(log: ConversationLog, settings: Settings, cachedPrice = DEFAULT_CACHED_PRICE): CostRow[] {
-  const last = log.records[log.records.length - 1];
-  if (!last) return [];
-  const requests = conversationRequests(log);
-  const runs: [CostRow['id'], string, SimStep[]][] = [
-    ['noTrim', 'no trim', simulate(requests, noTrimRunner())],
-    ['minimalFit', 'minimal fit', simulate(requests, minimalFitRunner(last.budget, last.maxBytes))],
-    ['ours', 'this extension', simulate(requests, oursRunner(replaySettings(settings, last), replayLimits(last)))],
-  ];
-  const rows = runs.map(([id, label, steps]) => {
-    const summary = summarizeSim(steps);
-    const overBudget = steps.filter((s) => s.promptTokens > last.budget).length;
-    return { id, label, summary, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice), relative: 0, overBudget };
+  return reportData(log, settings, cachedPrice).costs;
+}
+
+const LABELS: Record<PolicyId, string> = { noTrim: 'no trim', minimalFit: 'minimal fit', ours: 'this extension' };
+
+function costRows(figures: ConversationFigures, cachedPrice: number): CostRow[] {
+  const budget = figures.basis.budget;
+  const rows = (['noTrim', 'minimalFit', 'ours'] as const).map((id) => {
+    const { replay } = figures.policies[id];
+    const summary = replay.summary();
+    const overBudget = replay.steps.filter((s) => s.promptTokens > budget).length;
+    return { id, label: LABELS[id], summary, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice), relative: 0, overBudget };
   });
   const base = rows[0].cost;
   for (const row of rows) row.relative = base > 0 ? row.cost / base : 1;
@@ -71,6 +81,8 @@ export function costComparison(log: ConversationLog, settings: Settings, cachedP
 export interface WhatIfSide {
   headroom: number;
   step: number;
+  /** What was asked, when the cut geometry capped it (each is at most 10% of the budget). */
+  asked?: { headroom: number; step: number };
   summary: SimSummary;
   steps: SimStep[];
   cost: number;
@@ -81,19 +93,28 @@ export interface WhatIf {
   chosen: WhatIfSide;
 }
 
-/** The conversation replayed with the current trim values and with the chosen ones, side by side. */
+/** The conversation replayed with the current trim values and with the chosen ones, side by side (all at once). */
 export function whatIf(log: ConversationLog, settings: Settings, chosen: TrimOverrides, cachedPrice = DEFAULT_CACHED_PRICE): WhatIf | undefined {
   const last = log.records[log.records.length - 1];
   if (!last) return undefined;
-  const requests = conversationRequests(log);
-  const side = (overrides: TrimOverrides): WhatIfSide => {
-    const pinned = replaySettings(settings, last, overrides);
-    const steps = simulate(requests, oursRunner(pinned, replayLimits(last)));
-    const summary = summarizeSim(steps);
-    const geometry = cutGeometry(Number.isFinite(last.budget) ? last.budget : 0, pinned.historyTrim);
-    return { headroom: geometry.headroom, step: geometry.cutStep, summary, steps, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice) };
+  const figures = new ConversationFigures(settings, last, log);
+  const replay = figures.whatIfReplay(log, chosen);
+  figures.advance(log, Infinity, [replay]);
+  return whatIfOf(figures, replay, chosen, cachedPrice);
+}
+
+/** The what-if from figures and a chosen replay already stepped. */
+export function whatIfOf(figures: ConversationFigures, chosenReplay: TrackedReplay, chosen: TrimOverrides, cachedPrice = DEFAULT_CACHED_PRICE): WhatIf {
+  const side = (tracked: TrackedReplay, overrides: TrimOverrides): WhatIfSide => {
+    const budget = Number.isFinite(figures.basis.budget) ? figures.basis.budget : 0;
+    const trim = { ...figures.settings.historyTrim, ...overrides };
+    const geometry = cutGeometry(budget, trim);
+    const summary = tracked.replay.summary();
+    const asked = { headroom: Math.min(trim.headroomMaxTokens, Math.max(trim.headroomMinTokens, Math.round(trim.headroomRatio * budget))), step: trim.cutStepTokens };
+    const capped = asked.headroom !== geometry.headroom || asked.step !== geometry.cutStep;
+    return { headroom: geometry.headroom, step: geometry.cutStep, ...(capped ? { asked } : {}), summary, steps: tracked.replay.steps, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice) };
   };
-  return { current: side({}), chosen: side(chosen) };
+  return { current: side(figures.policies.ours, {}), chosen: side(chosenReplay, chosen) };
 }
 
 /** The values a what-if choice writes to settings: a fixed headroom (ratio 0, min = max) and the step. */

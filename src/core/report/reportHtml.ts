@@ -12,6 +12,7 @@ import type { ReportData, WhatIf } from './reportData';
 import type { RequestRecord } from './requestLog';
 import type { SimSummary } from './simulate';
 import { routeLabel } from './statusText';
+import { esc, whole } from './svg';
 
 export interface ReportPage {
   data: ReportData;
@@ -24,11 +25,7 @@ export interface ReportPage {
   nonce: string;
 }
 
-export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-const n = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '∞');
+const n = (v: number): string => (Number.isFinite(v) ? whole(v) : '∞');
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
 
 function totalsSection(data: ReportData): string {
@@ -65,8 +62,12 @@ function whatIfSection(page: ReportPage): string {
   const notice = page.notice ? `<p role="status" id="notice">${esc(page.notice)}</p>` : '';
   if (!whatIf) return form + notice;
   const head = '<tr><th scope="col"></th><th scope="col">headroom</th><th scope="col">step</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th></tr>';
-  const row = (label: string, side: WhatIf['current']): string => `<tr><th scope="row">${label}</th><td>${n(side.headroom)}</td><td>${n(side.step)}</td>${summaryCells(side.summary, side.cost)}</tr>`;
-  return form + notice + `<table id="whatif-result" aria-live="polite">${head}${row('now', whatIf.current)}${row('chosen', whatIf.chosen)}</table>`;
+  const cell = (used: number, asked: number | undefined): string => (asked === undefined || asked === used ? `<td>${n(used)}</td>` : `<td class="capped">${n(used)} <span class="note">(asked ${n(asked)})</span></td>`);
+  const row = (label: string, side: WhatIf['current']): string => `<tr><th scope="row">${label}</th>${cell(side.headroom, side.asked?.headroom)}${cell(side.step, side.asked?.step)}${summaryCells(side.summary, side.cost)}</tr>`;
+  const capped = whatIf.chosen.asked || whatIf.current.asked
+    ? `<p class="note" id="whatif-capped">Headroom and cut step are each capped at 10% of the budget (${n(page.data.records[page.data.records.length - 1]?.budget ?? 0)} tokens): the replay used the capped values, and the trim would too.</p>`
+    : '';
+  return form + notice + `<table id="whatif-result" aria-live="polite">${head}${row('now', whatIf.current)}${row('chosen', whatIf.chosen)}</table>${capped}`;
 }
 
 function quotaSection(quota: Quota | undefined): string {
@@ -81,10 +82,22 @@ export function routesOf(records: readonly RequestRecord[]): string[] {
   return [...new Set(records.map((r) => r.route).filter((r): r is string => !!r))];
 }
 
+/** A record's row, kept while the record lives: records never change, and a followed report re-renders every request. */
+const rowsKept = new WeakMap<RequestRecord, { at: string; html: string }>();
+
+function requestRow(r: RequestRecord, i: number, withRoute: boolean): string {
+  const at = `${i}|${withRoute}`;
+  const kept = rowsKept.get(r);
+  if (kept?.at === at) return kept.html;
+  const route = withRoute ? `<td>${esc(r.route ? routeLabel(r.route) : '—')}</td>` : '';
+  const html = `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td>${route}</tr>`;
+  rowsKept.set(r, { at, html });
+  return html;
+}
+
 function requestTable(data: ReportData): string {
   const withRoute = routesOf(data.records).length > 0;
-  const route = (r: RequestRecord): string => (withRoute ? `<td>${esc(r.route ? routeLabel(r.route) : '—')}</td>` : '');
-  const rows = data.records.map((r, i) => `<tr><td>${i + 1}</td><td>${n(r.promptTokens)}</td><td>${n(r.cachedTokens)}</td><td>${pct(r.cacheHit)}</td><td>${n(r.completionTokens)}</td><td>${r.removed > 0 ? (r.cutMoved ? 'moved' : 'held') : '—'}</td><td>${n(r.removed)}</td>${route(r)}</tr>`);
+  const rows = data.records.map((r, i) => requestRow(r, i, withRoute));
   const routeHead = withRoute ? '<th scope="col">route</th>' : '';
   return `<details><summary>Every request</summary><table id="requests"><tr><th scope="col">#</th><th scope="col">prompt</th><th scope="col">cached</th><th scope="col">hit</th><th scope="col">completion</th><th scope="col">cut</th><th scope="col">not sent</th>${routeHead}</tr>${rows.join('')}</table></details>`;
 }

@@ -1,17 +1,22 @@
 /**
  * What the extension keeps of each conversation in memory for the status bar and the session report: one
- * small record per accounted request (the figures of its `[usage]` and `[history-trim]` lines), plus the
- * latest full history and tools, from which earlier requests are rebuilt for the what-if replay (history
- * only grows at the end, so request k's input is the first `inputCount` messages of the latest one).
- * Bounded: a few conversations, a few hundred requests each.
+ * small record per accounted request (the figures of its `[usage]` and `[history-trim]` lines) and, beside
+ * it, the request as the replays need it (its history and tools as sent, interned: messageInterner.ts; its
+ * factor, native sizes and the calibration its trim used). Adding a request is work for that request only:
+ * no figure is computed here (reportFigures.ts does, while a report is open). Bounded: a few conversations,
+ * a few hundred requests each.
  */
 import type { TrimPlan } from '../request/prepareRequest';
 import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
-import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { calibrationRawTokens } from '../trim/historyTrim';
-import type { NativeSizeMap } from '../replay/nativeSizes';
+import { MessageInterner } from './messageInterner';
+import type { SimRequest } from './simulate';
 
+/**
+ * One accounted request, as plain numbers. New per-request figures (a `cost`, once prices are known) are a field
+ * here, filled in toRequestRecord, and summed in totals.ts; the replays never need them.
+ */
 export interface RequestRecord {
   /** Milliseconds since the epoch when the usage arrived. */
   at: number;
@@ -52,13 +57,23 @@ export interface ConversationLog {
   sessionId: string;
   modelId: string;
   records: RequestRecord[];
-  /** The latest request's whole history and tools (what-if replays prefixes of it). */
-  input: readonly WireMessage[];
-  tools: readonly WireTool[];
+  /** Request by request (parallel to `records`): what the replays re-run. */
+  requests: SimRequest[];
+  /** Requests ever added (records and requests keep the newest MAX_RECORDS_PER_CONVERSATION). */
+  added: number;
   /** Read from a request recording (opencode.recordRequests), not observed in this window: the file's name. */
   recordedFile?: string;
-  /** What the history's native items add to their messages (by first call id), so the replays measure as the live trim did. */
-  native?: NativeSizeMap;
+}
+
+/** The first user text of a conversation, short: what its report's tab and the picker call it. */
+export function conversationTitle(log: ConversationLog): string {
+  for (const request of log.requests) {
+    const first = request.messages.find((m) => m.role === 'user');
+    const text = typeof first?.content === 'string' ? first.content : first?.content?.find((p) => p.type === 'text')?.text;
+    const line = text?.replace(/\s+/g, ' ').trim();
+    if (line) return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+  }
+  return log.sessionId.slice(0, 12);
 }
 
 export const MAX_CONVERSATIONS = 10;
@@ -89,27 +104,47 @@ export function toRequestRecord(modelId: string, plan: TrimPlan, usage: Normaliz
     inputCount: plan.input.length,
     estTokens: trim.estTokens,
     overCeiling: trim.overCeiling,
-    factor: calibrationRawTokens(trim) > 0 && prompt > 0 ? prompt / calibrationRawTokens(trim) : 1,
+    factor: factorOf(plan, prompt),
     ...(route ? { route } : {}),
   };
 }
 
+const factorOf = (plan: TrimPlan, prompt: number): number => (calibrationRawTokens(plan.trim) > 0 && prompt > 0 ? prompt / calibrationRawTokens(plan.trim) : 1);
+
+interface Kept {
+  log: ConversationLog;
+  interner: MessageInterner;
+  /** Native sizes seen so far (by first call id); a request shares the previous one's map while nothing is new. */
+  native?: Map<string, readonly [number, number]>;
+}
+
 export class RequestLog {
-  private readonly conversations = new BoundedMap<string, ConversationLog>(MAX_CONVERSATIONS);
+  private readonly conversations = new BoundedMap<string, Kept>(MAX_CONVERSATIONS);
   private last: RequestRecord | undefined;
 
   /** `route`: the request's wire route, once PreparedRequest carries one (composeExtension passes it). */
   add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string): RequestRecord {
     const record = toRequestRecord(modelId, plan, usage, at, route);
-    const log = this.conversations.get(plan.sessionId) ?? { sessionId: plan.sessionId, modelId, records: [], input: [], tools: [] };
+    const kept = this.conversations.get(plan.sessionId) ?? { log: { sessionId: plan.sessionId, modelId, records: [], requests: [], added: 0 }, interner: new MessageInterner() };
+    const { log, interner } = kept;
     log.modelId = modelId;
+    const fresh = Object.entries(plan.trim.native ?? {}).filter(([key, size]) => kept.native?.get(key)?.join() !== size.join());
+    if (fresh.length > 0) kept.native = new Map([...(kept.native ?? []), ...fresh]);
     log.records.push(record);
-    if (log.records.length > MAX_RECORDS_PER_CONVERSATION) log.records.splice(0, log.records.length - MAX_RECORDS_PER_CONVERSATION);
-    log.input = plan.input;
-    log.tools = plan.tools;
-    const native = Object.entries(plan.trim.native ?? {});
-    if (native.length > 0) log.native = new Map(native);
-    this.conversations.set(plan.sessionId, log);
+    log.requests.push({
+      messages: interner.history(plan.input),
+      tools: interner.toolsOf(plan.tools),
+      factor: record.factor,
+      native: kept.native,
+      calibration: plan.calibration,
+      calibrationSpread: plan.calibrationSpread,
+    });
+    log.added++;
+    if (log.records.length > MAX_RECORDS_PER_CONVERSATION) {
+      log.records.splice(0, log.records.length - MAX_RECORDS_PER_CONVERSATION);
+      log.requests.splice(0, log.requests.length - MAX_RECORDS_PER_CONVERSATION);
+    }
+    this.conversations.set(plan.sessionId, kept);
     this.last = record;
     return record;
   }
@@ -121,17 +156,17 @@ export class RequestLog {
 
   /** The request before `record` in the same conversation, if any. */
   previous(record: RequestRecord): RequestRecord | undefined {
-    const records = this.conversations.peek(record.sessionId)?.records ?? [];
+    const records = this.conversations.peek(record.sessionId)?.log.records ?? [];
     const index = records.indexOf(record);
     return index > 0 ? records[index - 1] : undefined;
   }
 
   get(sessionId: string): ConversationLog | undefined {
-    return this.conversations.peek(sessionId);
+    return this.conversations.peek(sessionId)?.log;
   }
 
   /** Most recently used first. */
   list(): ConversationLog[] {
-    return [...this.conversations.entriesInOrder()].map(([, log]) => log).reverse();
+    return [...this.conversations.entriesInOrder()].map(([, kept]) => kept.log).reverse();
   }
 }

@@ -1,29 +1,39 @@
 /**
- * Replays a recorded conversation under another trim policy: the same requests (prefixes of the latest
- * history), each policy choosing what to send, and an exact-prefix cache model deciding what would have been
- * served from cache. Runs inside the extension, so it uses the core's estimator (scaled by each request's
- * observed API-tokens-per-estimate factor) rather than the fake server's o200k counter, which would pull the
- * 2 MB tokenizer into the bundle. Simulated figures are compared with simulated figures; the report shows
- * the observed ones separately.
+ * Replays a conversation's requests under a trim policy, one request at a time: the policy chooses what to
+ * send, and the project's exact-prefix cache model (cacheModel/prefixCache.ts, SeenPrefixes) decides what would
+ * have been served from cache. Incremental: a replay keeps its policy's state, the cache's prefixes and running
+ * sums, so the report's figures cost one step per new request. Runs inside the extension, so blocks are sized
+ * by the core's estimator through the trim's own SizeMemo (scaled by each request's observed API-tokens-per-
+ * estimate factor) rather than the fake server's o200k counter, which would pull the 2 MB tokenizer in.
  */
-import { measureMessage } from '../trim/messageSize';
-import type { WireMessage, WireTool } from '../wire/wireTypes';
-import type { ConversationLog } from './requestLog';
-import { cacheSums } from './totals';
+import { roundDownToCacheUnit, SeenPrefixes } from '../../cacheModel/prefixCache';
+import { fingerprint, measureTools, type SizeMemo } from '../trim/messageSize';
 import type { NativeSizeMap } from '../replay/nativeSizes';
+import type { WireMessage, WireTool } from '../wire/wireTypes';
+import { cacheSums } from './totals';
 
 export interface SimRequest {
   messages: readonly WireMessage[];
   tools: readonly WireTool[];
   /** API tokens per estimated token (from the real request). */
   factor: number;
-  /** A recording's native sizes (core/replay/nativeSizes.ts): our trim measures messages as the live one did. */
+  /** Native sizes known at this request (core/replay/nativeSizes.ts): our trim measures messages as the live one did. */
   native?: NativeSizeMap;
+  /** The calibration and spread the live trim used on this request (unknown: the replay learns its own). */
+  calibration?: number;
+  calibrationSpread?: number;
+}
+
+/** What a policy sends for a request: the messages (a truncated one is a new message) and how many were left out. */
+export interface SimDecision {
+  messages: readonly WireMessage[];
+  removed: number;
+  /** The policy's own word on whether its cut moved (ours: the trim's); otherwise a change in `removed`. */
+  cutMoved?: boolean;
 }
 
 export interface PolicyRunner {
-  /** Indices of `request.messages` to send, ascending. */
-  decide(request: SimRequest): number[];
+  decide(request: SimRequest): SimDecision;
   /** What the simulated provider reported for the request just decided. */
   observe?(promptTokens: number, cachedTokens: number): void;
 }
@@ -46,61 +56,61 @@ export interface SimSummary {
   cachedTokens: number;
 }
 
-/** The requests of a conversation rebuilt from its latest history. */
-export function conversationRequests(log: ConversationLog): SimRequest[] {
-  return log.records.map((r) => ({
-    messages: log.input.slice(0, Math.min(r.inputCount, log.input.length)),
-    tools: log.tools,
-    factor: r.factor > 0 ? r.factor : 1,
-    native: log.native,
-  }));
+/** Sent messages' cache keys: a message's fingerprint, computed once per message object. */
+const keys = new WeakMap<WireMessage, string>();
+function keyOf(message: WireMessage): string {
+  let key = keys.get(message);
+  if (key === undefined) keys.set(message, (key = fingerprint(message)));
+  return key;
 }
 
-const sizes = new WeakMap<object, number>();
+/** One policy's replay of a conversation, advanced a request at a time. */
+export class PolicyReplay {
+  readonly steps: SimStep[] = [];
+  private readonly cache = new SeenPrefixes();
+  private previousRemoved = 0;
+  private tools?: { of: readonly WireTool[]; key: string; tokens: number };
 
-function tokensOf(message: WireMessage): number {
-  let tokens = sizes.get(message);
-  if (tokens === undefined) {
-    tokens = measureMessage(message).tokens;
-    sizes.set(message, tokens);
-  }
-  return tokens;
-}
+  constructor(
+    private readonly runner: PolicyRunner,
+    /** The one size cache (shared with the other replays of the conversation). */
+    private readonly memo: SizeMemo,
+  ) {}
 
-function toolsTokens(tools: readonly WireTool[]): number {
-  return tools.length ? measureMessage({ role: 'system', content: JSON.stringify(tools) }).tokens : 0;
-}
-
-/** Exact-prefix cache: the leading sent messages that are the very same as the previous request's. */
-export function simulate(requests: readonly SimRequest[], runner: PolicyRunner): SimStep[] {
-  const steps: SimStep[] = [];
-  let previous: readonly WireMessage[] = [];
-  let previousRemoved = 0;
-  let toolsSize = -1;
-  let toolsRef: readonly WireTool[] | undefined;
-  for (const request of requests) {
-    if (request.tools !== toolsRef) {
-      toolsRef = request.tools;
-      toolsSize = toolsTokens(request.tools);
+  step(request: SimRequest): SimStep {
+    const decision = this.runner.decide(request);
+    const tools = this.toolsBlock(request.tools);
+    const blocks = [{ key: tools.key, tokens: tools.tokens }];
+    let raw = tools.tokens;
+    for (const message of decision.messages) {
+      // The text only: the request's factor is API tokens per text estimate (calibrationRawTokens), native items included.
+      const tokens = this.memo.sizeOf(message).tokens;
+      blocks.push({ key: keyOf(message), tokens });
+      raw += tokens;
     }
-    const sent = runner.decide(request).map((i) => request.messages[i]);
-    let raw = toolsSize;
-    let cachedRaw = previous.length > 0 || steps.length > 0 ? toolsSize : 0;
-    let prefix = steps.length > 0;
-    sent.forEach((message, i) => {
-      raw += tokensOf(message);
-      prefix = prefix && previous[i] === message;
-      if (prefix) cachedRaw += tokensOf(message);
-    });
+    const matched = this.cache.observe(blocks);
     const promptTokens = Math.round(raw * request.factor);
-    const cachedTokens = Math.min(promptTokens, Math.round(cachedRaw * request.factor));
-    const removed = request.messages.length - sent.length;
-    steps.push({ promptTokens, cachedTokens, cacheHit: promptTokens > 0 ? cachedTokens / promptTokens : 0, removed, cutMoved: removed > 0 && removed !== previousRemoved });
-    runner.observe?.(promptTokens, cachedTokens);
-    previous = sent;
-    previousRemoved = removed;
+    const cachedTokens = Math.min(promptTokens, roundDownToCacheUnit(Math.round(matched * request.factor)));
+    const cutMoved = decision.cutMoved ?? (decision.removed > 0 && decision.removed !== this.previousRemoved);
+    const step = { promptTokens, cachedTokens, cacheHit: promptTokens > 0 ? cachedTokens / promptTokens : 0, removed: decision.removed, cutMoved };
+    this.steps.push(step);
+    this.runner.observe?.(promptTokens, cachedTokens);
+    this.previousRemoved = decision.removed;
+    return step;
   }
-  return steps;
+
+  summary(): SimSummary {
+    return summarizeSim(this.steps);
+  }
+
+  /** The tools block is the first block of every request; measured again only when the tools change. */
+  private toolsBlock(tools: readonly WireTool[]): { key: string; tokens: number } {
+    if (this.tools?.of !== tools) {
+      const key = tools.length ? `tools:${tools.length}:${JSON.stringify(tools)}` : 'tools:0';
+      this.tools = { of: tools, key, tokens: this.tools?.key === key ? this.tools.tokens : measureTools(tools).tokens };
+    }
+    return this.tools;
+  }
 }
 
 export function summarizeSim(steps: readonly SimStep[]): SimSummary {
@@ -113,4 +123,11 @@ export function summarizeSim(steps: readonly SimStep[]): SimSummary {
     coldTokens: sums.coldTokens,
     cachedTokens: sums.cachedTokens,
   };
+}
+
+/** A whole replay at once (tests, small recordings); the report advances PolicyReplay itself. */
+export function simulate(requests: readonly SimRequest[], runner: PolicyRunner, memo: SizeMemo): SimStep[] {
+  const replay = new PolicyReplay(runner, memo);
+  for (const request of requests) replay.step(request);
+  return replay.steps;
 }

@@ -84,6 +84,9 @@ export interface TrimPlan {
   geometry: CutGeometry;
   trim: TrimResult;
   cutMoved: boolean;
+  /** The calibration and its spread this trim used (the report's replay uses them, to land on the same cut). */
+  calibration: number;
+  calibrationSpread: number;
 }
 
 export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
@@ -175,7 +178,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   });
   if (trim.removed > 0 || shrunk.truncatedThrough > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved));
   if (sent.overCeiling) ctx.log.error(overCeilingLine(sent, budget));
-  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved };
+  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved, calibration: ctx.calibration, calibrationSpread: ctx.calibrationSpread ?? 0 };
 }
 
 /** Rounding room when a truncation move aims at budget − headroom. */

@@ -130,7 +130,8 @@ export function measureTools(tools: readonly WireTool[]): MessageSize {
   return { tokens: toolsTokens(tools.map(wireToolPieces), estimateTextTokens), bytes: Buffer.byteLength(JSON.stringify(tools)) };
 }
 
-function fingerprint(message: WireMessage): string {
+/** The memo's key of a message (also the report's identity of a message: core/report/messageInterner.ts). */
+export function fingerprint(message: WireMessage): string {
   let key = message.role;
   if (message.role === 'tool') key += `|${message.tool_call_id}`;
   key += `|${textKey(message.content)}`;

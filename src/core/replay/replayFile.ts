@@ -4,11 +4,11 @@
  * what the request finally sent (core/replay/sentRecord.ts; recordings from before it have none). Blank lines
  * are skipped; a malformed line is an error naming its line number and the field (replayValidate.ts).
  */
-import type { WireMessage, WireTool } from '../core/wire/wireTypes';
-import { checkedSent, type SentRecord } from '../core/replay/sentRecord';
-import { isRecord } from '../core/util/isRecord';
+import type { WireMessage, WireTool } from '../wire/wireTypes';
+import { checkedSent, type SentRecord } from './sentRecord';
+import { isRecord } from '../util/isRecord';
 import { checkedMessages, checkedTools } from './replayValidate';
-import type { NativeSizeMap } from '../core/replay/nativeSizes';
+import type { NativeSizeMap } from './nativeSizes';
 
 export interface ReplayRequest {
   messages: WireMessage[];

@@ -1,12 +1,18 @@
 /**
- * Shared plumbing of the policies re-implemented in the benchmark: a history measured unit by unit
- * (same head / middle / tail split as the extension, so only the cut rule differs), and the messages
- * that remain once the oldest `dropUnits` middle units are gone.
+ * Shared plumbing of the unit-dropping policies the report replays (minimal fit) and the benchmark compares
+ * with: a history measured unit by unit (same head / middle / tail split as the extension, so only the cut
+ * rule differs), and the messages that remain once the oldest `dropUnits` middle units are gone.
  */
-import type { MessageSize } from '../../core/trim/messageSize';
-import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, layoutHistory, type HistoryLayout } from '../../core/trim/units';
-import type { WireMessage } from '../../core/wire/wireTypes';
-import type { PolicyDecision } from './policy';
+import type { MessageSize } from '../trim/messageSize';
+import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, layoutHistory, type HistoryLayout } from '../trim/units';
+import type { WireMessage } from '../wire/wireTypes';
+
+export interface PolicyDecision {
+  /** Indices into the request's messages that are sent, ascending. */
+  sentIndices: number[];
+  /** The policy's own token estimate of what it sends (tools included), in its own units. */
+  estimate: number;
+}
 
 export interface SizedHistory {
   layout: HistoryLayout;

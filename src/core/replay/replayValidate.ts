@@ -2,8 +2,8 @@
  * Checks one replay line's messages and tools against the wire shapes, so a bad line is an error naming the
  * line and the field (`messages[3].content: …`) instead of a TypeError deep inside the trim.
  */
-import type { WireMessage, WireTool } from '../core/wire/wireTypes';
-import { isRecord } from '../core/util/isRecord';
+import type { WireMessage, WireTool } from '../wire/wireTypes';
+import { isRecord } from '../util/isRecord';
 
 /** What a value is, for an error message. */
 function kind(value: unknown): string {

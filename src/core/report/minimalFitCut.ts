@@ -1,6 +1,7 @@
 /**
- * Minimal fit, the rule both extensions started from: drop the oldest units until the payload fits the
- * budget and the byte ceiling, and not one more. At the ceiling it moves the cut on almost every request.
+ * Minimal fit, the rule both extensions started from (the report replays it, the benchmark compares with it):
+ * drop the oldest units until the payload fits the budget and the byte ceiling, and not one more. At the
+ * ceiling it moves the cut on almost every request.
  */
 import type { SizedHistory } from './unitCut';
 
