@@ -52,7 +52,7 @@ function templateTokens(value: unknown): number {
   if (typeof value === 'string') return isInlineImage(value) ? TOKENS_PER_IMAGE : countTextTokens(value);
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + templateTokens(item), 0);
   if (!isRecord(value)) return 0;
-  if (value.type === 'image' || value.type === 'image_url') return TOKENS_PER_IMAGE;
+  if (value.type === 'image' || value.type === 'image_url' || value.type === 'input_image' || isRecord(value.inlineData)) return TOKENS_PER_IMAGE;
   let tokens = isRecord(value.function) ? TOOL_CALL_OVERHEAD_TOKENS : value.type === 'tool_use' ? TOOL_CALL_OVERHEAD_TOKENS : 0;
   for (const [key, field] of Object.entries(value)) {
     if (STRUCTURAL_KEYS.has(key)) continue;
