@@ -60,7 +60,7 @@ function shrinkToFit(pixels: Pixels, limits: ImageLimits, sourceMime: DecodableM
 
 /** PNG for any image, JPEG too when there is no transparency; the smaller wins (a tie keeps the source's format). */
 function smallestEncoding(pixels: Pixels, opaque: boolean, sourceMime: DecodableMime): SentImage {
-  const png: SentImage = { mimeType: 'image/png', data: encodePng(pixels) };
+  const png: SentImage = { mimeType: 'image/png', data: encodePng(pixels, opaque) };
   if (!opaque) return png;
   const jpg: SentImage = { mimeType: 'image/jpeg', data: encodeJpeg(pixels, JPEG_QUALITY) };
   if (jpg.data.byteLength === png.data.byteLength) return sourceMime === 'image/png' ? png : jpg;

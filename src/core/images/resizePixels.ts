@@ -20,9 +20,10 @@ export function resizePixels(source: Pixels, width: number, height: number): Pix
   const ys = spans(source.height, height);
   const out = new Uint8Array(width * height * 4);
   const row = new Float64Array(width * 4);
+  const accum = new Float64Array(width * 4);
   for (let ty = 0; ty < height; ty++) {
     const { from: y0, weights: wy } = ys[ty];
-    const accum = new Float64Array(width * 4);
+    accum.fill(0);
     let totalY = 0;
     for (let k = 0; k < wy.length; k++) {
       horizontal(source, y0 + k, xs, row);
