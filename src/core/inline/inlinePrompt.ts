@@ -1,9 +1,11 @@
 /**
  * The prompt of one inline suggestion, stable part first so the provider's prompt cache serves it while the
- * user types: the system message holds the fixed instructions, the file's path, the neighbouring open files
- * and the file's text up to the anchor (a line on a fixed grid above the cursor); the user message holds
- * only what changes as the user types — the lines from the anchor to the cursor, the cursor mark and the
- * text after it. Editing below the anchor never changes a byte of the system message.
+ * user types: the system message holds the fixed instructions; the first user message the neighbouring open
+ * files, the file's path and its text up to the anchor (a line on a fixed grid above the cursor); then a fixed
+ * acknowledgement; the last user message only what changes as the user types — the lines from the anchor to
+ * the cursor, the cursor mark and the text after it. Editing below the anchor changes no byte of the first
+ * three messages, and so neither the conversation's session id (derived from its opening, sessionId.ts),
+ * which keeps the requests on one prompt cache.
  */
 import { estimateTextTokens } from '../tokens/estimate';
 import type { ChatMessage } from '../types';
@@ -41,7 +43,7 @@ export interface InlineContext {
 
 export interface InlinePrompt {
   messages: ChatMessage[];
-  /** The system message's text: the part that stays the same while the user edits below the anchor. */
+  /** The first user message's text: the part that stays the same while the user edits below the anchor. */
   stable: string;
   /** The text on the cursor's line before the cursor (the answer cleaner strips an echo of it). */
   linePrefix: string;
@@ -56,6 +58,9 @@ export const INLINE_INSTRUCTIONS = [
   `If nothing should be inserted, reply with nothing.`,
 ].join('\n');
 
+/** The fixed answer to the stable part, so the volatile part is a user turn of its own on every route. */
+export const READY = 'Ready: send the text around the cursor.';
+
 export function buildInlinePrompt(context: InlineContext): InlinePrompt {
   const budget = context.budget ?? DEFAULT_INLINE_BUDGET;
   const { text, path, languageId } = context.document;
@@ -68,7 +73,6 @@ export function buildInlinePrompt(context: InlineContext): InlinePrompt {
   const head = headWithin(before.slice(0, anchorOffset), budget.headTokens);
   const suffix = suffixWithin(text.slice(offset), budget.suffixTokens);
   const stable = [
-    INLINE_INSTRUCTIONS,
     ...neighbourSections(context.neighbours ?? [], path, budget.neighbourTokens),
     `File: ${path} (${languageId})`,
     head.dropped > 0 ? `[the first ${head.dropped} lines are left out]` : '',
@@ -77,7 +81,9 @@ export function buildInlinePrompt(context: InlineContext): InlinePrompt {
   const volatile = `${before.slice(anchorOffset)}${CURSOR}${suffix}\n</file>`;
   return {
     messages: [
-      { role: 'system', parts: [{ kind: 'text', text: stable }] },
+      { role: 'system', parts: [{ kind: 'text', text: INLINE_INSTRUCTIONS }] },
+      { role: 'user', parts: [{ kind: 'text', text: stable }] },
+      { role: 'assistant', parts: [{ kind: 'text', text: READY }] },
       { role: 'user', parts: [{ kind: 'text', text: volatile }] },
     ],
     stable,
