@@ -24,7 +24,7 @@ export interface InlineBudget {
   suffixTokens: number;
 }
 
-export const DEFAULT_INLINE_BUDGET: InlineBudget = { headTokens: 6_000, neighbourTokens: 2_000, suffixTokens: 1_000 };
+export const DEFAULT_INLINE_BUDGET: InlineBudget = { headTokens: 6_000, neighbourTokens: 2_000, suffixTokens: 500 };
 
 export interface InlineDocument {
   path: string;
