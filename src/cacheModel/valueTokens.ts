@@ -21,11 +21,16 @@ function isInlineImage(value: string): boolean {
   return value.startsWith('data:') && value.includes(';base64,');
 }
 
+/** An image block of any route (its base64 is not a data URL on Messages and Gemini): priced as an image, never tokenized. */
+function isImageBlock(value: unknown): boolean {
+  return isRecord(value) && (value.type === 'image' || value.type === 'image_url' || value.type === 'input_image' || isRecord(value.inlineData));
+}
+
 /** JSON of `value` with every inline (data URL) image replaced by a short placeholder, and how many there were. */
 export function serializeWithoutImages(value: unknown): { json: string; imageCount: number } {
   let imageCount = 0;
   const json = JSON.stringify(value, (_key, field: unknown) => {
-    if (typeof field === 'string' && isInlineImage(field)) {
+    if ((typeof field === 'string' && isInlineImage(field)) || isImageBlock(field)) {
       imageCount++;
       return IMAGE_PLACEHOLDER;
     }
@@ -56,7 +61,7 @@ function templateTokens(value: unknown): number {
   if (typeof value === 'string') return isInlineImage(value) ? TOKENS_PER_IMAGE : countTextTokens(value);
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + templateTokens(item), 0);
   if (!isRecord(value)) return 0;
-  if (value.type === 'image' || value.type === 'image_url') return TOKENS_PER_IMAGE;
+  if (isImageBlock(value)) return TOKENS_PER_IMAGE;
   let tokens = isRecord(value.function) ? TOOL_CALL_OVERHEAD_TOKENS : value.type === 'tool_use' ? TOOL_CALL_OVERHEAD_TOKENS : 0;
   for (const [key, field] of Object.entries(value)) {
     if (STRUCTURAL_KEYS.has(key)) continue;

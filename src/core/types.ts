@@ -9,11 +9,17 @@ export type ChatPart =
   | { kind: 'text'; text: string }
   | { kind: 'image'; mimeType: string; data: Uint8Array }
   | { kind: 'toolCall'; callId: string; name: string; input: unknown }
-  | { kind: 'toolResult'; callId: string; text: string }
+  /** A tool's result: its text, and the images it returned (an MCP screenshot), in the order given. */
+  | { kind: 'toolResult'; callId: string; text: string; images?: ToolImage[] }
   /** Reasoning text the model produced earlier; some providers (DeepSeek) want it passed back. */
   | { kind: 'thinking'; text: string }
   /** A part that carries no content for the model (cache_control, stateful_marker, unknown data). */
   | { kind: 'ignored'; reason: string };
+
+export interface ToolImage {
+  mimeType: string;
+  data: Uint8Array;
+}
 
 export interface ChatMessage {
   role: ChatRole;

@@ -12,6 +12,7 @@ import { completionTokensOf, defaultReplyText } from './replies';
 import { buildUsage } from './usageShapes';
 import { sendError, sleepUnlessClosed } from './transport';
 import { sendCompletion, streamReply } from './replyWriter';
+import { imageProblem } from './imageChecks';
 
 export type ChatExchange = Exchange;
 
@@ -22,6 +23,8 @@ export async function handleChatCompletion(exchange: ChatExchange): Promise<void
   if (!model) return sendError(res, errors.modelNotFound(body.model));
   const sessionId = headerValue(req, 'x-opencode-session');
   if (state.settings.requireSession && !sessionId) return sendError(res, errors.missingSession());
+  const images = imageProblem('chat', body as unknown as Record<string, unknown>, model);
+  if (images) return sendError(res, errors.badRequest(images, 'invalid_image'));
 
   const directives = directivesOrAnswer(exchange, (message) => errors.badRequest(message, 'invalid_fake_directive'));
   if (!directives) return;

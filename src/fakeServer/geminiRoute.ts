@@ -17,6 +17,7 @@ import { sendError } from './transport';
 import { anthropicAuth, wrongFormat } from './routeErrors';
 import { geminiFrames, geminiUsageObject } from './geminiFrames';
 import { geminiProblem, thinkingConfigProblem } from './geminiValidation';
+import { imageProblem } from './imageChecks';
 import type { FakeModel } from './types';
 
 type Body = Record<string, unknown>;
@@ -39,7 +40,7 @@ export async function handleGemini(modelId: string, exchange: NativeExchange): P
   if ((model.api ?? 'chat') !== 'gemini') return sendError(res, wrongFormat(model.id, 'gemini'));
   const session = headerValue(req, 'x-opencode-session');
   if (state.settings.requireSession && !session) return sendError(res, errors.missingSession());
-  const problem = geminiProblem((body as Body).contents as unknown[], model.reasoning === true) ?? maxOutputProblem(body as Body, model) ?? thinkingConfigProblem((body as Body).generationConfig);
+  const problem = geminiProblem((body as Body).contents as unknown[], model.reasoning === true) ?? maxOutputProblem(body as Body, model) ?? thinkingConfigProblem((body as Body).generationConfig) ?? imageProblem('gemini', body as Body, model);
   if (problem) return sendError(res, geminiError(400, problem, 'INVALID_ARGUMENT'));
   const contents = (body as Body).contents as Body[];
   const system = (body as Body).systemInstruction;

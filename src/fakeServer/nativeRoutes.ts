@@ -16,6 +16,7 @@ import { anthropicInvalid, tooManyBreakpoints, wrongFormat } from './routeErrors
 import { responsesFrames, responsesUsageObject } from './responsesFrames';
 import { messagesFrames } from './messagesFrames';
 import { messagesProblem, responsesInputProblem } from './nativeValidation';
+import { imageProblem } from './imageChecks';
 
 export type NativeExchange = Exchange;
 
@@ -36,7 +37,7 @@ export async function handleNativeRoute(route: Exclude<FakeRoute, 'chat'>, excha
   if ((model.api ?? 'chat') !== route) return sendError(res, wrongFormat(model.id, route));
   const session = headerValue(req, 'x-opencode-session');
   if (state.settings.requireSession && !session) return sendError(res, errors.missingSession());
-  const problem = route === 'responses' ? responsesInputProblem((body as Body).input as unknown[]) : messagesProblem((body as Body).messages as unknown[]) ?? maxTokensProblem(body as Body, model);
+  const problem = (route === 'responses' ? responsesInputProblem((body as Body).input as unknown[]) : messagesProblem((body as Body).messages as unknown[]) ?? maxTokensProblem(body as Body, model)) ?? imageProblem(route, body as Body, model);
   if (problem) return sendError(res, route === 'responses' ? errors.badRequest(problem, 'invalid_prompt') : anthropicInvalid(problem));
   const prompt = route === 'responses' ? responsesPrompt(state, body as Body, session) : messagesPrompt(state, body as Body, session);
   if ('breakpoints' in prompt) return sendError(res, tooManyBreakpoints(prompt.breakpoints));

@@ -11,6 +11,10 @@ export interface FakeModel {
   maxOutputTokens: number;
   toolCalling?: boolean;
   imageInput?: boolean;
+  /** The longest image side accepted, in pixels (default 2,000); larger images get a 400 (imageChecks.ts). */
+  maxImageSide?: number;
+  /** The most base64 bytes one image may have (default 5 MB). */
+  maxImageBytes?: number;
   usageShape?: UsageShapeName;
   /** The one wire format OpenCode serves this model on (default chat); any other route gets the 401 ModelError. */
   api?: FakeRoute;

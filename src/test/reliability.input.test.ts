@@ -6,12 +6,13 @@
 import * as assert from 'assert';
 import { IMAGE_NOTE } from '../core/convert/withoutImages';
 import { filler } from './support/trimHarness';
+import { TINY_PNG } from './support/testImages';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, assistant, user, userParts } from './support/activatedExtension';
 import { useActivated, useFakeServer } from './support/suiteHooks';
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+const PNG = TINY_PNG;
 
 describe('bad input (provider, real HTTP)', () => {
   const server = useFakeServer();

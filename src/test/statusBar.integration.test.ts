@@ -12,7 +12,7 @@ import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, assistant, user } from './support/activatedExtension';
 
 const statusItem = (): { visible: boolean; text: string; tooltip: { value: string }; command: { command: string; arguments: string[] } } =>
-  double.createdStatusItems[double.createdStatusItems.length - 1];
+  double.createdStatusItems.filter((item) => item.id === 'opencode.status').at(-1);
 const until = async (check: () => boolean): Promise<void> => {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
 };

@@ -19,6 +19,7 @@ import { ReportPanels } from './reportPanel';
 import { SettingsReader } from './settingsReader';
 import { OpenCodeStatusBar } from './statusBar';
 import { welcomeOnce } from './welcome';
+import { registerEditorFeatures } from './editorFeatures';
 
 export interface ComposeOptions {
   timing?: Partial<EngineTiming>;
@@ -126,7 +127,7 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     statusBar.update();
     reports.refreshAll();
   });
-  context.subscriptions.push(...subscriptions(parts, provider));
+  context.subscriptions.push(...subscriptions(parts, provider), ...registerEditorFeatures({ engine, settings, catalog: parts.catalog, log }));
   statusBar.update();
   parts.welcome();
   registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });

@@ -4,7 +4,7 @@
  * another extension can carry parts from a different copy of the API objects.
  */
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatPart, ChatRole, ChatTool, ToolMode } from '../core/types';
+import type { ChatMessage, ChatPart, ChatRole, ChatTool, ToolImage, ToolMode } from '../core/types';
 
 /** Role 3 (System) is sent by chat although it is not in the finalized enum. */
 const SYSTEM_ROLE = 3;
@@ -27,10 +27,10 @@ function toRole(role: number): ChatRole {
 export function toChatPart(part: unknown): ChatPart {
   if (part instanceof vscode.LanguageModelTextPart) return { kind: 'text', text: part.value };
   if (part instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };
-  if (part instanceof vscode.LanguageModelToolResultPart) return { kind: 'toolResult', callId: part.callId, text: toolResultText(part.content) };
+  if (part instanceof vscode.LanguageModelToolResultPart) return toolResult(part.callId, part.content);
   const shaped = part as Record<string, unknown> | null;
   if (!shaped || typeof shaped !== 'object') return { kind: 'ignored', reason: typeof part };
-  if (typeof shaped.callId === 'string' && Array.isArray(shaped.content)) return { kind: 'toolResult', callId: shaped.callId, text: toolResultText(shaped.content) };
+  if (typeof shaped.callId === 'string' && Array.isArray(shaped.content)) return toolResult(shaped.callId, shaped.content);
   if (typeof shaped.callId === 'string' && typeof shaped.name === 'string') return { kind: 'toolCall', callId: shaped.callId, name: shaped.name, input: shaped.input ?? {} };
   if (typeof shaped.mimeType === 'string' && shaped.data instanceof Uint8Array) return dataPart(shaped.mimeType, shaped.data);
   if (isThinking(shaped)) return { kind: 'thinking', text: Array.isArray(shaped.value) ? shaped.value.join('') : String(shaped.value) };
@@ -50,15 +50,29 @@ function isThinking(part: Record<string, unknown>): boolean {
   return (typeof ThinkingPart === 'function' && part instanceof ThinkingPart) || (part.constructor?.name === 'LanguageModelThinkingPart');
 }
 
+/** A tool's result: its text parts joined, and the images it returned (an MCP screenshot) kept as images. */
+function toolResult(callId: string, content: readonly unknown[]): ChatPart {
+  const images = toolResultImages(content);
+  return { kind: 'toolResult', callId, text: toolResultText(content), ...(images.length ? { images } : {}) };
+}
+
 export function toolResultText(content: readonly unknown[]): string {
   let text = '';
   for (const item of content) {
     const part = toChatPart(item);
     if (part.kind === 'text') text += part.text;
-    else if (part.kind === 'image') text += `[image ${part.mimeType} omitted]`;
     else if (part.kind === 'ignored' && isPromptTsx(item)) text += JSON.stringify((item as { value: unknown }).value);
   }
   return text;
+}
+
+function toolResultImages(content: readonly unknown[]): ToolImage[] {
+  const images: ToolImage[] = [];
+  for (const item of content) {
+    const part = toChatPart(item);
+    if (part.kind === 'image') images.push({ mimeType: part.mimeType, data: part.data });
+  }
+  return images;
 }
 
 function isPromptTsx(item: unknown): boolean {

@@ -6,6 +6,7 @@
 
 import { validateModelOverrides, type ModelOverride } from '../routes/select/modelOverrides';
 import { redact, redactUrl } from '../util/redact';
+import { resolveEditorSettings, type EditorSettings } from './editorSettings';
 
 export const PRESET_URLS = {
   go: 'https://opencode.ai/zen/go/v1',
@@ -38,6 +39,8 @@ export interface Settings {
   recordRequests: boolean;
   /** Per-model overrides (`opencode.models`): route, limits, image input, thinking effort (modelOverrides.ts). */
   models?: Readonly<Record<string, ModelOverride>>;
+  /** Inline suggestions and commit messages (editorSettings.ts). */
+  editor?: EditorSettings;
 }
 
 export type ReadSetting = (key: string) => unknown;
@@ -71,6 +74,7 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
     maxRetries: num('maxRetries', 3, 0, 10),
     recordRequests: readBoolean(read, warn, 'recordRequests', false),
     models: readModelOverrides(read, warn),
+    editor: resolveEditorSettings(read, warn),
   };
 }
 
@@ -113,7 +117,7 @@ function parsedUrl(text: string): URL | undefined {
   }
 }
 
-function readNumber(read: ReadSetting, warn: Warn, key: string, fallback: number, min: number, max: number, integer: boolean): number {
+export function readNumber(read: ReadSetting, warn: Warn, key: string, fallback: number, min: number, max: number, integer: boolean): number {
   const raw = read(key);
   if (raw === undefined || raw === null) return fallback;
   if (typeof raw !== 'number' || !Number.isFinite(raw)) {
@@ -129,11 +133,20 @@ function readNumber(read: ReadSetting, warn: Warn, key: string, fallback: number
   return value;
 }
 
-function readBoolean(read: ReadSetting, warn: Warn, key: string, fallback: boolean): boolean {
+export function readBoolean(read: ReadSetting, warn: Warn, key: string, fallback: boolean): boolean {
   const raw = read(key);
   if (raw === undefined || raw === null) return fallback;
   if (typeof raw === 'boolean') return raw;
   warn(`opencode.${key} ${JSON.stringify(raw)} is not true or false; using ${fallback}.`);
+  return fallback;
+}
+
+/** A free-form string, trimmed. */
+export function readText(read: ReadSetting, warn: Warn, key: string, fallback: string): string {
+  const raw = read(key);
+  if (raw === undefined || raw === null) return fallback;
+  if (typeof raw === 'string') return raw.trim();
+  warn(`opencode.${key} ${JSON.stringify(raw)} is not a string; using ${JSON.stringify(fallback)}.`);
   return fallback;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The one conversion step of a request, before the trim, in this order: the image policy (a text-only model
- * gets a fixed note in place of each image) → the wire form → the reasoning the history lost, put back →
+ * gets a fixed note in place of each image; a vision model gets each image fitted to its limits,
+ * core/images/fitImages.ts) → the wire form → the reasoning the history lost, put back →
  * tool pairs repaired. The trim (planTrim) then works on an already-converted history. Pure apart from the
  * reasoning memory it reads; it reports what it changed so the caller logs it (logConversion).
  */
@@ -11,23 +12,31 @@ import type { ReasoningMemory } from './reasoningMemory';
 import { repairToolPairs } from './repairToolPairs';
 import { toWireMessages } from './toWireMessages';
 import { withoutImages } from './withoutImages';
+import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
+import { DEFAULT_IMAGE_LIMITS, type ImageLimits } from '../images/imageLimits';
 
 export interface ConvertOptions {
   /** The model accepts images; when false each image becomes a note (withoutImages.ts). */
   imageInput: boolean;
+  /** What an image may be for this model (imageLimitsFor); the defaults when not given. */
+  imageLimits?: ImageLimits;
+  imageMemo?: ImageFitMemo;
   reasoning?: ReasoningMemory;
 }
 
 export interface Conversion {
   messages: WireMessage[];
   imagesReplaced: number;
+  /** What fitting the images to the model's limits did (absent when the model takes no images). */
+  imageFit?: ImageFitStats;
   reasoningRestored: number;
   droppedOrphanResults: number;
   addedMissingResults: number;
 }
 
 export function convertRequest(messages: readonly ChatMessage[], options: ConvertOptions): Conversion {
-  const images = options.imageInput ? { messages, removed: 0 } : withoutImages(messages);
+  const fitted = options.imageInput ? fitImages(messages, options.imageLimits ?? DEFAULT_IMAGE_LIMITS, options.imageMemo ?? SHARED_IMAGE_MEMO) : undefined;
+  const images = fitted ? { messages: fitted.messages, removed: 0 } : withoutImages(messages);
   let wire = toWireMessages(images.messages);
   let reasoningRestored = 0;
   if (options.reasoning) {
@@ -39,6 +48,7 @@ export function convertRequest(messages: readonly ChatMessage[], options: Conver
   return {
     messages: repaired.messages,
     imagesReplaced: images.removed,
+    ...(fitted && fitted.stats.images > 0 ? { imageFit: fitted.stats } : {}),
     reasoningRestored,
     droppedOrphanResults: repaired.droppedOrphanResults,
     addedMissingResults: repaired.addedMissingResults,
@@ -48,6 +58,8 @@ export function convertRequest(messages: readonly ChatMessage[], options: Conver
 /** The conversion's log lines (their text is a contract); nothing when nothing changed. */
 export function logConversion(modelId: string, c: Omit<Conversion, 'messages'>, log: Logger): void {
   if (c.imagesReplaced > 0) log.warn(`[request] ${modelId} does not accept images; replaced ${c.imagesReplaced} image(s) with a note.`);
+  if (c.imageFit?.fitted) log.info(`[images] Fitted ${c.imageFit.fitted} of ${c.imageFit.images} image(s) to the model's limits: ${c.imageFit.bytesBefore} → ${c.imageFit.bytesAfter} bytes.`);
+  if (c.imageFit?.unfit) log.warn(`[images] ${c.imageFit.unfit} image(s) sent as they were (${c.imageFit.firstUnfitReason}); the model may refuse them.`);
   if (c.reasoningRestored > 0) log.debug(`[request] Restored the reasoning of ${c.reasoningRestored} tool-call answer(s) the history had lost.`);
   if (c.droppedOrphanResults || c.addedMissingResults) {
     log.warn(`[request] Repaired tool pairs: dropped ${c.droppedOrphanResults} orphaned tool result(s), closed ${c.addedMissingResults} call(s) that had no result.`);

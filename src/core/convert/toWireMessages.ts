@@ -4,7 +4,7 @@
  * prefix cache depends on. Call ids are the ones VS Code gave; nothing here invents ids.
  */
 import type { ChatMessage, ChatPart } from '../types';
-import type { WireContentPart, WireMessage, WireToolCall } from '../wire/wireTypes';
+import type { WireContentPart, WireImagePart, WireMessage, WireToolCall } from '../wire/wireTypes';
 
 /** Sent for a tool result with no text: several providers reject an empty tool message. */
 export const EMPTY_TOOL_RESULT = '(no output)';
@@ -55,11 +55,12 @@ function convertUser(parts: readonly ChatPart[]): WireMessage[] {
   const content: WireContentPart[] = [];
   for (const part of parts) {
     if (part.kind === 'toolResult') {
-      toolMessages.push({ role: 'tool', tool_call_id: part.callId, content: part.text || EMPTY_TOOL_RESULT });
+      const images = (part.images ?? []).map((image) => toImagePart(image.mimeType, image.data));
+      toolMessages.push({ role: 'tool', tool_call_id: part.callId, content: part.text || EMPTY_TOOL_RESULT, ...(images.length ? { images } : {}) });
     } else if (part.kind === 'text') {
       appendText(content, part.text);
     } else if (part.kind === 'image') {
-      content.push({ type: 'image_url', image_url: { url: toDataUrl(part.mimeType, part.data) } });
+      content.push(toImagePart(part.mimeType, part.data));
     }
   }
   const result: WireMessage[] = toolMessages;
@@ -89,6 +90,10 @@ function toWireToolCall(part: Extract<ChatPart, { kind: 'toolCall' }>): WireTool
     type: 'function',
     function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) },
   };
+}
+
+function toImagePart(mimeType: string, data: Uint8Array): WireImagePart {
+  return { type: 'image_url', image_url: { url: toDataUrl(mimeType, data) } };
 }
 
 export function toDataUrl(mimeType: string, data: Uint8Array): string {

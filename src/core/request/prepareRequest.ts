@@ -7,6 +7,7 @@
 import type { Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { convertRequest, logConversion } from '../convert/convertRequest';
+import { imageLimitsFor } from '../images/imageLimits';
 import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
@@ -99,7 +100,7 @@ export function prepareRequest(request: ChatRequest, ctx: PrepareContext): Prepa
  * the conversion reads).
  */
 export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoning' | 'log'>): WireMessage[] {
-  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, reasoning: ctx.reasoning });
+  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, imageLimits: imageLimitsFor(request.modelId), reasoning: ctx.reasoning });
   logConversion(request.modelId, changed, ctx.log);
   return messages;
 }

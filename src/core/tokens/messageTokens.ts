@@ -108,6 +108,7 @@ export function chatMessagePieces(message: ChatMessage): MessagePieces {
     if (part.kind === 'text' || part.kind === 'toolResult' || part.kind === 'thinking') texts.push(part.text);
     else if (part.kind === 'toolCall') toolCalls.push({ name: part.name, arguments: jsonOf(part.input) });
     else if (part.kind === 'image') images++;
+    if (part.kind === 'toolResult') images += part.images?.length ?? 0;
   }
   return { texts, toolCalls, images };
 }
@@ -123,6 +124,7 @@ export function wireMessagePieces(message: WireMessage, nativeItems: readonly un
       else images++;
     }
   }
+  if (message.role === 'tool') images += message.images?.length ?? 0;
   if (message.role !== 'assistant') return { texts, toolCalls: [], images };
   const toolCalls = (message.tool_calls ?? []).map((call) => call.function);
   const native = nativeItems.length > 0 ? nativePieces(nativeItems) : undefined;

@@ -115,6 +115,7 @@ function frameOf(message: WireMessage): WireMessage {
   const content = typeof message.content === 'string' ? '' : Array.isArray(message.content)
     ? message.content.map((part) => (part.type === 'text' ? { ...part, text: '' } : { ...part, image_url: { ...part.image_url, url: '' } }))
     : message.content;
+  if (message.role === 'tool' && message.images) return { ...message, content: '', images: message.images.map((image) => ({ ...image, image_url: { url: '' } })) };
   if (message.role !== 'assistant') return { ...message, content } as WireMessage;
   return {
     ...message,
@@ -133,7 +134,7 @@ export function measureTools(tools: readonly WireTool[]): MessageSize {
 /** The memo's key of a message (also the report's identity of a message: core/report/messageInterner.ts). */
 export function fingerprint(message: WireMessage): string {
   let key = message.role;
-  if (message.role === 'tool') key += `|${message.tool_call_id}`;
+  if (message.role === 'tool') key += `|${message.tool_call_id}${message.images ? textKey(message.images) : ''}`;
   key += `|${textKey(message.content)}`;
   if (message.role === 'assistant') {
     for (const call of message.tool_calls ?? []) key += `|${call.id}:${call.function.name}:${textKey(call.function.arguments)}`;

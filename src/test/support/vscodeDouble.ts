@@ -56,10 +56,15 @@ function textDocument(uri: Uri, text: string): any {
     return before + Math.min(p.character, lines[line].length);
   };
   const joined = lines.join('\n');
-  return { uri, lineCount: lines.length, getText: (range?: Range) => (range ? joined.slice(offset(range.start), offset(range.end)) : joined) };
+  return { uri, languageId: 'plaintext', lineCount: lines.length, offsetAt: offset, getText: (range?: Range) => (range ? joined.slice(offset(range.start), offset(range.end)) : joined) };
 }
 
 /** An open editor holding `text` (unsaved: the disk is not touched); returns a function that closes it. */
+/** A document as the inline provider sees it (not opened in a visible editor). */
+export function documentOf(uri: Uri, text: string, languageId = 'plaintext'): any {
+  return { ...textDocument(uri, text), languageId };
+}
+
 export function openEditor(uri: Uri, text: string): () => void {
   const doc = textDocument(uri, text);
   workspace.textDocuments.push(doc);
@@ -96,7 +101,29 @@ export const workspace = {
     };
   },
   onDidChangeConfiguration: configChanged.event,
+  asRelativePath: (uri: Uri | string): string => (typeof uri === 'string' ? uri : uri.path.replace(/^\//, '')),
 };
+
+/** Inline completion providers the extension registered (tests call them as the editor would). */
+export const inlineProviders: any[] = [];
+export const languages = {
+  registerInlineCompletionItemProvider(_selector: unknown, provider: any): Disposable {
+    inlineProviders.push(provider);
+    return new Disposable(() => inlineProviders.splice(inlineProviders.indexOf(provider), 1));
+  },
+};
+
+export class InlineCompletionItem {
+  constructor(readonly insertText: string, readonly range?: Range) {}
+}
+
+/** Extensions by id (`vscode.git` for the commit-message tests); none unless a test adds one. */
+export const installedExtensions = new Map<string, any>();
+export const extensions = {
+  getExtension: (id: string): any => installedExtensions.get(id),
+};
+
+export const ProgressLocation = { SourceControl: 1, Window: 10, Notification: 15 } as const;
 
 /** The status bar items the extension created, as plain records (tests read their text). */
 export const createdStatusItems: any[] = [];
@@ -128,6 +155,13 @@ export const window = {
     return channel;
   },
   showInputBox: async (): Promise<string | undefined> => undefined,
+  visibleTextEditors: [] as any[],
+  /** Runs the task with a token a test can cancel (`progressCancel`). */
+  withProgress: async (_options: unknown, task: (progress: unknown, token: any) => Promise<unknown>): Promise<unknown> => {
+    const source = new CancellationTokenSource();
+    progressCancel.current = () => source.cancel();
+    return task({ report() {} }, source.token);
+  },
   showInformationMessage: async (message: unknown, ..._args: unknown[]): Promise<string | undefined> => void shownMessages.push({ level: 'info', message: String(message) }),
   showErrorMessage: async (message: unknown, ..._args: unknown[]): Promise<string | undefined> => void shownMessages.push({ level: 'error', message: String(message) }),
   /** Answers with what `quickPick.choose` picks from the items (nothing when unset); the items are kept. */
@@ -137,6 +171,9 @@ export const window = {
     return quickPick.choose?.(list);
   },
 };
+
+/** Cancels the task of the last withProgress, as its notification's Cancel button would. */
+export const progressCancel: { current?: () => void } = {};
 
 /** Messages shown through showInformationMessage / showErrorMessage (unless a test replaced them). */
 export const shownMessages: { level: string; message: string }[] = [];

@@ -5,6 +5,7 @@
 import { toWireToolChoice } from '../../convert/toWireTools';
 import type { BodyInput } from '../route';
 import { samplingFields } from '../sampling';
+import { withToolImagesAsUser } from './chatToolImages';
 
 /** `messages` last, as on every route: a longer history only appends bytes. */
 export function buildChatBody(input: BodyInput): Record<string, unknown> {
@@ -15,6 +16,6 @@ export function buildChatBody(input: BodyInput): Record<string, unknown> {
   Object.assign(body, samplingFields(input.options, { maxTokens: 'max_tokens', stop: true }));
   body.stream = true;
   if (input.includeUsage !== false) body.stream_options = { include_usage: true };
-  body.messages = input.messages;
+  body.messages = withToolImagesAsUser(input.messages);
   return body;
 }

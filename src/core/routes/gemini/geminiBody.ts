@@ -63,9 +63,19 @@ export function toContents(input: Pick<BodyInput, 'messages' | 'replay' | 'reaso
     if (last?.role === role) last.parts.push(...parts);
     else out.push({ role, parts });
   };
+  // The images tools returned follow all the functionResponse parts of their turn, as inlineData parts
+  // (Gemini pairs the responses with the calls, so nothing goes between them).
+  let toolImages: Part[] = [];
   for (const message of input.messages) {
+    if (message.role !== 'tool' && toolImages.length > 0) {
+      push('user', toolImages);
+      toolImages = [];
+    }
     if (message.role === 'user') push('user', userParts(message.content));
-    else if (message.role === 'tool') push('user', [functionResponse(message, names.get(message.tool_call_id), signed.get(message.tool_call_id))]);
+    else if (message.role === 'tool') {
+      push('user', [functionResponse(message, names.get(message.tool_call_id), signed.get(message.tool_call_id))]);
+      toolImages.push(...(message.images ?? []).map((image) => imagePart(image.image_url.url)));
+    }
     else if (message.role === 'assistant') {
       const calls = message.tool_calls ?? [];
       for (const call of calls) names.set(call.id, call.function.name);
@@ -74,6 +84,7 @@ export function toContents(input: Pick<BodyInput, 'messages' | 'replay' | 'reaso
       push('model', modelParts(message, signatures, input.reasoning === true));
     }
   }
+  push('user', toolImages);
   return out;
 }
 

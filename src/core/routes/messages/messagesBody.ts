@@ -61,7 +61,7 @@ export function toAnthropicMessages(input: Pick<BodyInput, 'messages' | 'replay'
   };
   for (const message of input.messages) {
     if (message.role === 'user') push('user', userBlocks(message.content));
-    else if (message.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: anthropicToolId(message.tool_call_id), content: message.content }]);
+    else if (message.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: anthropicToolId(message.tool_call_id), content: toolResultContent(message) }]);
     else if (message.role === 'assistant') push('assistant', assistantBlocks(message, input.replay?.layoutFor(message.tool_calls?.[0]?.id ?? '', 'messages')));
   }
   return out;
@@ -75,6 +75,12 @@ function textBlock(text: string): Block[] {
 function userBlocks(content: string | WireContentPart[]): Block[] {
   if (typeof content === 'string') return textBlock(content);
   return content.flatMap((part) => (part.type === 'text' ? textBlock(part.text) : [imageBlock(part.image_url.url)]));
+}
+
+/** A result with images is a block list (text first, then each image); a text-only result stays a string. */
+function toolResultContent(message: Extract<WireMessage, { role: 'tool' }>): string | Block[] {
+  if (!message.images?.length) return message.content;
+  return [...textBlock(message.content), ...message.images.map((image) => imageBlock(image.image_url.url))];
 }
 
 export function imageBlock(url: string): Block {

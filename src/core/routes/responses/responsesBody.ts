@@ -37,10 +37,20 @@ export function toResponsesInput(input: Pick<BodyInput, 'messages' | 'replay'>):
   for (const message of input.messages) {
     if (message.role === 'system') items.push({ type: 'message', role: 'system', content: [inputText(message.content)] });
     else if (message.role === 'user') items.push({ type: 'message', role: 'user', content: userContent(message.content) });
-    else if (message.role === 'tool') items.push({ type: 'function_call_output', call_id: message.tool_call_id, output: message.content });
+    else if (message.role === 'tool') items.push({ type: 'function_call_output', call_id: message.tool_call_id, output: toolOutput(message) });
     else items.push(...assistantItems(message, input.replay?.layoutFor(message.tool_calls?.[0]?.id ?? '', 'responses')));
   }
   return items;
+}
+
+/** A result with images is a list (text first, then each image); a text-only result stays a string. */
+function toolOutput(message: Extract<WireMessage, { role: 'tool' }>): string | Item[] {
+  if (!message.images?.length) return message.content;
+  return [inputText(message.content), ...message.images.map((image) => inputImage(image.image_url.url))];
+}
+
+function inputImage(url: string): Item {
+  return { type: 'input_image', image_url: url, detail: 'auto' };
 }
 
 function inputText(text: string): Item {
@@ -50,7 +60,7 @@ function inputText(text: string): Item {
 function userContent(content: Extract<WireMessage, { role: 'user' }>['content']): Item[] {
   if (typeof content === 'string') return [inputText(content)];
   // image_url must be a plain string here (the nested {url} form is rejected).
-  return content.map((part) => (part.type === 'text' ? inputText(part.text) : { type: 'input_image', image_url: part.image_url.url, detail: 'auto' }));
+  return content.map((part) => (part.type === 'text' ? inputText(part.text) : inputImage(part.image_url.url)));
 }
 
 /** In the answer's original order when a layout was remembered (reasoning before the call it led to). */

@@ -1,0 +1,25 @@
+/**
+ * What an image sent to a model may be: its longest side in pixels and its size in bytes as sent (base64, the
+ * way every route carries it). The one place that reads these facts, so the model table can feed it later
+ * (the catalogue has no image limits yet): everything else asks `imageLimitsFor`.
+ */
+
+export interface ImageLimits {
+  /** The longest side, in pixels. */
+  maxLongSide: number;
+  /** The base64 text's length, in bytes (Anthropic counts the 5 MB on the encoded data). */
+  maxBytes: number;
+}
+
+/** Within what every vision model on OpenCode accepts (Anthropic: 8,000 px and 5 MB; OpenAI scales to 2,048). */
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxLongSide: 2_000, maxBytes: 5 * 1024 * 1024 };
+
+/** The model's image limits; the defaults while the catalogue says nothing. */
+export function imageLimitsFor(_modelId: string): ImageLimits {
+  return DEFAULT_IMAGE_LIMITS;
+}
+
+/** Bytes of the base64 text for `rawBytes` bytes of data. */
+export function base64Length(rawBytes: number): number {
+  return 4 * Math.ceil(rawBytes / 3);
+}

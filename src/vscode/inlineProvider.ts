@@ -1,0 +1,76 @@
+/**
+ * The inline (ghost-text) suggestion provider: VS Code's document and cursor in, the core's prompt
+ * (core/inline/inlinePrompt.ts) through the extension's own engine, one suggestion out. Off unless
+ * `opencode.inlineSuggestions.enabled` and a model are set; never blocks the editor (every wait is the
+ * scheduler's timer, and VS Code's cancellation stops the request).
+ */
+import * as vscode from 'vscode';
+import { buildInlinePrompt, type InlineDocument } from '../core/inline/inlinePrompt';
+import { inlineLogLine } from '../core/inline/inlineLog';
+import { requestSuggestion, type InlineEngine } from '../core/inline/inlineRequest';
+import { InlineScheduler, REAL_TIMERS, type Timers } from '../core/inline/inlineScheduler';
+import type { ModelLimits } from '../core/types';
+import type { SettingsReader } from './settingsReader';
+
+/** Neighbouring files larger than this are not read at all (the budget would cut them anyway). */
+const MAX_NEIGHBOUR_CHARS = 200_000;
+const MAX_NEIGHBOURS = 4;
+
+export interface InlineDeps {
+  engine: InlineEngine;
+  settings: SettingsReader;
+  log: vscode.LogOutputChannel;
+  limitsOf: (modelId: string) => ModelLimits;
+  timers?: Timers;
+}
+
+export class OpenCodeInlineProvider implements vscode.InlineCompletionItemProvider {
+  private readonly scheduler: InlineScheduler;
+
+  constructor(private readonly deps: InlineDeps) {
+    this.scheduler = new InlineScheduler(deps.timers ?? REAL_TIMERS);
+  }
+
+  async provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, _context: vscode.InlineCompletionContext, token: vscode.CancellationToken): Promise<vscode.InlineCompletionItem[] | undefined> {
+    const settings = this.deps.settings.current.editor?.inlineSuggestions;
+    if (!settings?.enabled || !settings.model) return undefined;
+    const prompt = buildInlinePrompt({ document: inlineDocument(document), offset: document.offsetAt(position), neighbours: neighbours(document) });
+    const controller = new AbortController();
+    const subscription = token.onCancellationRequested(() => controller.abort());
+    if (token.isCancellationRequested) controller.abort();
+    try {
+      const limits = this.deps.limitsOf(settings.model);
+      const result = await this.scheduler.schedule((signal) => requestSuggestion(this.deps.engine, settings.model, limits, prompt, settings.maxTokens, signal), {
+        debounceMs: settings.debounceMs,
+        maxLatencyMs: settings.maxLatencyMs,
+        signal: controller.signal,
+      });
+      const line = inlineLogLine(settings.model, result);
+      if (line && result.kind === 'failed') this.deps.log.warn(line);
+      else if (line) this.deps.log.info(line);
+      if (result.kind !== 'done' || !result.value.text) return undefined;
+      const at = new vscode.Range(position.line, position.character, position.line, position.character);
+      return [new vscode.InlineCompletionItem(result.value.text, at)];
+    } finally {
+      subscription.dispose();
+    }
+  }
+}
+
+function inlineDocument(document: vscode.TextDocument): InlineDocument {
+  return { path: vscode.workspace.asRelativePath(document.uri, false), languageId: document.languageId, text: document.getText() };
+}
+
+/** Other files open in visible editors (nearby in the user's attention), small enough to read. */
+function neighbours(self: vscode.TextDocument): InlineDocument[] {
+  const seen = new Set<string>([self.uri.toString()]);
+  const out: InlineDocument[] = [];
+  for (const editor of vscode.window.visibleTextEditors ?? []) {
+    const doc = editor.document;
+    if (seen.has(doc.uri.toString()) || doc.getText().length > MAX_NEIGHBOUR_CHARS) continue;
+    seen.add(doc.uri.toString());
+    out.push(inlineDocument(doc));
+    if (out.length >= MAX_NEIGHBOURS) break;
+  }
+  return out;
+}

@@ -1,0 +1,18 @@
+/**
+ * Asks which OpenCode model a feature (inline suggestions, commit messages) should use, from the models the
+ * catalogue lists, and keeps the answer in the feature's setting (user settings).
+ */
+import * as vscode from 'vscode';
+import type { ModelCatalog } from './modelCatalog';
+
+export async function pickModelFor(catalog: ModelCatalog, settingKey: string, purpose: string): Promise<string | undefined> {
+  const models = await catalog.models().catch(() => []);
+  if (models.length === 0) {
+    void vscode.window.showErrorMessage(`OpenCode lists no models yet (is the API key set?), so no model can write ${purpose}.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(models.map((m) => ({ label: m.id, description: m.name !== m.id ? m.name : undefined })), { title: `OpenCode model for ${purpose}` });
+  if (!picked) return undefined;
+  await vscode.workspace.getConfiguration('opencode').update(settingKey, picked.label, vscode.ConfigurationTarget.Global);
+  return picked.label;
+}
