@@ -18,6 +18,7 @@ import * as double from './support/vscodeDouble';
 import { ask, assistant, user, type ActivatedExtension } from './support/activatedExtension';
 import { conversationArb } from './support/conversationArb';
 import { useFakeServer } from './support/suiteHooks';
+import { runs } from './support/propertyRuns';
 
 const EXT = 'opencode-community.opencode-chat-provider';
 
@@ -176,7 +177,7 @@ describe('recordings (pure parts)', () => {
       assert.deepStrictEqual(result.log.records.map((r) => r.inputCount), turns.map((t) => t.length));
       assert.strictEqual(result.log.sessionId, 's');
       for (const r of result.log.records) assert.ok(r.cachedTokens <= r.promptTokens && r.promptTokens > 0 && r.contextWindow === fallback, JSON.stringify(r));
-    }), { numRuns: 60 });
+    }), { numRuns: runs(60) });
   });
 
   it('finds the earlier window sessions only in VS Code\'s log layout', () => {
