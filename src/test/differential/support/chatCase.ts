@@ -40,7 +40,7 @@ export function encodeChat(a: Answer, usage: Record<string, unknown> | undefined
 
 /** The SDK's usage object read the way docs/usage.md reads each shape. */
 export function chatUsage(raw: Record<string, unknown> | undefined): Delivered['usage'] {
-  if (!raw) return undefined;
+  if (!raw || Object.keys(raw).length === 0) return undefined; // empty usage is no usage
   const details = (raw.prompt_tokens_details ?? {}) as Record<string, unknown>;
   const cached = tokenCountOf(details.cached_tokens) || tokenCountOf(raw.cached_tokens) || tokenCountOf(raw.prompt_cache_hit_tokens);
   return { context: tokenCountOf(raw.prompt_tokens), cached, cacheWrite: 0, completion: tokenCountOf(raw.completion_tokens) };

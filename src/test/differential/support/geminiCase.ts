@@ -41,7 +41,7 @@ export function geminiChunks(a: Answer): Record<string, unknown>[] {
 }
 
 export function geminiUsage(raw: Record<string, unknown> | undefined): Delivered['usage'] {
-  if (!raw) return undefined;
+  if (!raw || Object.keys(raw).length === 0) return undefined; // empty usage is no usage
   const context = tokenCountOf(raw.promptTokenCount) + tokenCountOf(raw.toolUsePromptTokenCount);
   return { context, cached: tokenCountOf(raw.cachedContentTokenCount), cacheWrite: 0, completion: tokenCountOf(raw.candidatesTokenCount) + tokenCountOf(raw.thoughtsTokenCount) };
 }

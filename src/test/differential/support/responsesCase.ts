@@ -67,7 +67,7 @@ export function responsesEvents(a: Answer, usage: unknown = usageOf(a)): Payload
 export const framesOf = (events: Payload[]): string => events.map((e) => sse(e, e.type)).join('');
 
 export function responsesUsage(raw: Record<string, unknown> | null | undefined): Delivered['usage'] {
-  if (!raw) return undefined;
+  if (!raw || Object.keys(raw).length === 0) return undefined; // empty usage is no usage
   const details = (raw.input_tokens_details ?? {}) as Record<string, unknown>;
   return { context: tokenCountOf(raw.input_tokens), cached: tokenCountOf(details.cached_tokens), cacheWrite: 0, completion: tokenCountOf(raw.output_tokens) };
 }
