@@ -12,8 +12,8 @@ export interface PieceServer {
   origin: string;
   /** The next requests get `body` cut at the byte offsets `cuts`, with `status` (200 = an SSE stream). */
   serve(body: string, cuts: readonly number[], status?: number): void;
-  /** Requests received since the last `serve`, by path. */
-  paths: string[];
+  /** Requests received since the last `serve`: path and headers. */
+  requests: { path: string; headers: http.IncomingHttpHeaders }[];
   close(): Promise<void>;
 }
 
@@ -23,9 +23,9 @@ export async function startPieceServer(): Promise<PieceServer> {
   let body = Buffer.alloc(0);
   let cuts: readonly number[] = [];
   let status = 200;
-  const paths: string[] = [];
+  const requests: PieceServer['requests'] = [];
   const server = http.createServer((req, res) => {
-    paths.push(req.url ?? '');
+    requests.push({ path: req.url ?? '', headers: req.headers });
     req.resume();
     req.on('end', async () => {
       res.writeHead(status, { 'content-type': status === 200 ? 'text/event-stream' : 'application/json' });
@@ -47,9 +47,9 @@ export async function startPieceServer(): Promise<PieceServer> {
       body = Buffer.from(text, 'utf8');
       cuts = at;
       status = code;
-      paths.length = 0;
+      requests.length = 0;
     },
-    paths,
+    requests,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
