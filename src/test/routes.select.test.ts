@@ -75,7 +75,7 @@ describe('routes: the opencode.models setting', () => {
   it('never throws and never keeps an invalid route, whatever the value (property)', () => {
     // Settings-shaped values most of the time (entries whose api is a route, another string or anything), so
     // both assertions are reached in most runs; fc.anything() for the rest. The counts below check that.
-    const api = fc.oneof(fc.constantFrom(...ROUTE_IDS), fc.string({ maxLength: 10 }), fc.anything());
+    const api = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...ROUTE_IDS) }, fc.string({ maxLength: 10 }), fc.anything());
     const entry = fc.oneof({ weight: 4, arbitrary: fc.record({ api, contextWindow: fc.anything(), imageInput: fc.anything() }, { requiredKeys: ['api'] }) }, { weight: 1, arbitrary: fc.anything() });
     const value = fc.oneof({ weight: 4, arbitrary: fc.dictionary(fc.string({ maxLength: 6 }), entry, { maxKeys: 5 }) }, { weight: 1, arbitrary: fc.anything() });
     let kept = 0;
