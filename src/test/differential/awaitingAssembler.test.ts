@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { runs } from '../support/propertyRuns';
 import { CHAT_CASE } from './support/chatCase';
-import { chatRefusal, emptyIds, emptyUsage, errorFrames, repeatedNames, stringCounts } from './support/faultProperties';
+import { chatRefusal, emptyIds, emptyUsage, errorFrames, geminiSafetyAfterText, repeatedNames, stringCounts } from './support/faultProperties';
 import { GEMINI_CASE } from './support/geminiCase';
 import { MESSAGES_CASE } from './support/messagesCase';
 import { RESPONSES_CASE } from './support/responsesCase';
@@ -35,4 +35,5 @@ awaiting('differential, awaiting the stream assembler (fail on today\'s main)', 
   }
   it('chat: a name repeated whole on every fragment stays the name (today: concatenated)', () => fc.assert(repeatedNames(server), runsEach));
   it('chat: a refusal is shown as the model\'s words (today: "empty answer")', () => fc.assert(chatRefusal(server), runsEach));
+  it('gemini: a SAFETY stop after text keeps the text and adds a note (today: silent)', () => fc.assert(geminiSafetyAfterText(server), runsEach));
 });

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { runs } from '../support/propertyRuns';
 import { CHAT_CASE } from './support/chatCase';
 import { differentialProperty } from './support/differential';
-import { emptyIds, emptyUsage, errorFrames, stringCounts } from './support/faultProperties';
+import { emptyIds, emptyUsage, errorFrames, responsesRefusal, stringCounts } from './support/faultProperties';
 import { ALL_CASES, usePieceServer } from './support/routeCases';
 import { RESPONSES_CASE } from './support/responsesCase';
 
@@ -34,6 +34,10 @@ describe('differential: the extension delivers what the official SDK reads from 
 
   it('chat: an empty usage object is no usage', async () => {
     await fc.assert(emptyUsage(server, CHAT_CASE), { numRuns: runs(20) });
+  });
+
+  it('responses: a refusal content part is shown as the model\'s words, as the SDK reads it', async () => {
+    await fc.assert(responsesRefusal(server), { numRuns: runs(20) });
   });
 
   it('responses: calls whose call_id came empty get non-empty distinct ids', async () => {

@@ -9,7 +9,9 @@ import { CHAT_CASE } from './chatCase';
 import type { RouteCase } from './delivered';
 import { differentialProperty, servedArb } from './differential';
 import { extensionRead } from './extensionRead';
-import { chatWithRepeatedNames, errorFrame, textSoFar, withEmptyCallIds, withEmptyUsage, withStringCounts } from './faultyWire';
+import { chatWithRepeatedNames, errorFrame, responsesRefusalEvents, textSoFar, withEmptyCallIds, withEmptyUsage, withStringCounts } from './faultyWire';
+import { GEMINI_CASE } from './geminiCase';
+import { framesOf } from './responsesCase';
 import type { PieceServer } from './pieceServer';
 import { cutsArb } from './answerArb';
 import { openAIOracle } from './sdkClients';
@@ -82,5 +84,37 @@ export function chatRefusal(server: Server) {
     server().serve(body, cuts);
     const { delivered } = await extensionRead(server().origin, 'chat');
     assert.strictEqual(delivered.text, final.choices[0].message.refusal);
+  });
+}
+
+/** Responses: a refusal content part (`response.refusal.delta`) is shown as the model's words, as the SDK reads it. */
+export function responsesRefusal(server: Server) {
+  const arb = fc.array(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 4 }).chain((pieces) => {
+    const body = framesOf(responsesRefusalEvents(pieces));
+    return cutsArb(Buffer.byteLength(body)).map((cuts) => ({ body, cuts }));
+  });
+  return fc.asyncProperty(arb, async ({ body, cuts }) => {
+    server().serve(body, cuts);
+    const final = await openAIOracle(server().origin).responses.stream({ model: 'diff-responses', input: 'hi' }).finalResponse();
+    const refusal = final.output.flatMap((item) => (item.type === 'message' ? item.content.map((p) => (p.type === 'refusal' ? p.refusal : '')) : [])).join('');
+    server().serve(body, cuts);
+    const { delivered } = await extensionRead(server().origin, 'responses');
+    assert.strictEqual(delivered.text, refusal);
+  });
+}
+
+/** Gemini: a SAFETY stop after some text keeps the text and adds a short note saying why it stopped. */
+export function geminiSafetyAfterText(server: Server) {
+  const arb = shownArb.chain((shown) => {
+    const body = textSoFar('gemini', shown) + `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [] }, index: 0, finishReason: 'SAFETY' }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 3, totalTokenCount: 13 } })}\n\n`;
+    return cutsArb(Buffer.byteLength(body)).map((cuts) => ({ shown: shown.join(''), body, cuts }));
+  });
+  return fc.asyncProperty(arb, async ({ shown, body, cuts }) => {
+    server().serve(body, cuts);
+    const sdkText = (await GEMINI_CASE.oracle(server().origin)).text;
+    assert.strictEqual(sdkText, shown);
+    server().serve(body, cuts);
+    const { delivered } = await extensionRead(server().origin, 'gemini');
+    assert.ok(delivered.text.startsWith(shown) && delivered.text.length > shown.length, `a note after the text: ${JSON.stringify(delivered.text)}`);
   });
 }

@@ -79,3 +79,23 @@ export function withEmptyUsage(body: string): string {
 export function withEmptyCallIds(body: string): string {
   return body.replace(/"call_id":"[^"]*"/g, '"call_id":""').replace(/("type":"tool_use","id":)"[^"]*"/g, '$1""');
 }
+
+/** Responses: one message item whose only content is a refusal, streamed in `pieces`. */
+export function responsesRefusalEvents(pieces: string[]): ({ type: string } & Record<string, unknown>)[] {
+  const refusal = pieces.join('');
+  const item_id = 'msg_refusal';
+  const part = { type: 'refusal', refusal: '' };
+  const done = { type: 'message', id: item_id, role: 'assistant', status: 'completed', content: [{ ...part, refusal }] };
+  const response = (status: string, output: unknown[]) => ({ id: 'resp_r', object: 'response', created_at: 1, model: 'diff-responses', status, output, usage: null });
+  const events: ({ type: string } & Record<string, unknown>)[] = [
+    { type: 'response.created', response: response('in_progress', []) },
+    { type: 'response.output_item.added', output_index: 0, item: { ...done, status: 'in_progress', content: [] } },
+    { type: 'response.content_part.added', item_id, output_index: 0, content_index: 0, part },
+    ...pieces.map((delta) => ({ type: 'response.refusal.delta', item_id, output_index: 0, content_index: 0, delta })),
+    { type: 'response.refusal.done', item_id, output_index: 0, content_index: 0, refusal },
+    { type: 'response.content_part.done', item_id, output_index: 0, content_index: 0, part: { ...part, refusal } },
+    { type: 'response.output_item.done', output_index: 0, item: done },
+    { type: 'response.completed', response: response('completed', [done]) },
+  ];
+  return events.map((event, sequence_number) => ({ ...event, sequence_number }));
+}
