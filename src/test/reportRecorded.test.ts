@@ -91,7 +91,7 @@ describe('session report: recorded conversations', () => {
     assert.ok(panel.webview.html.includes('the budget is the one <code>fake-small</code> had'));
     assert.ok(panel.webview.html.includes('Totals (replayed from the recording)'));
     panel.send({ type: 'whatIf', headroom: 200, step: 200 });
-    for (let i = 0; i < 100 && !panel.webview.html.includes('id="whatif-result"'); i++) await new Promise((r) => setTimeout(r, 10));
+    await double.whenHtml(panel, (html) => html.includes('id="whatif-result"'));
     assert.ok(panel.webview.html.includes('<td>200</td><td>200</td>'));
   });
 
