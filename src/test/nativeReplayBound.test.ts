@@ -81,7 +81,9 @@ describe('native memory: holds every layout a conversation still sends', () => {
     }
   });
 
-  it('random sessions within the trim’s budget: remembering the next answer never evicts a layout the last request sent', () => {
+  it('random sessions within the trim’s budget: remembering the next answer never evicts a layout the last request sent', function () {
+    // Its 8 runs take seconds each: on a loaded 2-core machine they pass mocha's 20 s (a budget, not a timing check).
+    this.timeout(90_000);
     // Two kinds of session: many small signed turns (past the old 300), and few large payloads (up to the
     // per-layout cap) that fill the 1M-token window, so the trim cuts and the sent layouts weigh megabytes.
     const small = fc.record({ opaqueChars: fc.integer({ min: 0, max: 600 }), thinkingTokens: fc.integer({ min: 0, max: 40 }), resultTokens: fc.integer({ min: 5, max: 150 }) });
