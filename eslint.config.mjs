@@ -34,6 +34,7 @@ const noToolingImports = {
     };
   },
 };
+const ORACLE_SDKS = { group: ['@anthropic-ai/*', '@google/genai', '@google/genai/*'], message: 'a devDependency for the differential tests only (docs/routes.md, "Differential tests")' };
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-e2e/**', 'scripts/**/*.cjs'] },
@@ -47,9 +48,14 @@ export default tseslint.config(
     },
   },
   {
+    // The SDKs the differential tests use as oracles (devDependencies) never reach the shipped code.
+    files: ['src/vscode/**/*.ts', 'src/extension.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ORACLE_SDKS] }] },
+  },
+  {
     // The core must never depend on VS Code: it runs under plain mocha.
     files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: ['vscode'], patterns: [ORACLE_SDKS] }] },
   },
   {
     // The product apart from its tools (docs/architecture.md: Product and tooling).

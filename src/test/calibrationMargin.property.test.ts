@@ -19,6 +19,7 @@ import { cutGeometry, MAX_MARGIN_RATIO, SAFETY_MARGIN_RATIO, SPREAD_COVER } from
 import { SizeMemo } from '../core/trim/messageSize';
 import { defaultSettings } from './support/trimHarness';
 import { materializeSteps, sessionArb, type SessionSpec } from './support/sessionArbs';
+import { runs } from './support/propertyRuns';
 
 const MODEL = 'm';
 
@@ -76,7 +77,7 @@ describe('the safety margin follows the calibration spread', function () {
       fc.property(sessionArb, driftArb, (spec, drift) => {
         replay(spec, drift);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 

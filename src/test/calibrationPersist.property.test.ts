@@ -11,6 +11,7 @@ import type { ChatMessage } from '../core/types';
 import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import { defaultSettings, filler } from './support/trimHarness';
+import { runs } from './support/propertyRuns';
 
 const KEY = 'opencode.calibrations';
 const NO_SERVER = 'http://127.0.0.1:1/v1';
@@ -88,7 +89,7 @@ describe('the calibration, spread included, survives a restart', function () {
         const warns = log.messages('warn').filter((m) => m.startsWith('[state]') && m.includes(KEY));
         assert.deepStrictEqual(warns, bad === 0 ? [] : [`[state] Dropped ${bad} invalid record(s) from ${KEY} (saved by another version or edited by hand); they will be learned again.`]);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -110,7 +111,7 @@ describe('the calibration, spread included, survives a restart', function () {
           assert.deepStrictEqual(cutGeometry(budget, trim, after.spread(model)), cutGeometry(budget, trim, before.spread(model)));
         });
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 

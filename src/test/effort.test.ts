@@ -10,6 +10,7 @@ import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
 import { buildResponsesBody } from '../core/routes/responses/responsesBody';
 import { buildMessagesBody } from '../core/routes/messages/messagesBody';
 import type { BodyInput } from '../core/routes/route';
+import { runs } from './support/propertyRuns';
 
 const entry = (catalog: 'zen' | 'go', id: string): CatalogEntry => {
   const found = CATALOG[catalog].find((e) => e.id === id);
@@ -74,7 +75,7 @@ describe('thinking effort per route and family', () => {
       const config = JSON.stringify(patch);
       assert.ok(!(config.includes('thinkingLevel') && config.includes('thinkingBudget')));
       assert.ok(CONTROLS[model.reasoning!.control].levels.includes(level));
-    }), { numRuns: 300 });
+    }), { numRuns: runs(300) });
   });
 
   it('picker: an enum with labels, "default" first, only for models with levels', () => {

@@ -11,6 +11,7 @@ import { errorLogLine, unexpectedErrorMessage } from '../core/request/userFacing
 import { ERROR_DETAIL_MAX } from '../core/util/excerpt';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, user } from './support/activatedExtension';
+import { runs } from './support/propertyRuns';
 
 /** The sentence, the excerpt's "… (N characters in all)" and the model id fit in this much. */
 const LINE_MAX = 2 * ERROR_DETAIL_MAX + 200;
@@ -73,7 +74,7 @@ describe('[error] line after retries run out: a short redacted excerpt (issue 9 
         assert.ok(shown.length <= ERROR_DETAIL_MAX + 40, `${shown.length}`);
         assert.ok(head.length <= ERROR_DETAIL_MAX + 80, `${head.length}`);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });

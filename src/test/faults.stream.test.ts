@@ -46,9 +46,8 @@ describe('faults inside the answer (provider, real HTTP)', () => {
     const impatient = providerWithTiming(server(), {}, { idleTimeoutMs: 1_000 });
     try {
       server().enqueueFault({ name: 'stall', ms: 30_000 });
-      const started = Date.now();
+      // Not waited out: the 30 s stall is longer than mocha's timeout; the idle-timeout WARN below says why it ended.
       const { text } = await ask(impatient, 'fake-large', [user('stall please')]);
-      assert.ok(Date.now() - started < 10_000, 'did not wait for the stall to end');
       assert.strictEqual(text, expected().slice(0, 8) + cutNote('the model sent nothing for 1 s'), 'the first chunk, then the line saying why it stops');
       const index = server().requests.indexOf(chats()[0]);
       await server().whenRequestClosed(index);

@@ -3,6 +3,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { GEMINI_SCHEMA_KEYS, GEMINI_TYPES, geminiParameters, reduceSchema } from '../core/routes/gemini/geminiSchema';
 import { isRecord } from '../core/util/isRecord';
+import { runs } from './support/propertyRuns';
 
 type Json = Record<string, unknown>;
 
@@ -66,7 +67,7 @@ describe('Gemini schema subset (fuzz)', () => {
         }
         assert.deepStrictEqual(reduceSchema(root, root, 0), reduced, 'deterministic');
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 

@@ -8,6 +8,7 @@ import { layoutHistory } from '../core/trim/units';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler, trimWith } from './support/trimHarness';
 import { assertToolPairs } from './support/toolPairs';
+import { runs } from './support/propertyRuns';
 
 const CJK = '的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质';
 
@@ -100,7 +101,7 @@ describe('historyTrim properties (random histories)', function () {
         if (!result.overCeiling) assert.ok(result.estTokens <= geometry.ceiling, `within budget: ${result.estTokens} > ${geometry.ceiling}`);
         else assert.strictEqual(result.sentIndices.length, layout.headEnd + (messages.length - layout.currentTurnStart), 'over budget only when every droppable unit is gone');
       }),
-      { numRuns: 1_500 },
+      { numRuns: runs(1_500) },
     );
   });
 
@@ -117,17 +118,17 @@ describe('historyTrim properties (random histories)', function () {
         const fromCold = trim(structuredClone(messages), input.budget, input.extraGridMoves, new SizeMemo());
         assert.deepStrictEqual([fromWarm.sentIndices, fromWarm.estTokens, fromWarm.bytes], [fromCold.sentIndices, fromCold.estTokens, fromCold.bytes]);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
   // About 90% of runs hold a cut while trimming (the earlier generator: about 11%, returning early on the rest).
   it('sends a nested prefix of the previous payload whenever the cut held while trimming (and checks that often)', () => {
-    let runs = 0;
+    let tried = 0;
     let heldWhileTrimming = 0;
     fc.assert(
       fc.property(heldCutArb, ({ history, share, growth }) => {
-        runs++;
+        tried++;
         const messages = materialize(history);
         const memo = new SizeMemo();
         // A budget below the history's size, so the first request already trims.
@@ -140,8 +141,8 @@ describe('historyTrim properties (random histories)', function () {
         // The cut held: everything sent before is sent again, first and unchanged.
         assert.ok(before.messages.every((m, k) => after.messages[k] === m), 'nested prefix');
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs(1_000) },
     );
-    assert.ok(heldWhileTrimming >= 0.5 * runs, `only ${heldWhileTrimming} of ${runs} runs held a cut while trimming`);
+    assert.ok(heldWhileTrimming >= 0.5 * tried, `only ${heldWhileTrimming} of ${tried} runs held a cut while trimming`);
   });
 });

@@ -20,6 +20,7 @@ import { replaySession } from '../replay/replaySession';
 import { MemoryStore } from './support/engineHarness';
 import { filler } from './support/trimHarness';
 import { assertToolPairs } from './support/toolPairs';
+import { runs } from './support/propertyRuns';
 
 const TOOLS: ChatTool[] = [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
 /** ~2,500 tokens of tool schemas: the trim can neither drop nor truncate them, so small budgets go over. */
@@ -181,7 +182,7 @@ describe('invariants under random conversations, settings and faults (engine, re
   it('never sends an orphan, always sends anchor and current turn, never exceeds the budget silently, replays deterministically', async () => {
     await fc.assert(
       fc.asyncProperty(sessionArb, (session) => runSession(server, session)),
-      { numRuns: 50 },
+      { numRuns: runs(50) },
     );
   });
 });

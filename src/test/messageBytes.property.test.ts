@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { measureMessage } from '../core/trim/messageSize';
 import { estimateTextTokens } from '../core/tokens/estimate';
 import type { WireMessage } from '../core/wire/wireTypes';
+import { runs } from './support/propertyRuns';
 
 // Any UTF-16 code unit (lone surrogates and control characters included), and text rich in what JSON escapes.
 const anyText = fc.oneof(
@@ -46,7 +47,7 @@ describe('message bytes from the estimator pass', () => {
       fc.property(messageArb, (message) => {
         assert.strictEqual(measureMessage(message).bytes, Buffer.byteLength(JSON.stringify(message)) - imageChars(message));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
   });
 
@@ -57,7 +58,7 @@ describe('message bytes from the estimator pass', () => {
         assert.strictEqual(estimateTextTokens(text, scan), estimateTextTokens(text));
         assert.strictEqual(scan.jsonEscapeBytes, Buffer.byteLength(JSON.stringify(text)) - 2 - Buffer.byteLength(text));
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });

@@ -23,6 +23,7 @@ import type { ChatMessage } from '../core/types';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { bodyTokens } from './support/bodyMeasure';
 import { defaultSettings, filler } from './support/trimHarness';
+import { assertReached, runs } from './support/propertyRuns';
 
 type NativeRoute = Exclude<RouteId, 'chat'>;
 const NATIVE: NativeRoute[] = ['responses', 'messages', 'gemini'];
@@ -121,10 +122,10 @@ describe('the trim measures the native items it passes back (property)', () => {
         }
         return true;
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
-    assert.ok(cuts > 0, 'some turns were cut (else the cut comparison says little)');
-    assert.ok(opaqueSent > 0, 'some bodies carried opaque payloads (else the coverage says nothing)');
+    assertReached(cuts > 0, 'some turns were cut (else the cut comparison says little)');
+    assertReached(opaqueSent > 0, 'some bodies carried opaque payloads (else the coverage says nothing)');
   });
 
   it('a message\'s size is a function of the message and its layout alone: the same whatever route recorded the layout; without it (evicted), the message alone', () => {
@@ -148,7 +149,7 @@ describe('the trim measures the native items it passes back (property)', () => {
         assert.ok(withLayout.tokens >= measureMessage(message).tokens + Math.ceil(step.opaqueChars / 4), 'the opaque payload counts at chars ÷ 4 at least');
         assert.ok(withLayout.bytes >= measureMessage(message).bytes + step.opaqueChars);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 

@@ -13,6 +13,7 @@ import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
+import { runs } from './support/propertyRuns';
 
 const KEYS = ['opencode.calibrations', 'opencode.learnedLimits', 'opencode.trimStates', 'opencode.reasoning', 'opencode.unsupportedParams', 'opencode.sessionClaims'];
 const MAP_VALIDATORS: [string, (v: unknown) => unknown][] = [
@@ -57,7 +58,7 @@ describe('persisted state: every loader survives random JSON (issue 9 item 9)', 
           }
         }
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -73,7 +74,7 @@ describe('persisted state: every loader survives random JSON (issue 9 item 9)', 
         assert.ok(window >= MIN_CONTEXT_WINDOW, `window ${window}`);
         for (const key of KEYS) assert.ok(log.messages('warn').filter((m) => m.includes(key)).length <= 1, key);
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 

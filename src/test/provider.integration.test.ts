@@ -119,14 +119,13 @@ describe('provider over real HTTP (fake server)', () => {
     server().enqueueReply({ text: 'x'.repeat(400), chunkSize: 4, delayMsBetweenChunks: 20 });
     const source = new double.CancellationTokenSource();
     let seen = 0;
-    const started = Date.now();
     await ask(ext(), 'fake-large', [user('long answer please')], {}, source.token as never, () => {
       if (++seen === 3) source.cancel();
     });
     const index = server().requests.length - 1;
     await server().whenRequestClosed(index);
+    // The server's own record is the proof (no clock): the client closed the connection before the last chunk.
     assert.ok(server().requests[index].closedEarly, 'the server saw the connection close before the reply ended');
-    assert.ok(Date.now() - started < 1_500, 'did not wait for the rest of the stream');
   });
 });
 

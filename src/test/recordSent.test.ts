@@ -16,6 +16,7 @@ import type { FakeModel, FaultSpec } from '../fakeServer/types';
 import { parseReplayLines } from '../core/replay/replayFile';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { runs } from './support/propertyRuns';
 
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 64_000 };
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 1_000 };
@@ -52,7 +53,7 @@ describe('request recording: what was sent', () => {
         assert.deepStrictEqual(sent.params, withoutConversation(last), 'the recorded parameters are the ones the server received last');
         assert.deepStrictEqual(sent.refused, refuse ? [REFUSABLE[modelId]] : []);
       }),
-      { numRuns: 24 },
+      { numRuns: runs(24) },
     );
   });
 

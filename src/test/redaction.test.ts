@@ -16,6 +16,7 @@ import { errorDetail, toUserFacingError } from '../core/request/userFacingError'
 import { redact, redactUrl } from '../core/util/redact';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user, type ActivatedExtension } from './support/activatedExtension';
+import { runs } from './support/propertyRuns';
 
 /** Random keys: printable ASCII with control characters, spaces and newlines mixed in. */
 const keyChars = fc.oneof(
@@ -71,7 +72,7 @@ describe('redaction: keys and URL secrets never reach chat or the log (issue 9 i
           if (apiKeyProblem(key) === undefined) for (const line of lines.slice(3)) assert.ok(!line.includes(key) && !line.includes(JSON.stringify(key).slice(1, -1)), `key in ${JSON.stringify(line)}`);
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 

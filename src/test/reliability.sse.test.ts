@@ -12,6 +12,7 @@ import { frameOf } from '../core/stream/streamFrame';
 import { FIXTURE_DIR } from './support/streamFixtures';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 import { rawSseServer } from './support/rawSseServer';
+import { runs } from './support/propertyRuns';
 
 const fixture = fs.readFileSync(path.join(FIXTURE_DIR, 'gateway-crlf-keepalive.sse'), 'utf8');
 
@@ -42,7 +43,7 @@ describe('SSE decoding', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: fixture.length }), { maxLength: 40 }), (cuts) => {
         assert.deepStrictEqual(decodeInPieces(fixture, cuts), whole);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
     for (let i = 0; i <= fixture.length; i++) assert.deepStrictEqual(decodeInPieces(fixture, [i]), whole, `cut at ${i}`);
   });

@@ -12,6 +12,7 @@ import { resolveSettings } from '../core/config/settings';
 import { flagNumber, parseReplayArgs, UsageError } from '../replay/replayArgs';
 import { parseReplayLines } from '../core/replay/replayFile';
 import { replaySession } from '../replay/replaySession';
+import { runs } from './support/propertyRuns';
 
 const REPLAY = path.join(__dirname, '..', 'tools', 'replay.js');
 const GOOD = '{"messages":[{"role":"system","content":"sys"},{"role":"user","content":"hi"}]}';
@@ -120,7 +121,7 @@ describe('replay tool: bad input (issue 9 item 11)', function () {
         }
         replaySession(requests, { settings, limits: { contextWindow: 8_000 } });
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -14,6 +14,7 @@ import type { Quota } from '../core/quota/goUsage';
 import type { ReportData, WhatIf } from '../core/report/reportData';
 import { reportHtml, type ReportPage } from '../core/report/reportHtml';
 import type { RequestRecord } from '../core/report/requestLog';
+import { runs } from './support/propertyRuns';
 
 interface Tag {
   name: string;
@@ -176,7 +177,7 @@ describe('report page: keyboard, CSP and theme colours (any data)', () => {
       checkCsp(html, tags, page.nonce);
       checkColours(html, tags);
       assert.strictEqual(tags.filter((t) => t.name === 'script' && !t.closing).length, 1, 'one script, the page\'s own');
-    }), { numRuns: 150 });
+    }), { numRuns: runs(150) });
   });
 
   it('the checks catch what they are for', () => {

@@ -18,6 +18,7 @@ import * as double from './support/vscodeDouble';
 import { ask, assistant, user, type ActivatedExtension } from './support/activatedExtension';
 import { conversationArb } from './support/conversationArb';
 import { useFakeServer } from './support/suiteHooks';
+import { runs } from './support/propertyRuns';
 
 const EXT = 'opencode-community.opencode-chat-provider';
 
@@ -90,7 +91,7 @@ describe('session report: recorded conversations', () => {
     assert.ok(panel.webview.html.includes('the budget is the one <code>fake-small</code> had'));
     assert.ok(panel.webview.html.includes('Totals (replayed from the recording)'));
     panel.send({ type: 'whatIf', headroom: 200, step: 200 });
-    for (let i = 0; i < 100 && !panel.webview.html.includes('id="whatif-result"'); i++) await new Promise((r) => setTimeout(r, 10));
+    await double.whenHtml(panel, (html) => html.includes('id="whatif-result"'));
     assert.ok(panel.webview.html.includes('<td>200</td><td>200</td>'));
   });
 
@@ -176,7 +177,7 @@ describe('recordings (pure parts)', () => {
       assert.deepStrictEqual(result.log.records.map((r) => r.inputCount), turns.map((t) => t.length));
       assert.strictEqual(result.log.sessionId, 's');
       for (const r of result.log.records) assert.ok(r.cachedTokens <= r.promptTokens && r.promptTokens > 0 && r.contextWindow === fallback, JSON.stringify(r));
-    }), { numRuns: 60 });
+    }), { numRuns: runs(60) });
   });
 
   it('finds the earlier window sessions only in VS Code\'s log layout', () => {

@@ -10,6 +10,7 @@ import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { conversationArb } from './support/conversationArb';
 import { BreakpointCache, type MessagesPrompt } from '../cacheModel/breakpointCache';
+import { runs } from './support/propertyRuns';
 
 const TOOLS: WireTool[] = [
   { type: 'function', function: { name: 'grep', description: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } },
@@ -120,7 +121,7 @@ describe('routes: byte-stable prefix over random growing conversations (property
         const bodies = turns.map((messages) => JSON.stringify(build(input(messages, { reasoning }))));
         for (let i = 1; i < bodies.length; i++) assert.ok(bodies[i].startsWith(open(bodies[i - 1])), `turn ${i} changed bytes of turn ${i - 1}`);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -141,7 +142,7 @@ describe('routes: byte-stable prefix over random growing conversations (property
           before.forEach((m, j) => m.content.forEach((block, k) => assert.ok(!after[j].content[k].cache_control || block.cache_control, `new marker at ${j}.${k}`)));
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 
@@ -161,7 +162,7 @@ describe('routes: byte-stable prefix over random growing conversations (property
           assert.ok(head.ok && head.usage.cache_read_input_tokens <= result.usage.cache_read_input_tokens);
         });
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
   });
 });

@@ -11,6 +11,7 @@ import { engineFor, MemoryStore } from './support/engineHarness';
 import { filler } from './support/trimHarness';
 import { PATHS, ROUTE_MODEL, ROUTES } from './support/routeModels';
 import { useFakeServer } from './support/suiteHooks';
+import { runs } from './support/propertyRuns';
 
 const WINDOW = { contextWindow: 40_000, maxOutputTokens: 4_000 };
 const SMALL_STEPS = { 'historyTrim.cutStepTokens': 4_096, reservedOutputTokens: 4_000, 'historyTrim.headroomMinTokens': 1_000 };
@@ -58,7 +59,7 @@ describe('the cut is the same on every route', () => {
         }
         return true;
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
     assert.ok(cuts > 0, 'some turns were cut (else the property says nothing)');
   });

@@ -83,9 +83,8 @@ for (const route of ['responses', 'messages'] as WiredRoute[]) {
 
     it('stall after text: stops waiting at the idle timeout, keeps the text, closes the request', async () => {
       server().enqueueFault({ name: 'stall', ms: 30_000, afterChunks: 4 });
-      const started = Date.now();
+      // Not waited out: the 30 s stall is longer than mocha's timeout; the idle-timeout WARN below says why it ended.
       const { text } = await ask(ext(), model, [user('stall please')]);
-      assert.ok(Date.now() - started < 10_000);
       const note = cutNote('the model sent nothing for 1 s');
       assert.ok(text.endsWith(note) && expected('stall please').startsWith(text.slice(0, -note.length)), JSON.stringify(text));
       const index = server().requests.indexOf(sent()[0]);

@@ -13,6 +13,7 @@ import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { geminiFrames } from '../fakeServer/geminiFrames';
 import { conversationArb } from './support/conversationArb';
 import { callsOf, lastUsage, readSplit, textOf } from './support/routeHarness';
+import { runs } from './support/propertyRuns';
 
 type Json = Record<string, unknown>;
 const TOOLS: WireTool[] = [
@@ -179,7 +180,7 @@ describe('routes: Gemini', () => {
       assert.strictEqual(reader.summary.finishReason, r.calls.length > 0 ? 'tool_calls' : 'stop');
       assert.deepStrictEqual(out.malformed, []);
       if (r.calls.length > 0) assert.ok(JSON.stringify(reader.layout()).includes('gsig_'));
-    }), { numRuns: 150 });
+    }), { numRuns: runs(150) });
   });
 
   it('property: the body of turn N without its closing `]}` is a byte prefix of turn N+1 (signatures remembered)', () => {

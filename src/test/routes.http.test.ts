@@ -22,20 +22,24 @@ const input = (route: RouteId, messages: WireMessage[], extra: Partial<BodyInput
 describe('routes over HTTP (fake OpenCode server)', () => {
   const server = useFakeServer({ requireKey: 'sk-test' });
 
-  for (const route of ['chat', 'responses', 'messages'] as RouteId[]) {
+  /** Where each route puts the key; every other key header stays absent. */
+  const KEY_HEADER: Record<RouteId, string> = { chat: 'authorization', responses: 'authorization', messages: 'x-api-key', gemini: 'x-goog-api-key' };
+  const PATH: Record<RouteId, string> = { chat: '/v1/chat/completions', responses: '/v1/responses', messages: '/v1/messages', gemini: `/v1/models/${MODEL.gemini}:streamGenerateContent` };
+
+  for (const route of ['chat', 'responses', 'messages', 'gemini'] as RouteId[]) {
     it(`${route}: a plain answer with usage, the key where the route reads it, and the OpenCode headers`, async () => {
       const answer = await askRoute(server().url, route, input(route, [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello there' }]));
       assert.match(textOf(answer.events, 'text'), /^Answer 1 to: hello there/);
       assert.ok((lastUsage(answer.events)?.contextTokens ?? 0) > 0);
       assert.strictEqual(answer.summary.complete, true);
       const request = server().requests[0];
-      assert.strictEqual(request.path, route === 'chat' ? '/v1/chat/completions' : `/v1/${route}`);
+      assert.strictEqual(request.path, PATH[route]);
       assert.strictEqual(request.headers['x-opencode-session'], `ses_${route}`);
       assert.strictEqual(request.headers['x-opencode-client'], 'test/1');
-      if (route === 'messages') {
-        assert.strictEqual(request.headers['x-api-key'], 'sk-test');
-        assert.strictEqual(request.headers.authorization, undefined, 'no Bearer on /messages');
-      } else assert.strictEqual(request.headers.authorization, 'Bearer sk-test');
+      for (const header of new Set(Object.values(KEY_HEADER))) {
+        const expected = header !== KEY_HEADER[route] ? undefined : header === 'authorization' ? 'Bearer sk-test' : 'sk-test';
+        assert.strictEqual(request.headers[header], expected, `${header} on ${route}`);
+      }
     });
   }
 

@@ -7,6 +7,7 @@ import { catalogOf, ROUTE_TABLE } from '../core/routes/select/routeTable';
 import { classifyOpenCodeError, formatDuration, parseWrongRoute } from '../core/routes/select/openCodeErrors';
 import { ROUTE_IDS, type RouteId } from '../core/routes/route';
 import { routeChoiceLine, routeSwitchLine } from '../core/routes/select/routeLog';
+import { runs } from './support/propertyRuns';
 
 /** selectRoute's choice without its per-route rule (a function), for comparing. */
 const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {
@@ -72,12 +73,34 @@ describe('routes: the opencode.models setting', () => {
   });
 
   it('never throws and never keeps an invalid route, whatever the value (property)', () => {
+    // Settings-shaped values most of the time (entries whose api is a route, another string or anything), so
+    // both assertions are reached in most runs; fc.anything() for the rest. The counts below check that.
+    const api = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...ROUTE_IDS) }, fc.string({ maxLength: 10 }), fc.anything());
+    const entry = fc.oneof({ weight: 4, arbitrary: fc.record({ api, contextWindow: fc.anything(), imageInput: fc.anything() }, { requiredKeys: ['api'] }) }, { weight: 1, arbitrary: fc.anything() });
+    const value = fc.oneof({ weight: 4, arbitrary: fc.dictionary(fc.string({ maxLength: 6 }), entry, { maxKeys: 5 }) }, { weight: 1, arbitrary: fc.anything() });
+    let kept = 0;
+    let refused = 0;
     fc.assert(
-      fc.property(fc.anything(), (value) => {
-        const { byModel } = validateModelOverrides(value);
-        for (const override of byModel.values()) assert.ok(override.api === undefined || ROUTE_IDS.includes(override.api));
+      fc.property(value, (raw) => {
+        const { byModel, problems } = validateModelOverrides(raw);
+        for (const override of byModel.values()) assert.ok(override.api === undefined || ROUTE_IDS.includes(override.api), `kept api ${JSON.stringify(override.api)}`);
+        if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
+        for (const [id, e] of Object.entries(raw as Record<string, unknown>)) {
+          const given = e !== null && typeof e === 'object' && !Array.isArray(e) ? (e as { api?: unknown }).api : undefined;
+          if (!id.trim() || given === undefined) continue;
+          if (ROUTE_IDS.includes(given as RouteId)) {
+            kept++;
+            assert.strictEqual(byModel.get(id)?.api, given, `a valid route is kept for "${id}"`);
+          } else {
+            refused++;
+            assert.strictEqual(byModel.get(id)?.api, undefined, `the invalid route ${JSON.stringify(given)} is dropped`);
+            assert.ok(problems.some((p) => p.includes(`["${id}"].api`)), `and said: ${problems.join(' | ')}`);
+          }
+        }
       }),
+      { numRuns: runs(300) },
     );
+    assert.ok(kept >= runs(300) / 4 && refused >= runs(300) / 4, `the assertions ran: ${kept} valid and ${refused} invalid routes checked`);
   });
 });
 

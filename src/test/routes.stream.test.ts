@@ -9,6 +9,7 @@ import { fakeSignature, messagesFrames } from '../fakeServer/messagesFrames';
 import type { ScriptedReply } from '../fakeServer/types';
 import { FIXTURE_DIR } from './support/streamFixtures';
 import { callsOf, lastUsage, readSplit, textOf } from './support/routeHarness';
+import { runs } from './support/propertyRuns';
 
 const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURE_DIR, name), 'utf8');
 
@@ -55,7 +56,7 @@ describe('routes: stream reading split at random byte positions', () => {
           const natives = reader.layout()?.slots.filter((s) => s.kind === 'native') ?? [];
           assert.strictEqual(natives.length, c.reasoning ? 1 : 0);
         }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
@@ -75,7 +76,7 @@ describe('routes: stream reading split at random byte positions', () => {
           const natives = reader.layout()?.slots.filter((s) => s.kind === 'native') ?? [];
           assert.deepStrictEqual(natives.map((s) => s.kind === 'native' && s.item), c.reasoning ? [{ type: 'thinking', thinking: c.reasoning, signature: fakeSignature(c.reasoning) }] : []);
         }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 

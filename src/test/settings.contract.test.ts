@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import * as fs from 'fs';
 import * as path from 'path';
 import { settingsMismatches, type SettingSchema, type SettingsSchema } from './support/settingsContract';
+import { runs } from './support/propertyRuns';
 
 const packageJson = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
   contributes: { configuration: { properties: SettingsSchema } };
@@ -46,7 +47,7 @@ describe('settings: package.json and the resolver agree', () => {
         const short = key.slice('opencode.'.length);
         assert.ok(found.length > 0 && found.every((m) => m.startsWith(`${short}:`)), `${name} of ${key}: ${JSON.stringify(found)}`);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 

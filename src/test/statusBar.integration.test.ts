@@ -13,9 +13,6 @@ import { activateAgainst, ask, assistant, user } from './support/activatedExtens
 
 const statusItem = (): { visible: boolean; text: string; tooltip: { value: string }; command: { command: string; arguments: string[] } } =>
   double.createdStatusItems.filter((item) => item.id === 'opencode.status').at(-1);
-const until = async (check: () => boolean): Promise<void> => {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-};
 
 describe('status bar and session report (activated extension)', () => {
   let server: FakeServer;
@@ -52,10 +49,10 @@ describe('status bar and session report (activated extension)', () => {
       const panel = double.createdPanels[double.createdPanels.length - 1];
       assert.ok(panel.webview.html.includes(`<td data-key="requests">2</td>`));
       panel.send({ type: 'whatIf', headroom: 300, step: 300 });
-      await until(() => panel.webview.html.includes('id="whatif-result"'));
+      await double.whenHtml(panel, (html) => html.includes('id="whatif-result"'));
       assert.ok(panel.webview.html.includes('<td>300</td><td>300</td>'), 'the chosen side shows the chosen values');
       panel.send({ type: 'apply', headroom: 300, step: 512 });
-      await until(() => double.settingsStore.get('historyTrim.cutStepTokens') === 512 && panel.webview.html.includes('Wrote headroom'));
+      await double.whenHtml(panel, (html) => html.includes('Wrote headroom')); // set after the settings are written
       assert.deepStrictEqual(['headroomRatio', 'headroomMinTokens', 'headroomMaxTokens', 'cutStepTokens'].map((k) => double.settingsStore.get(`historyTrim.${k}`)), [0, 300, 300, 512]);
       panel.send({ type: 'apply', headroom: 'lots', step: 1 });
     } finally {

@@ -14,6 +14,7 @@ import type { StreamEvent } from '../core/types';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 import { cutAt } from './support/cutAt';
 import { rawSseServer } from './support/rawSseServer';
+import { runs } from './support/propertyRuns';
 
 interface Answer {
   reasoning: string[];
@@ -102,7 +103,7 @@ describe('stream frames: fuzz', () => {
       fc.property(answer, fc.boolean(), fc.array(fc.nat(), { maxLength: 25 }), (a, omitIndex, cuts) => {
         assertFaithful(a, readInPieces(Buffer.from(sseOf(a, omitIndex), 'utf8'), cuts));
       }),
-      { numRuns: 400 },
+      { numRuns: runs(400) },
     );
   });
 
@@ -120,7 +121,7 @@ describe('stream frames: fuzz', () => {
         assert.ok(a.text.join('').startsWith(text), 'a prefix, never a duplicate');
         assert.deepStrictEqual(events.filter((e) => e.kind === 'toolCall'), []);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -137,7 +138,7 @@ describe('stream frames: fuzz', () => {
           await server.close();
         }
       }),
-      { numRuns: 25 },
+      { numRuns: runs(25) },
     );
   });
 });

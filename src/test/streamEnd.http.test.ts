@@ -31,8 +31,9 @@ describe('where the answer ends (engine, real HTTP)', () => {
   }
 
   it('hold-after-done: the answer is over at [DONE]; the request is closed at once, not after the idle timeout', async () => {
-    const { text, outcome, ms, lines } = await ask({ name: 'hold-after-done', ms: 60_000 });
-    assert.ok(ms < 3_000, `answered in ${ms} ms`);
+    const { text, outcome, lines } = await ask({ name: 'hold-after-done', ms: 60_000 });
+    // No clock: waiting for the held connection would end in the idle timeout (15 s), with its WARN.
+    assert.deepStrictEqual(lines('warn'), []);
     assert.strictEqual(text, expected());
     assert.strictEqual(outcome.truncated, false);
     assert.ok(outcome.usage && outcome.usage.contextTokens > 0);
@@ -52,7 +53,8 @@ describe('where the answer ends (engine, real HTTP)', () => {
 
   it('hold-after-usage: finish reason and usage but no [DONE], connection held: ends after a short wait, complete', async () => {
     const { text, outcome, ms, lines } = await ask({ name: 'hold-after-usage', ms: 60_000 });
-    assert.ok(ms < AFTER_USAGE_MS + 2_000, `answered in ${ms} ms`);
+    // The short wait, not the idle timeout: bounded by half the idle timeout so a loaded machine cannot fail it.
+    assert.ok(ms >= AFTER_USAGE_MS && ms < IDLE_MS / 2, `answered in ${ms} ms`);
     assert.strictEqual(text, expected());
     assert.strictEqual(outcome.truncated, false);
     assert.ok(outcome.usage);

@@ -14,6 +14,7 @@ import { ChatCallFeed } from './support/chatCallFeed';
 import { mergeUsage } from '../core/usage/mergeUsage';
 import { readUsage } from '../core/usage/normalizeUsage';
 import { cutAt } from './support/cutAt';
+import { runs } from './support/propertyRuns';
 
 /** Plain objects (fast-check's dictionaries have no prototype; JSON round trip gives what a parser gives). */
 const argumentsObject = fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 4 }).map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
@@ -31,7 +32,7 @@ describe('tool-call accumulator: split anywhere', () => {
         });
         assert.deepStrictEqual(acc.drain(), calls.map((call, i) => ({ callId: `call_${i}`, name: call.name, input: call.input })));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -50,7 +51,7 @@ describe('tool-call accumulator: split anywhere', () => {
         for (const queue of queues) queue.forEach((delta) => acc.add(delta));
         assert.deepStrictEqual(acc.drain().map((c) => c.input), calls.map((c) => c.input));
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });
@@ -77,7 +78,7 @@ describe('think-tag splitter: split anywhere', () => {
       fc.property(tagSoup, fc.array(fc.nat(), { maxLength: 10 }), (text, cuts) => {
         assert.deepStrictEqual(split(cutAt(text, cuts)), expectedSplit(text), JSON.stringify(text));
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -90,7 +91,7 @@ describe('think-tag splitter: split anywhere', () => {
         const removed = opened ? '<think>'.length + (input.includes('</think>', input.indexOf('<think>')) ? '</think>'.length : 0) : 0;
         assert.strictEqual(text.length + thinking.length + removed, input.length);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -119,7 +120,7 @@ describe('usage objects: fuzz', () => {
         for (const n of [u.contextTokens, u.cachedTokens, u.cacheWriteTokens, u.completionTokens, u.totalTokens]) assert.ok(Number.isInteger(n) && n >= 0, JSON.stringify(raw));
         assert.ok(u.cachedTokens <= u.contextTokens, JSON.stringify(raw));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 
@@ -132,7 +133,7 @@ describe('usage objects: fuzz', () => {
         assert.strictEqual(after?.usage.contextTokens, before.usage.contextTokens);
         assert.strictEqual(after?.usage.completionTokens, output);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });
@@ -151,7 +152,7 @@ describe('chunk check: idempotent', () => {
         const twice = checkChunk(once as unknown as Record<string, unknown>);
         assert.deepStrictEqual(twice, { chunk: once, problems: 0 });
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });

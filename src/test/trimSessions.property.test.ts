@@ -21,6 +21,7 @@ import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, layoutHistory } from '../core/
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings } from './support/trimHarness';
 import { calibrationArb, sessionArb, materializeSteps, type SessionSpec } from './support/sessionArbs';
+import { runs } from './support/propertyRuns';
 
 interface Sent {
   plan: TrimPlan;
@@ -108,7 +109,7 @@ describe('trim over random sessions: the cut holds, never moves back, lands low,
       fc.property(sessionArb, calibrationArb, (spec, calibration) => {
         replay(spec, (n) => calibration[n % calibration.length]);
       }),
-      { numRuns: 80 },
+      { numRuns: runs(80) },
     );
   });
 
@@ -121,7 +122,7 @@ describe('trim over random sessions: the cut holds, never moves back, lands low,
         // Growth alone decides the moves: a ±1% wobble may shift one landing, never add a string of moves.
         assert.ok(flapping.moves <= steady.moves + 2, `wobble: ${flapping.moves} moves vs ${steady.moves} steady`);
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 });

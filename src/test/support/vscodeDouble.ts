@@ -125,6 +125,18 @@ export const extensions = {
 
 export const ProgressLocation = { SourceControl: 1, Window: 10, Notification: 15 } as const;
 
+/** Resolves once the panel's page satisfies `ready` (now, or when the extension next sets it): no polling, no clock. */
+export function whenHtml(panel: { webview: { html: string; onDidSetHtml(listener: (html: string) => void): { dispose(): void } } }, ready: (html: string) => boolean): Promise<void> {
+  if (ready(panel.webview.html)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const subscription = panel.webview.onDidSetHtml((html) => {
+      if (!ready(html)) return;
+      subscription.dispose();
+      resolve();
+    });
+  });
+}
+
 /** The status bar items the extension created, as plain records (tests read their text). */
 export const createdStatusItems: any[] = [];
 export const createdPanels: any[] = [];
@@ -142,8 +154,17 @@ export const window = {
   createWebviewPanel(viewType: string, title: string): any {
     const received = new EventEmitter<unknown>();
     const disposed = new EventEmitter<void>();
+    const htmlSet = new EventEmitter<string>();
+    let html = '';
+    const webview = {
+      get html() { return html; },
+      set html(value: string) { html = value; htmlSet.fire(value); },
+      onDidReceiveMessage: received.event,
+      /** Test-only: fires each time the extension sets the page (whenHtml waits on it). */
+      onDidSetHtml: htmlSet.event,
+    };
     const panel = {
-      viewType, title, webview: { html: '', onDidReceiveMessage: received.event }, onDidDispose: disposed.event,
+      viewType, title, webview, onDidDispose: disposed.event,
       reveal() {}, dispose: () => disposed.fire(), send: (message: unknown) => received.fire(message),
     };
     createdPanels.push(panel);

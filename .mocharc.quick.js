@@ -1,0 +1,12 @@
+// `npm run test:quick`: the inner loop. The same run as `npm test` (.mocharc.json) with the property run counts
+// scaled down (OPENCODE_PROPERTY_RUNS_SCALE, set by the script) and without the suites whose time is spent in
+// real waits or child processes rather than in checks; `npm test` (and CI) runs them all.
+module.exports = {
+  ...require('./.mocharc.json'),
+  ignore: [
+    'out/test/replay.test.js', // the replay CLI as child processes
+    'out/test/fakeServerCli.test.js', // the fake server CLI as a child process
+    'out/test/routes.faults.test.js', // real 1 s idle timeouts per route
+    'out/test/faults.stream.test.js', // real 1 s idle timeouts
+  ],
+};
