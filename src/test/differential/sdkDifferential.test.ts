@@ -3,7 +3,7 @@
  * each route's wire — text in any unicode, signed thinking, parallel tool calls with arguments split anywhere,
  * every usage shape the route knows, the output limit — served over loopback in random byte pieces, read by
  * the SDK's own stream accumulator and by the extension's request path; both must deliver the same.
- * The properties today's readers still fail are in awaitingAssembler.test.ts.
+ * The faults the per-route readers used to get wrong are in answerRules.test.ts.
  */
 import fc from 'fast-check';
 import { runs } from '../support/propertyRuns';

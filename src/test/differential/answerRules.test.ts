@@ -1,8 +1,8 @@
 /**
- * Differential properties that FAIL on the readers of today (issue 20's defect list), written to the behaviour
- * the one stream assembler must have. Skipped in `npm test` until it lands; run them with
- * OPENCODE_AWAITING_ASSEMBLER=1. Whoever merges the assembler turns `awaiting` into `describe` and moves each
- * property to sdkDifferential.test.ts.
+ * Differential properties for the faults the per-route readers used to get wrong (numeric-string usage, empty
+ * usage, empty ids, error frames, repeated names, refusals, safety stops), each written to the behaviour of
+ * the one stream assembler (core/answer) and checked against the official SDK on the same bytes. Every one
+ * failed before the assembler (docs/routes.md, "Differential tests").
  */
 import fc from 'fast-check';
 import { runs } from '../support/propertyRuns';
@@ -13,9 +13,7 @@ import { MESSAGES_CASE } from './support/messagesCase';
 import { RESPONSES_CASE } from './support/responsesCase';
 import { ALL_CASES, usePieceServer } from './support/routeCases';
 
-const awaiting = process.env.OPENCODE_AWAITING_ASSEMBLER === '1' ? describe : describe.skip;
-
-awaiting('differential, awaiting the stream assembler (fail on today\'s main)', () => {
+describe('differential: the answer rules on faults the per-route readers got wrong', () => {
   const server = usePieceServer();
   const runsEach = { numRuns: runs(20) };
 
