@@ -27,13 +27,10 @@ const until = async (done: () => boolean): Promise<void> => {
 };
 
 describe('session report panel', () => {
-  const server = useFakeServer();
   let ext: ActivatedExtension | undefined;
-  afterEach(() => {
-    ext?.dispose();
-    ext = undefined;
-    double.settingsStore.clear();
-  });
+  const server = useFakeServer();
+  // Each test activates its own window; nothing of it outlives the test.
+  afterEach(() => void [ext?.dispose(), (ext = undefined), double.settingsStore.clear()]);
 
   async function chat(model: string, opening: string, turns: number): Promise<void> {
     const history = [user(`${opening} ${words(1, 30)}`)];

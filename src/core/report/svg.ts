@@ -45,7 +45,7 @@ export function polyline(points: readonly [number, number][], a: Attrs = {}): st
 export const title = (words: string): string => `<title>${esc(words)}</title>`;
 
 export function svgDocument(width: number, height: number, body: string, a: Attrs = {}): string {
-  return el('svg', { viewBox: `0 0 ${width} ${height}`, xmlns: 'http://www.w3.org/2000/svg', ...a }, body);
+  return el('svg', { ...a, viewBox: `0 0 ${width} ${height}`, xmlns: 'http://www.w3.org/2000/svg' }, body);
 }
 
 /** The smallest 1, 2, 2.5 or 5 × 10ⁿ at or above n (an axis maximum). */
