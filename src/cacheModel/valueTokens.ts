@@ -2,14 +2,18 @@
  * Tokens of a prompt block as the cache model counts them: a message as a chat template renders it, anything
  * else as its JSON (o200k through the one lazy tokenizer loader in core/tokens), inline images at a fixed price.
  */
+import { IMAGE_TOKEN_COST } from '../core/tokens/messageTokens';
 import { countTokensUnmemoized } from '../core/tokens/tokenCounter';
 import { isRecord } from '../core/util/isRecord';
 
 /** Exact o200k count of a text; special-token markers in it count as plain text, as real providers do. */
 export const countTextTokens = countTokensUnmemoized;
 
-/** What one inline image costs, whatever its size; real providers bill images by tiles, not base64 length. */
-export const TOKENS_PER_IMAGE = 800;
+/**
+ * What one inline image costs, whatever its size (real providers bill images by tiles, not base64 length):
+ * the estimator's price, so the fake server and the trim agree on images.
+ */
+export const TOKENS_PER_IMAGE = IMAGE_TOKEN_COST;
 
 const IMAGE_PLACEHOLDER = '[image]';
 

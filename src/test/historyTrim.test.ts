@@ -5,6 +5,7 @@ import { SizeMemo } from '../core/trim/messageSize';
 import { historyTrimLine, overCeilingLine } from '../core/trim/trimLog';
 import { computeBudget } from '../core/trim/budget';
 import { trimHistory } from '../core/trim/historyTrim';
+import { validTrimState } from '../core/state/records';
 import { ConversationStates } from '../core/trim/conversationState';
 import { planTrim } from '../core/request/prepareRequest';
 import { MemoryLogger } from '../core/log';
@@ -98,7 +99,7 @@ describe('historyTrim', () => {
     messages.push({ role: 'user', content: `final ${filler(500, 9)}` });
     const warmCut = planTrim(messages, [], ctx(warm));
     // VS Code hands over fresh objects after a restart: nothing of the warm memo can be reused by identity.
-    const restarted = planTrim(structuredClone(messages), [], ctx({ memo: new SizeMemo(), states: ConversationStates.fromJSON(persisted) }));
+    const restarted = planTrim(structuredClone(messages), [], ctx({ memo: new SizeMemo(), states: ConversationStates.fromJSON(Object.fromEntries(Object.entries(persisted as Record<string, unknown>).map(([id, raw]) => [id, validTrimState(raw)!]))) }));
     assert.ok(warm.memo.hits > 0 && warmCut.trim.removed > 0, 'the warm process trimmed from a memo it had filled');
     assert.deepStrictEqual(restarted.trim.sentIndices, warmCut.trim.sentIndices);
     assert.deepStrictEqual([restarted.trim.estTokens, restarted.trim.bytes, restarted.cutMoved], [warmCut.trim.estTokens, warmCut.trim.bytes, warmCut.cutMoved]);

@@ -3,7 +3,6 @@ import type { NormalizedUsage } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import {
   DEFAULT_RESERVED_OUTPUT_TOKENS,
-  contextTokensUsed,
   overflowLine,
   isOverflowing,
   usableTokens,
@@ -33,10 +32,12 @@ describe('usableTokens', () => {
   });
 });
 
-describe('contextTokensUsed', () => {
+describe('context tokens used', () => {
   it('counts Anthropic cache reads and writes, never output', () => {
     const u = usage({ input_tokens: 40_000, cache_read_input_tokens: 60_000, cache_creation_input_tokens: 80_000, output_tokens: 9_000 });
-    assert.strictEqual(contextTokensUsed(u), 180_000);
+    assert.strictEqual(u.contextTokens, 180_000);
+    assert.strictEqual(isOverflowing(u, 200_000), true, '180K used of 180K usable');
+    assert.strictEqual(isOverflowing(usage({ input_tokens: 40_000, cache_read_input_tokens: 60_000, cache_creation_input_tokens: 79_999, output_tokens: 9_000 }), 200_000), false);
   });
 });
 

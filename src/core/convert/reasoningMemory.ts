@@ -5,22 +5,22 @@
  * that assistant message when the history returns without it. Always the same text for the same message, so
  * the bytes sent stay identical from turn to turn. Bounded, and serializable so a restart keeps it.
  */
+import { BoundedMap } from '../util/boundedMap';
 import type { WireMessage } from '../wire/wireTypes';
 
-/** Enough for the tool-call turns of several long conversations; older ones are rarely sent again. */
-const MAX_ENTRIES = 500;
-/** Keeps the persisted state small: reasoning longer than this is not remembered. */
-const MAX_REASONING_CHARS = 64_000;
+export const REASONING_MEMORY_BOUNDS = {
+  /** Enough for the tool-call turns of several long conversations; older ones are rarely sent again. */
+  maxEntries: 500,
+  /** Keeps the persisted state small: reasoning longer than this is not remembered. */
+  maxChars: 64_000,
+} as const;
 
 export class ReasoningMemory {
-  private readonly byCallId = new Map<string, string>();
+  private readonly byCallId = new BoundedMap<string, string>(REASONING_MEMORY_BOUNDS.maxEntries);
 
   remember(callIds: readonly string[], reasoning: string): void {
-    if (!reasoning || reasoning.length > MAX_REASONING_CHARS || callIds.length === 0) return;
-    const key = callIds[0];
-    this.byCallId.delete(key);
-    this.byCallId.set(key, reasoning);
-    if (this.byCallId.size > MAX_ENTRIES) this.byCallId.delete(this.byCallId.keys().next().value as string);
+    if (!reasoning || reasoning.length > REASONING_MEMORY_BOUNDS.maxChars || callIds.length === 0) return;
+    this.byCallId.set(callIds[0], reasoning);
   }
 
   /** The history with remembered reasoning restored; messages that need nothing are passed through as they are. */
@@ -28,7 +28,7 @@ export class ReasoningMemory {
     let restored = 0;
     const out = messages.map((message) => {
       if (message.role !== 'assistant' || !message.tool_calls?.length || message.reasoning_content) return message;
-      const reasoning = this.byCallId.get(message.tool_calls[0].id);
+      const reasoning = this.byCallId.peek(message.tool_calls[0].id);
       if (!reasoning) return message;
       restored++;
       return { ...message, reasoning_content: reasoning };
@@ -41,17 +41,13 @@ export class ReasoningMemory {
   }
 
   toJSON(): Record<string, string> {
-    return Object.fromEntries(this.byCallId);
+    return Object.fromEntries(this.byCallId.entriesInOrder());
   }
 
-  static fromJSON(value: unknown): ReasoningMemory {
+  /** From texts validated by core/state/records.ts (validReasoning), the one place their rules live. */
+  static fromJSON(value: Readonly<Record<string, string>>): ReasoningMemory {
     const memory = new ReasoningMemory();
-    if (value && typeof value === 'object') {
-      for (const [id, text] of Object.entries(value as Record<string, unknown>)) {
-        if (typeof text === 'string' && text && text.length <= MAX_REASONING_CHARS) memory.byCallId.set(id, text);
-      }
-      while (memory.byCallId.size > MAX_ENTRIES) memory.byCallId.delete(memory.byCallId.keys().next().value as string);
-    }
+    for (const [id, text] of Object.entries(value)) memory.byCallId.set(id, text);
     return memory;
   }
 }

@@ -12,15 +12,13 @@ export function usableTokens(contextWindow: number, reserve = DEFAULT_RESERVED_O
   return Math.max(0, contextWindow - reserve);
 }
 
-/** Everything the prompt occupied (normalizeUsage already adds Anthropic's cache reads and writes). */
-export function contextTokensUsed(u: NormalizedUsage): number {
-  // Output is excluded: it lives in the reserve now, and is counted as input once it joins the history.
-  return u.contextTokens;
-}
-
+/**
+ * Everything the prompt occupied is `contextTokens` (normalizeUsage adds cache reads and writes). Output is
+ * excluded: it lives in the reserve now, and is counted as input once it joins the history.
+ */
 export function isOverflowing(u: NormalizedUsage, contextWindow: number, reserve?: number): boolean {
   // >=, not >: reaching the usable size exactly already leaves no room for the next turn's input.
-  return contextTokensUsed(u) >= usableTokens(contextWindow, reserve);
+  return u.contextTokens >= usableTokens(contextWindow, reserve);
 }
 
 /** `[overflow] used=U usable=S limit=L reserved=R` (a log contract: `limit=` is the window, `reserved=` the reserve). */

@@ -15,10 +15,10 @@ import { LearnedRoutes } from '../routes/select/learnedRoutes';
 import type { RouteChoice } from '../routes/select/selectRoute';
 import { chooseRoute, learnRoute, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
-import { ReasoningMemory } from '../convert/reasoningMemory';
+import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
 import { MAX_MODELS } from '../state/perModel';
-import { ConversationStates } from '../trim/conversationState';
+import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
 import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
@@ -50,8 +50,6 @@ const STORE_KEYS = {
   routes: 'opencode.learnedRoutes',
 };
 /** The capacities of the persisted maps (the in-memory classes hold as many). */
-const MAX_TRIM_STATES = 200;
-const MAX_REASONING_ENTRIES = 500;
 
 export class ChatEngine {
   readonly memo = new SizeMemo();
@@ -78,8 +76,8 @@ export class ChatEngine {
     const load = <V>(key: string, validate: (value: unknown) => V | undefined, capacity = MAX_MODELS) => Object.fromEntries(this.store.loadMap(key, validate, capacity));
     this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
     this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validContextWindow));
-    this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, MAX_TRIM_STATES));
-    this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, MAX_REASONING_ENTRIES));
+    this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, TRIM_STATE_CAPACITY));
+    this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries));
     this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
     // The newest maxEntries in saved order; fromJSON then applies the character bound the same way.
     this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries));

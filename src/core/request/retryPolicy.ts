@@ -8,6 +8,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { openCodeErrorOf } from './openCodeError';
 import { EmptyAnswerError, StreamInterruptedError } from './streamErrors';
+import { retryAfterMsOf } from '../util/retryAfter';
 
 export const BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 8_000;
@@ -72,12 +73,7 @@ export function retryDelayMs(error: unknown, attempt: number, random: () => numb
 
 export function retryAfterMs(error: unknown): number | undefined {
   if (!(error instanceof APIError) || !error.headers) return undefined;
-  const raw = error.headers.get('retry-after-ms') ?? error.headers.get('retry-after');
-  if (!raw) return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return Math.max(0, error.headers.get('retry-after-ms') ? seconds : seconds * 1000);
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+  return retryAfterMsOf(error.headers.get('retry-after'), error.headers.get('retry-after-ms'));
 }
 
 /** Resolves after ms, or rejects with an AbortError as soon as the signal fires. */

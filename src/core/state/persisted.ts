@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../log';
 import { isRecord } from '../util/isRecord';
-import { BoundedMap } from '../util/boundedMap';
+import { OnceKeys } from '../util/onceKeys';
 
 export interface KeyValueStore {
   get(key: string): unknown;
@@ -40,7 +40,7 @@ export function validEntries<V>(raw: unknown, validate: Validate<V>, capacity = 
 
 export class PersistedStore {
   /** Stores already warned about, so a store read on every request warns once. */
-  private readonly warned = new BoundedMap<string, true>(64);
+  private readonly warned = new OnceKeys(64);
 
   constructor(
     private readonly store: KeyValueStore,
@@ -65,7 +65,7 @@ export class PersistedStore {
 
   /** Saves; a failure is logged, never thrown (the value is still in memory). */
   save(key: string, value: unknown): Promise<void> {
-    this.warned.delete(key);
+    this.warned.forget(key);
     return Promise.resolve(this.store.update(key, value)).then(undefined, (error: unknown) => this.log?.warn(`[state] Could not save ${key}: ${error instanceof Error ? error.message : String(error)}`));
   }
 
@@ -78,8 +78,7 @@ export class PersistedStore {
   }
 
   private warnDropped(key: string, dropped: number): void {
-    if (dropped === 0 || this.warned.has(key)) return;
-    this.warned.set(key, true);
+    if (dropped === 0 || !this.warned.first(key)) return;
     this.log?.warn(`[state] Dropped ${dropped} invalid record(s) from ${key} (saved by another version or edited by hand); they will be learned again.`);
   }
 }

@@ -1,7 +1,6 @@
 /**
  * The validators of everything the extension persists: type and range of each record, the one place these rules
- * live. Used when loading (persisted.ts drops what fails); Calibrations and LearnedLimits take what passed as is
- * (ConversationStates and ReasoningMemory keep a check of their own for callers that load raw JSON).
+ * live. Used when loading (persisted.ts drops what fails); the memories' fromJSON take what passed as is.
  */
 import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
 import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';
@@ -9,6 +8,7 @@ import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } fr
 import { DROPPABLE_PARAMS, type DroppableParam } from '../request/unsupportedParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
+import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';
 import { isLayout, type AssistantLayout } from '../routes/nativeReplay';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 
@@ -17,7 +17,6 @@ export const MIN_CONTEXT_WINDOW = MIN_LEARNED_LIMIT;
 export const MAX_CONTEXT_WINDOW = 100_000_000;
 /** A model refusing more parameters than this is not worth more silent retries. */
 export const MAX_DROPPED_PARAMS = 3;
-export const MAX_REASONING_CHARS = 64_000;
 
 const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 
@@ -44,7 +43,7 @@ export function validContextWindow(value: unknown): number | undefined {
 }
 
 export function validReasoning(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_REASONING_CHARS ? value : undefined;
+  return typeof value === 'string' && value.length > 0 && value.length <= REASONING_MEMORY_BOUNDS.maxChars ? value : undefined;
 }
 
 /** A list of distinct parameters we send, at most MAX_DROPPED_PARAMS. */
@@ -55,8 +54,8 @@ export function validDroppedParams(value: unknown): DroppableParam[] | undefined
 }
 
 /**
- * The known fields by their own rules; any other field must be a finite non-negative number (the rule
- * ConversationStates.fromJSON applies), so a field added to the trim state later survives a restart.
+ * The known fields by their own rules; any other field must be a finite non-negative number, so a field added
+ * to the trim state later survives a restart.
  */
 export function validTrimState(value: unknown): ConversationTrimState | undefined {
   if (!isRecord(value)) return undefined;

@@ -4,6 +4,7 @@
  * and extra grid moves asked for by the overflow sensor. Small and serializable, so the adapter persists it
  * and a restart still holds the same cut.
  */
+import { BoundedMap } from '../util/boundedMap';
 import type { FrozenGrid } from './cutPolicy';
 
 /** Persisted as-is in opencode.trimStates: the field names are a contract (`lastSteps`, `extraSteps` count grid moves). */
@@ -55,13 +56,19 @@ export interface CutRecord {
   inputLength: number;
 }
 
+/** Conversations whose trim state is kept (and persisted); the least recently cut are forgotten first. */
+export const TRIM_STATE_CAPACITY = 200;
+
 export class ConversationStates {
-  private readonly states = new Map<string, ConversationTrimState>();
+  private readonly states: BoundedMap<string, ConversationTrimState>;
 
-  constructor(private readonly capacity = 200) {}
+  constructor(capacity = TRIM_STATE_CAPACITY) {
+    this.states = new BoundedMap(capacity);
+  }
 
+  /** Reading does not refresh recency: only recording a cut does. */
   get(sessionId: string): ConversationTrimState {
-    return this.states.get(sessionId) ?? EMPTY_TRIM_STATE;
+    return this.states.peek(sessionId) ?? EMPTY_TRIM_STATE;
   }
 
   /** True while the history only grew since the last request: the last cut and truncations still bind. */
@@ -107,27 +114,17 @@ export class ConversationStates {
   }
 
   toJSON(): Record<string, ConversationTrimState> {
-    return Object.fromEntries(this.states);
+    return Object.fromEntries(this.states.entriesInOrder());
   }
 
-  static fromJSON(value: unknown, capacity?: number): ConversationStates {
+  /** From records validated by core/state/records.ts (validTrimState), the one place their rules live. */
+  static fromJSON(value: Readonly<Record<string, ConversationTrimState>>, capacity?: number): ConversationStates {
     const states = new ConversationStates(capacity);
-    if (value && typeof value === 'object') {
-      for (const [id, raw] of Object.entries(value as Record<string, Partial<ConversationTrimState>>)) {
-        // Fields added later (the frozen grid, truncatedThrough) default to "none", which is always safe.
-        if (!raw || typeof raw !== 'object' || Array.isArray(raw)) continue;
-        const state = { ...EMPTY_TRIM_STATE, ...raw };
-        const valid = Object.values(state).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
-        // The engine loads through core/state/records.ts first; this keeps fromJSON safe on its own too.
-        if (valid) states.put(id, { ...state, extraSteps: Math.min(MAX_EXTRA_GRID_MOVES, state.extraSteps) });
-      }
-    }
+    for (const [id, state] of Object.entries(value)) states.put(id, state);
     return states;
   }
 
   private put(sessionId: string, state: ConversationTrimState): void {
-    this.states.delete(sessionId);
     this.states.set(sessionId, state);
-    if (this.states.size > this.capacity) this.states.delete(this.states.keys().next().value as string);
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Budget } from './budget';
 import type { CutGeometry } from './cutPolicy';
-import { BoundedMap } from '../util/boundedMap';
+import { OnceKeys } from '../util/onceKeys';
 import type { TrimResult } from './historyTrim';
 import type { Truncation } from './truncateOversized';
 
@@ -28,7 +28,7 @@ export function overCeilingLine(result: TrimResult, budget: Budget): string {
   );
 }
 
-const warned = new BoundedMap<string, true>(4_096);
+const warned = new OnceKeys(4_096);
 
 /**
  * True the first time this message of this conversation is truncated this way: the WARN is written once,
@@ -37,7 +37,5 @@ const warned = new BoundedMap<string, true>(4_096);
 export function firstTruncation(sessionId: string, inputIndex: number, originalText: string, truncation: Truncation): boolean {
   const sample = `${originalText.length}:${originalText.slice(0, 64)}…${originalText.slice(-64)}`;
   const key = `${sessionId}|${inputIndex}|${sample}|${truncation.stable ? 'stable' : truncation.toTokens}`;
-  if (warned.has(key)) return false;
-  warned.set(key, true);
-  return true;
+  return warned.first(key);
 }

@@ -4,10 +4,8 @@
  * not one per request.
  */
 import type { Logger } from '../../log';
-import { BoundedMap } from '../../util/boundedMap';
+import { onceFor } from '../../util/onceKeys';
 import { SKIP_SIGNATURE } from './geminiBody';
-
-const noted = new WeakMap<Logger, BoundedMap<string, true>>();
 
 /** How many parts of a Gemini body carry the stand-in. */
 export function standInCount(body: Record<string, unknown>): number {
@@ -18,9 +16,6 @@ export function standInCount(body: Record<string, unknown>): number {
 export function noteStandIn(body: Record<string, unknown>, modelId: string, log: Logger): void {
   const count = standInCount(body);
   if (count === 0) return;
-  const seen = noted.get(log) ?? new BoundedMap<string, true>(256);
-  noted.set(log, seen);
-  if (seen.has(modelId)) return;
-  seen.set(modelId, true);
+  if (!onceFor(log).first(`gemini-stand-in\u0000${modelId}`)) return;
   log.warn(`[gemini] ${modelId}: ${count} tool call(s) in the history carry no thought signature Gemini gave (another model or route made them, or it was lost); sent with Gemini's stand-in signature, so the model does not see that turn's reasoning. Said once per model.`);
 }

@@ -5,6 +5,7 @@
  */
 import { isRecord } from '../../util/isRecord';
 import type { RouteId } from '../route';
+import { retryAfterMsOf } from '../../util/retryAfter';
 
 export type OpenCodeErrorKind = 'wrong-route' | 'free-tier' | 'credits' | 'usage-limit' | 'auth' | 'missing-session' | 'region';
 
@@ -72,7 +73,8 @@ function freeTierSentence(message: string): string {
 function usageLimit(message: string, retryAfter: string | undefined): OpenCodeError {
   const limit = /(5-hour|weekly|monthly)/i.exec(message)?.[1];
   const resetsIn = /Resets in ([^.]+)/i.exec(message)?.[1]?.trim();
-  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+  const waitMs = retryAfterMsOf(retryAfter);
+  const seconds = waitMs !== undefined ? Math.round(waitMs / 1000) : undefined;
   const when = resetsIn ? `in ${resetsIn}` : seconds !== undefined ? `in ${formatDuration(seconds)}` : 'later';
   const name = limit ? `${limit.toLowerCase()} ` : '';
   return { kind: 'usage-limit', resetSeconds: seconds, message: `You reached your OpenCode Go ${name}usage limit; it resets ${when}. Wait until then, or switch to a Zen model (billed from your balance).` };
