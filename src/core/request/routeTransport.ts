@@ -63,10 +63,10 @@ export async function* streamRoute(endpoint: Endpoint, options: RouteSendOptions
     for await (const result of resultsOf(response, reader, options.apiKey)) {
       if (result.error && !end.finished) throw new APIError(undefined, redactedError(result.error, options.apiKey), undefined, response.headers);
       yield result;
-      const summary = reader.summary;
-      const wait = end.note({ progress: result.progress, finishReason: !!summary.finishReason, usage: summary.sawUsage, end: result.end });
+      const answer = reader.result();
+      const wait = end.note({ progress: result.progress, finishReason: !!answer.finishReason, usage: !!answer.usage, end: result.end });
       // After the end marker, only the cost frame is worth waiting for.
-      if (end.finished && reader.result().sawEnd && reader.result().cost !== undefined) return;
+      if (answer.sawEnd && answer.cost !== undefined) return;
       if (wait !== undefined) idle.arm(wait);
     }
   } catch (error) {

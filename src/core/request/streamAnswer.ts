@@ -10,7 +10,7 @@ import type { Logger } from '../log';
 import type { Route } from '../routes/route';
 import { newRequestId } from '../session/sessionId';
 import type { StreamEvent } from '../types';
-import { BoundedMap } from '../util/boundedMap';
+import { onceFor } from '../util/onceKeys';
 import { redact } from '../util/redact';
 import type { Endpoint } from './chatTransport';
 import { streamRoute } from './routeTransport';
@@ -44,9 +44,6 @@ export interface Attempt {
   /** Why the attempt failed before anything was shown (or after only thinking); undefined when it answered. */
   error?: unknown;
 }
-
-/** Per log (one per extension activation): models whose usage was already reported as inconsistent, once per shape. */
-const anomaliesReported = new WeakMap<Logger, BoundedMap<string, true>>();
 
 /**
  * Streams one answer into onEvent (text, thinking, tool calls; usage is in the result). An empty answer is an
@@ -112,10 +109,6 @@ function skippedKind(skipped: AnswerResult['skipped']): string {
 
 function reportUsageAnomaly(options: AttemptOptions, anomaly: string | undefined, say: (line: string) => void): void {
   if (!anomaly) return;
-  const key = `${options.modelId}\u0000${anomaly.split(' ')[0]}`;
-  const reported = anomaliesReported.get(options.log) ?? new BoundedMap<string, true>(256);
-  anomaliesReported.set(options.log, reported);
-  if (reported.has(key)) return;
-  reported.set(key, true);
-  say(usageAnomalyLine(options.modelId, anomaly));
+  // Once per model and usage shape (the anomaly's first word) per activation.
+  if (onceFor(options.log).first(`usage-anomaly\u0000${options.modelId}\u0000${anomaly.split(' ')[0]}`)) say(usageAnomalyLine(options.modelId, anomaly));
 }
