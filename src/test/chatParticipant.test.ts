@@ -71,7 +71,7 @@ describe('@opencode attachments', () => {
       { id: 'some.tool', value: { opaque: true }, modelDescription: 'A mystery' },
     ];
     const streamed: string[] = [];
-    await participant.handler({ prompt, model, references }, { history: [] }, { markdown: (text: string) => streamed.push(text) }, new double.CancellationTokenSource().token);
+    const result = await participant.handler({ prompt, model, references }, { history: [] }, { markdown: (text: string) => streamed.push(text) }, new double.CancellationTokenSource().token);
     const sent = server().requests.at(-1)?.body.messages as { role: string; content: string }[];
     const last = sent[sent.length - 1];
     assert.strictEqual(last.role, 'user');
@@ -85,7 +85,7 @@ describe('@opencode attachments', () => {
     // The next turn sends that turn again exactly as it went (prefix cache), and not the quiet footer.
     server().enqueueReply({ text: 'Second.' });
     const md = new double.ChatResponseMarkdownPart(new double.MarkdownString().appendMarkdown(text));
-    const history = [{ prompt, references }, { response: [md] }];
+    const history = [{ prompt, references }, { response: [md], result }];
     await participant.handler({ prompt: 'and then?', model, references: [] }, { history }, { markdown: () => undefined }, new double.CancellationTokenSource().token);
     const again = server().requests.at(-1)?.body.messages as { role: string; content: unknown }[];
     assert.deepStrictEqual(again[0], last);
