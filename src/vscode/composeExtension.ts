@@ -9,6 +9,7 @@ import { QuotaService } from '../core/quota/quotaService';
 import { limitSentence } from '../core/quota/quotaText';
 import { RequestLog } from '../core/report/requestLog';
 import { ChatEngine, type EngineTiming } from '../core/request/chatEngine';
+import type { UserFacingError } from '../core/request/userFacingError';
 import { ApiKeyStore } from './apiKey';
 import { registerOpenCodeParticipant } from './chatParticipant';
 import { offerToSetKey, registerCommands } from './commands';
@@ -119,7 +120,8 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     await quota.refresh();
     return limitSentence(quota.current);
   };
-  const provider = new OpenCodeChatProvider(engine, parts.catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit);
+  const onFailed = (error: UserFacingError): void => (error.kind === 'context' ? statusBar.refused(error.message) : undefined);
+  const provider = new OpenCodeChatProvider(engine, parts.catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit, onFailed);
   quota.onDidChange(() => {
     statusBar.update();
     reports.refreshAll();
