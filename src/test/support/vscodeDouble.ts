@@ -81,6 +81,14 @@ export const workspace = {
       return entries.map((e) => [e.name, e.isDirectory() ? FileType.Directory : FileType.File]);
     },
   },
+  /** The open folders; a test sets them (none by default). */
+  workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
+  /** As VS Code: the path inside the workspace folder that holds the file, else the whole path. */
+  asRelativePath(target: Uri | string): string {
+    const full = typeof target === 'string' ? target : target.path;
+    const folder = workspace.workspaceFolders?.find((f) => full.startsWith(`${f.uri.path}/`));
+    return folder ? full.slice(folder.uri.path.length + 1) : full;
+  },
   /** Open editors; a test opens one with `openEditor` (its text may differ from the disk, as when unsaved). */
   textDocuments: [] as any[],
   async openTextDocument(uri: Uri): Promise<any> {
