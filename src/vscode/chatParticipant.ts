@@ -103,6 +103,8 @@ async function userTurn(request: vscode.ChatRequest, model: vscode.LanguageModel
 /** Options of the participant beyond the log: the last accounted request, for the "older turns left out" line. */
 export interface ParticipantDeps {
   lastRequest?: () => RequestRecord | undefined;
+  /** An answer was streamed (the walkthrough's chat step). */
+  onAnswered?: () => void;
 }
 
 function trimNote(before: RequestRecord | undefined, after: RequestRecord | undefined): string | undefined {
@@ -133,6 +135,7 @@ function makeHandler(log: vscode.LogOutputChannel, deps: ParticipantDeps): vscod
         stream.markdown(chunk);
         answer += chunk;
       }
+      if (answer) deps.onAnswered?.();
       const quiet = [trimNote(before, deps.lastRequest?.()), turn.footer && `_${turn.footer}_`].filter(Boolean);
       if (quiet.length && !token.isCancellationRequested) stream.markdown(`\n\n---\n${quiet.join('  \n')}`);
     } catch (err) {

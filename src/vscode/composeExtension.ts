@@ -19,7 +19,7 @@ import { RequestRecorderFile } from './requestRecorderFile';
 import { ReportPanels } from './reportPanel';
 import { SettingsReader } from './settingsReader';
 import { OpenCodeStatusBar } from './statusBar';
-import { welcomeOnce } from './welcome';
+import { endpointChosen, openChat, WalkthroughSteps, welcomeOnce } from './welcome';
 
 export interface ComposeOptions {
   timing?: Partial<EngineTiming>;
@@ -34,10 +34,19 @@ export interface ComposedExtension {
   statusBar: OpenCodeStatusBar;
 }
 
-/** The welcome is tried whenever the endpoint may have become usable: at start, after a key or settings change. */
-function welcomeTrigger(context: vscode.ExtensionContext, settings: SettingsReader, keys: ApiKeyStore): () => void {
+/**
+ * The welcome is tried whenever the endpoint may have become usable: at start, after a key or settings change; the
+ * walkthrough's first step is ticked at the same moments.
+ */
+function welcomeTrigger(context: vscode.ExtensionContext, settings: SettingsReader, keys: ApiKeyStore, steps: WalkthroughSteps): () => void {
   const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  return () => void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  const tick = async (): Promise<void> => {
+    if (endpointChosen(!!(await keys.get()))) steps.mark('endpoint');
+  };
+  return () => {
+    void tick().catch(() => undefined);
+    void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  };
 }
 
 interface Parts {
@@ -49,6 +58,7 @@ interface Parts {
   quota: QuotaService;
   statusBar: OpenCodeStatusBar;
   reports: ReportPanels;
+  steps: WalkthroughSteps;
   welcome: () => void;
 }
 
@@ -62,7 +72,8 @@ function createParts(context: vscode.ExtensionContext): Parts {
   const quota = new QuotaService({ endpoint, log });
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
   const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath);
-  return { log, settings, keys, catalog, requests, quota, statusBar, reports, welcome: welcomeTrigger(context, settings, keys) };
+  const steps = new WalkthroughSteps();
+  return { log, settings, keys, catalog, requests, quota, statusBar, reports, steps, welcome: welcomeTrigger(context, settings, keys, steps) };
 }
 
 /** The engine; `provider()` is read only during requests, after the provider exists. */
@@ -78,6 +89,7 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
     onAccounted: (modelId, prepared, usage) => {
       requests.add(modelId, prepared, usage, Date.now(), prepared.route.id);
+      parts.steps.mark('model');
       if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       statusBar.update();
       reports.refresh(prepared.sessionId);
@@ -102,6 +114,7 @@ function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Dis
     statusBar,
     reports,
     ...registerCommands(keys, catalog, log),
+    vscode.commands.registerCommand('opencode.openChat', () => openChat()),
     vscode.commands.registerCommand('opencode.showReport', (sessionId?: unknown) => reports.show(typeof sessionId === 'string' ? sessionId : undefined)),
     catalog.onDidChange(() => provider.notifyInfoChanged()),
     keys.onDidChange(endpointChanged),
@@ -129,6 +142,6 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
   context.subscriptions.push(...subscriptions(parts, provider));
   statusBar.update();
   parts.welcome();
-  registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });
+  registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest(), onAnswered: () => parts.steps.mark('chat') });
   return { log, settings, engine, provider, requests, statusBar };
 }

@@ -189,12 +189,15 @@ export const chat = {
 };
 
 export const registeredCommands = new Map<string, (...args: any[]) => any>();
+/** Context keys set through the built-in `setContext` command. */
+export const contextKeys = new Map<string, unknown>();
 export const commands = {
   registerCommand(id: string, handler: (...args: any[]) => any): Disposable {
     registeredCommands.set(id, handler);
     return new Disposable(() => registeredCommands.delete(id));
   },
   async executeCommand(id: string, ...args: any[]): Promise<any> {
+    if (id === 'setContext') return void contextKeys.set(args[0], args[1]);
     const handler = registeredCommands.get(id);
     if (!handler) throw new Error(`command '${id}' not found`);
     return handler(...args);
