@@ -57,6 +57,9 @@ const conversationOf = r => [r.headers?.['x-opencode-session'], r.body?.prompt_c
 const userItems = r => (r.body.input || r.body.contents || r.body.messages || []).filter(m => m.role === 'user')
   .map(m => JSON.stringify(m, (k, v) => (k === 'cache_control' ? undefined : v)));
 
+/** The chat input that is on screen (a chat editor and the chat view may both have one). */
+const visibleInput = page => page.locator(INPUT).filter({ visible: true }).first();
+
 async function responses(page) {
   return page.evaluate(() => Array.from(document.querySelectorAll('.interactive-item-container.interactive-response')).map(e => e.innerText));
 }
@@ -74,7 +77,7 @@ async function copyToClipboard(page, text) {
 
 /** Types one turn (optionally pasting text after it), sends it and waits until `answer` is on screen. */
 async function send(page, typed, answer, { paste, replies } = {}) {
-  const input = page.locator(INPUT).first();
+  const input = visibleInput(page);
   for (const reply of replies || [{ text: answer }]) await control('reply', reply);
   await input.focus();
   await page.keyboard.press('Control+A');
@@ -126,7 +129,7 @@ async function pickModel(page, name) {
 
 async function newChat(page, model) {
   await runCommand(page, 'Chat: New Chat');
-  const input = page.locator(INPUT).first();
+  const input = visibleInput(page);
   await input.waitFor({ state: 'visible', timeout: 20000 });
   const picked = await pickModel(page, model);
   log(picked ? `new chat with ${model}` : `the picker does not show ${model}`);
@@ -230,7 +233,7 @@ async function main() {
   try {
     await page.goto(process.env.URL, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('.monaco-workbench', { timeout });
-    const input = page.locator(INPUT).first();
+    const input = visibleInput(page);
     if (!(await input.isVisible().catch(() => false))) await runCommand(page, 'Chat: Open Chat');
     await input.waitFor({ state: 'visible', timeout });
     for (const model of MODELS) {
