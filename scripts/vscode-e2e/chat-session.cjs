@@ -76,7 +76,7 @@ async function copyToClipboard(page, text) {
 }
 
 /** Types one turn (optionally pasting text after it), sends it and waits until `answer` is on screen. */
-async function send(page, typed, answer, { paste, replies } = {}) {
+async function send(page, typed, answer, { paste, replies, waitMs = 45000 } = {}) {
   const input = visibleInput(page);
   for (const reply of replies || [{ text: answer }]) await control('reply', reply);
   await input.focus();
@@ -93,7 +93,7 @@ async function send(page, typed, answer, { paste, replies } = {}) {
   }
   await input.focus();
   await page.keyboard.press('Enter');
-  const end = Date.now() + 45000;
+  const end = Date.now() + waitMs;
   while (Date.now() < end) {
     // Every answer is distinct; the list is virtualised (older turns leave the DOM), so no counting.
     if ((await responses(page)).some(text => text.includes(answer))) return true;
@@ -117,12 +117,16 @@ async function runCommand(page, title) {
 async function pickModel(page, name) {
   const shows = () => page.evaluate(n => !!document.querySelector('.interactive-input-part')?.textContent?.includes(n), name);
   const labels = new RegExp(`^(Models|Auto|${MODELS.join('|')}|fake-[a-z-]+)$`);
-  for (let i = 0; i < 12 && !(await shows()); i++) {
-    await page.locator('.interactive-input-part').getByText(labels).first().click({ force: true, timeout: 2000 }).catch(() => {});
+  for (let i = 0; i < 6 && !(await shows()); i++) {
+    await visibleInput(page).locator('xpath=ancestor::*[contains(@class,"interactive-input-part")][1]').getByText(labels).first()
+      .click({ force: true, timeout: 2000 }).catch(() => page.locator('.interactive-input-part').getByText(labels).first().click({ force: true, timeout: 2000 }).catch(() => {}));
     await page.waitForTimeout(800);
-    await page.locator('.monaco-list-row').filter({ hasText: name }).first().click({ force: true, timeout: 2000 })
-      .catch(() => page.keyboard.press('Escape'));
+    if (i === 0 && process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, `picker-${name}.png`) }).catch(() => {});
+    const row = page.locator('.monaco-list-row, .action-widget .action-item, .quick-input-list .monaco-list-row').filter({ hasText: name }).first();
+    if (await row.isVisible().catch(() => false)) await row.click({ force: true, timeout: 2000 }).catch(() => {});
+    else { await page.keyboard.type(name); await page.waitForTimeout(400); await page.keyboard.press('Enter'); }
     await page.waitForTimeout(600);
+    if (!(await shows())) await page.keyboard.press('Escape');
   }
   return shows();
 }
@@ -145,7 +149,8 @@ async function opencodeChat(page, model, check) {
   for (let t = 1; t <= TURNS; t++) {
     const before = logLines();
     const answer = `Answer ${t} from ${model}.`;
-    const typed = t === 2 ? `@opencode Turn 2: summarise the pasted text ` : t === 4 ? `@opencode Turn 4: explain #file:session-notes.txt please` : `@opencode Turn ${t}: one short question.`;
+    // Each chat opens differently (as real chats do): two chats with the same opening share their first request's id.
+    const typed = t === 1 ? `@opencode Turn 1: a first question for ${model}.` : t === 2 ? `@opencode Turn 2: summarise the pasted text ` : t === 4 ? `@opencode Turn 4: explain #file:session-notes.txt please` : `@opencode Turn ${t}: one short question.`;
     let ok = await send(page, typed, answer, { paste: t === 2 ? PASTE : undefined });
     if (!ok && t === 1) { log('no first answer (models still resolving?); once more'); await control('reset', {}); ok = await send(page, typed, answer); }
     const usage = usageOf(logLines().slice(Math.max(0, before.length - 1)));
@@ -153,7 +158,7 @@ async function opencodeChat(page, model, check) {
     if (!ok) { check(false, `${model}: turn ${t} answered`); return turns; }
   }
   check(turns.every(x => x.ok), `${model}: ${TURNS} turns answered`);
-  const sent = (await requests()).filter(r => JSON.stringify(r.body).includes('Turn 1: one short question'));
+  const sent = (await requests()).filter(r => JSON.stringify(r.body).includes(`Turn 1: a first question for ${model}.`));
   check(sent.length === TURNS, `${model}: one request per turn`, `${sent.length}`);
   const ids = new Set(sent.flatMap(conversationOf));
   check(ids.size === 1, `${model}: one conversation id throughout`, [...ids].join(', '));
@@ -188,8 +193,10 @@ async function agentChat(page, model, check) {
   await newChat(page, model);
   await control('reset', {});
   const before = logLines().length;
-  let ok = await send(page, 'Agent turn 1: say hello.', 'Agent answer 1.');
-  if (!ok) { await control('reset', {}); ok = await send(page, 'Agent turn 1: say hello.', 'Agent answer 1.'); }
+  // The agent first waits for a GitHub sign-in that cannot happen offline ("Getting chat ready…"), then goes on
+  // with the picked model.
+  const ok1 = await send(page, 'Agent turn 1: say hello.', 'Agent answer 1.', { waitMs: Number(process.env.AGENT_WAIT_MS || 150000) });
+  let ok = ok1;
   check(ok, `agent (${model}): a bare prompt is answered`);
   const first = (await requests()).find(r => JSON.stringify(r.body).includes('Agent turn 1'));
   const tools = first?.body?.tools || [];

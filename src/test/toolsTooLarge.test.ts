@@ -65,27 +65,30 @@ describe('tools that cannot fit the budget', function () {
     });
   }
 
-  it("fixed-part-property: a refusal's figures put tools + instructions over the ceiling; a request that goes keeps its system message whole", () => {
-    const { engine } = engineFor('http://127.0.0.1:1/v1');
+  it("fixed-part-property: a refusal's figures put tools + instructions over the ceiling; a request that goes keeps its instructions (any shortening is logged, never a stub)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 2_000, max: 40_000 }), (toolCount, systemRepeats, budget) => {
+        // The budget as opencode.maxInputTokens on a large window: exactly the budget the trim uses.
+        const { engine, log } = engineFor('http://127.0.0.1:1/v1', { maxInputTokens: budget });
         const system = `rules ${'be precise and brief. '.repeat(systemRepeats)}`;
         const messages: ChatMessage[] = [
           { role: 'system', parts: [{ kind: 'text', text: system }] },
           { role: 'user', parts: [{ kind: 'text', text: 'hello' }] },
         ];
-        const request = { modelId: `m-${budget}`, messages, tools: agentTools(toolCount) };
-        const limits = { contextWindow: budget * 2, maxOutputTokens: budget };
+        // A model id per case: the truncation WARN is written once per conversation and message.
+        const request = { modelId: `m-${budget}-${toolCount}-${systemRepeats}`, messages, tools: agentTools(toolCount) };
+        const limits = { contextWindow: 1_000_000, maxOutputTokens: 32_000 };
+        const warnsBefore = log.messages('warn').length;
         let refusal: UserFacingError | undefined;
-        let sentSystem: unknown;
+        let sent: ReturnType<typeof engine.prepare> | undefined;
         try {
-          sentSystem = engine.prepare(request, limits).trim.messages[0].content;
+          sent = engine.prepare(request, limits);
         } catch (error) {
           assert.ok(error instanceof UserFacingError, String(error));
           refusal = error;
         }
-        const figures = refusal && /tools=(\d+) \(~(\d+) tokens, (\d+) bytes\) system=~(\d+) \((\d+) bytes\) newest=~\d+ budget=(\d+) ceiling=(\d+) maxBytes=(\d+)/.exec(refusal.detail);
         if (refusal) {
+          const figures = /tools=(\d+) \(~(\d+) tokens, (\d+) bytes\) system=~(\d+) \((\d+) bytes\) newest=~\d+ budget=(\d+) ceiling=(\d+) maxBytes=(\d+)/.exec(refusal.detail);
           assert.ok(figures, refusal.detail);
           const [tools, toolsTokens, toolsBytes, systemTokens, systemBytes, shownBudget, ceiling, maxBytes] = figures.slice(1).map(Number);
           assert.strictEqual(tools, toolCount);
@@ -93,8 +96,14 @@ describe('tools that cannot fit the budget', function () {
           assert.ok(toolsTokens + systemTokens > ceiling || toolsBytes + systemBytes > maxBytes, refusal.detail);
           assert.match(refusal.message, toolsTokens + systemTokens > ceiling ? /input budget of/ : /bytes a request to .* may take/);
           assert.strictEqual(refusal.kind, 'context');
-        } else {
-          assert.strictEqual(sentSystem, system, 'the system message goes whole');
+        } else if (sent) {
+          // It went: tools and instructions fit; only what the newest message adds may shorten the instructions, and then the log says so.
+          const { breakdown } = sent.trim;
+          assert.ok(breakdown.tools + breakdown.system <= sent.geometry.ceiling || sent.trim.bytes <= sent.budget.maxBytes, JSON.stringify(breakdown));
+          if (sent.trim.messages[0].content !== system) {
+            assert.ok(log.messages('warn').slice(warnsBefore).some((m) => m.startsWith('[history-trim] Truncated a system message')), 'a shortened system message is logged');
+            assert.ok(String(sent.trim.messages[0].content).length > system.length / 2, 'never a stub');
+          }
         }
       }),
       { numRuns: 150 },
