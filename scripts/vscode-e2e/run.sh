@@ -4,7 +4,7 @@
 #  2. start the fake OpenAI-compatible server and point opencode.baseUrl at it (settings.json);
 #  3. start code-server (loopback, no auth, smoke-test driver on) and run out/e2e/index.js inside its extension host;
 #  4. type two `@opencode` turns into the real chat view (chat-ui.cjs);
-#  4a. 10-turn @opencode chats on each route and VS Code's agent with a tool round trip (chat-session.cjs);
+#  4a. 10-turn @opencode chats on each route (chat-session.cjs; AGENT=1 adds VS Code's agent);
 #  4b. paste into the chat for @opencode, read the status bar item and the session report (report-ui.cjs);
 #  5. copy the OpenCode logs and screenshots to .artifacts/vscode/; stop every process group it started.
 # Last line of output: `N passed, N failed`. Exit code 0 only when everything passed.
@@ -97,7 +97,7 @@ if [ "${E2E_SKIP_CHAT:-}" != 1 ]; then
 fi
 
 if [ "${E2E_SKIP_SESSION:-}" != 1 ]; then
-  phase "chat sessions: 10 @opencode turns per route, VS Code's agent with a tool round trip"
+  phase "chat sessions: 10 @opencode turns per route"
   start_group SESSIONUI "$RUN/chat-session.log" env URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" FAKE_BASE="$FAKE_BASE" \
     LOGS="$RUN/ud/logs" SETTINGS="$RUN/ud/User/settings.json" FOLDER="$RUN/ws" SHOT_DIR="$RUN" node "$HERE/chat-session.cjs"
   wait "$SESSIONUI_PID"; session_rc=$?
