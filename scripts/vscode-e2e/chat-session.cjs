@@ -8,6 +8,8 @@
 // Prints the figures (`# route …`) and `ok - …` / `not ok - …` per check; exit 0 when all passed.
 // The window's settings name each native model's route (as a user of a loopback endpoint would) and leave the budget
 // to the model, so the cut never moves here (report-ui.cjs covers moving cuts).
+// The first chat reloads the window after turn RELOAD_AFTER (default 5; 0 = never): the rest of it is sent by a new
+// extension host from the history VS Code restored.
 // Env: URL, FAKE_BASE, LOGS (<user-data-dir>/logs), SETTINGS (User/settings.json), FOLDER (the workspace folder), SHOT_DIR, TIMEOUT_MS, ROUTES
 //      (comma list of models, default all four), TURNS (default 10), AGENT=1 (also VS Code's agent; it needs a Copilot sign-in), CHROMIUM, PLAYWRIGHT_CORE.
 const fs = require('fs');
@@ -33,6 +35,15 @@ const log = (...a) => console.log(`[chat-session +${Date.now() - t0}ms]`, ...a);
 function logLines() {
   const [newest] = logsNewestFirst(process.env.LOGS);
   return newest ? fs.readFileSync(newest, 'utf8').split('\n') : [];
+}
+/** Where the window's log stands, and the lines written since (a reload starts a new extension host and log file). */
+function logMark() {
+  const [file] = logsNewestFirst(process.env.LOGS);
+  return { file, length: file ? fs.readFileSync(file, 'utf8').split('\n').length : 0 };
+}
+function linesSince(mark) {
+  const now = logMark();
+  return logLines().slice(now.file === mark.file ? Math.max(0, mark.length - 1) : 0);
 }
 const usageOf = lines => lines.filter(l => l.includes('[usage] ')).map(l => {
   const m = /prompt=(\d+) .*cached=(\d+) cacheHit=([\d.]+)%/.exec(l);
@@ -96,23 +107,31 @@ async function runCommand(page, title) {
   await page.waitForTimeout(800);
 }
 
-/** Opens the model picker and chooses `name`, until the input part shows it. */
+/** The text of the input part around the chat input on screen (its model picker shows the picked model). */
+const inputPartText = page => visibleInput(page).evaluate(e => e.closest('.interactive-input-part')?.textContent || '').catch(() => '');
+
+/** Opens the model picker and chooses `name`, until the input part on screen shows it. */
 async function pickModel(page, name) {
-  const shows = () => page.evaluate(n => !!document.querySelector('.interactive-input-part')?.textContent?.includes(n), name);
+  const shows = async () => (await inputPartText(page)).includes(name);
   const labels = new RegExp(`^(Models|Auto|${MODELS.join('|')}|fake-[a-z-]+)$`);
+  // The picker is a popup with a "Search models" box (VS Code 1.139); never type into the chat input instead.
+  const pickerFocused = () => page.evaluate(() => {
+    const el = document.activeElement;
+    return !!el && !el.closest('.interactive-input-part') && (!!el.closest('.context-view, .quick-input-widget, .action-widget') || /search models/i.test(el.getAttribute('placeholder') || ''));
+  });
   for (let i = 0; i < 6 && !(await shows()); i++) {
-    await visibleInput(page).locator('xpath=ancestor::*[contains(@class,"interactive-input-part")][1]').getByText(labels).first()
-      .click({ force: true, timeout: 2000 }).catch(() => page.locator('.interactive-input-part').getByText(labels).first().click({ force: true, timeout: 2000 }).catch(() => {}));
+    const part = visibleInput(page).locator('xpath=ancestor::*[contains(@class,"interactive-input-part")][1]');
+    await part.getByText(labels).first().click({ force: true, timeout: 2000 }).catch(() => {});
     await page.waitForTimeout(800);
     if (i === 0 && process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, `picker-${name}.png`) }).catch(() => {});
-    const row = page.locator('.monaco-list-row, .action-widget .action-item, .quick-input-list .monaco-list-row').filter({ hasText: name }).first();
+    const row = page.locator('.context-view .monaco-list-row, .quick-input-list .monaco-list-row, .action-widget .monaco-list-row').filter({ hasText: name }).first();
     if (await row.isVisible().catch(() => false)) await row.click({ force: true, timeout: 2000 }).catch(() => {});
-    else if (await page.locator('.quick-input-widget, .action-widget').filter({ visible: true }).first().isVisible().catch(() => false)) {
-      // The picker is open but the row is not rendered (a long list): filter it by typing.
+    else if (await pickerFocused()) {
+      // The picker is open but the row is not rendered (a long list): filter it by typing. Never into the chat input.
       await page.keyboard.type(name); await page.waitForTimeout(400); await page.keyboard.press('Enter');
     }
     await page.waitForTimeout(600);
-    if (!(await shows())) await page.keyboard.press('Escape');
+    if (!(await shows()) && await pickerFocused()) await page.keyboard.press('Escape');
   }
   return shows();
 }
@@ -127,19 +146,28 @@ async function newChat(page, model) {
 }
 
 /** One 10-turn @opencode chat; returns its figures. */
-async function opencodeChat(page, model, check) {
+async function opencodeChat(page, model, check, reloadAfter) {
   const picked = await newChat(page, model);
   check(picked, `${model}: picked in the chat view`);
   await control('reset', {});
   const turns = [];
   for (let t = 1; t <= TURNS; t++) {
-    const before = logLines();
+    if (reloadAfter > 0 && t === reloadAfter + 1) {
+      // A restart of the window: a new extension host; the chat comes back from VS Code's storage.
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('.monaco-workbench', { timeout: 90000 });
+      const back = await visibleInput(page).waitFor({ state: 'visible', timeout: 60000 }).then(() => true, () => false);
+      check(back, `${model}: the chat is back after reloading the window before turn ${t}`);
+      if (!back) return turns;
+      await page.waitForTimeout(3000);
+    }
+    const before = logMark();
     const answer = `Answer ${t} from ${model}.`;
     // Each chat opens differently (as real chats do): two chats with the same opening share their first request's id.
     const typed = t === 1 ? `@opencode Turn 1: a first question for ${model}.` : t === 2 ? `@opencode Turn 2: summarise the pasted text ` : t === 4 ? `@opencode Turn 4: explain #file:session-notes.txt please` : `@opencode Turn ${t}: one short question.`;
     let ok = await send(page, typed, answer, { paste: t === 2 ? PASTE : undefined });
     if (!ok && t === 1) { log('no first answer (models still resolving?); once more'); await control('reset', {}); ok = await send(page, typed, answer); }
-    const usage = usageOf(logLines().slice(Math.max(0, before.length - 1)));
+    const usage = usageOf(linesSince(before));
     turns.push({ t, ok, usage: usage[usage.length - 1] });
     if (!ok) { check(false, `${model}: turn ${t} answered`); return turns; }
   }
@@ -178,7 +206,7 @@ function argumentsFor(tool) {
 async function agentChat(page, model, check) {
   await newChat(page, model);
   await control('reset', {});
-  const before = logLines().length;
+  const before = logMark();
   // The agent first waits for a GitHub sign-in that cannot happen offline ("Getting chat ready…"), then goes on
   // with the picked model.
   const ok1 = await send(page, 'Agent turn 1: say hello.', 'Agent answer 1.', { waitMs: Number(process.env.AGENT_WAIT_MS || 150000) });
@@ -204,7 +232,7 @@ async function agentChat(page, model, check) {
   const ids = new Set(sent.flatMap(conversationOf));
   check(ids.size === 1, `agent (${model}): one conversation id`, [...ids].join(', '));
   ok = await send(page, 'Agent turn 3: and now?', 'Agent answer 3.');
-  const usage = usageOf(logLines().slice(before));
+  const usage = usageOf(linesSince(before));
   check(usage.length >= 3, `agent (${model}): [usage] lines`, `${usage.length}`);
   const later = usage.slice(1);
   console.log(`# agent ${model}: cacheHit per request ${usage.map(u => `${u.hit}%`).join(' ')}; prompt tokens ${usage.map(u => u.prompt).join(' ')}`);
@@ -229,9 +257,10 @@ async function main() {
     const input = visibleInput(page);
     if (!(await input.isVisible().catch(() => false))) await runCommand(page, 'Chat: Open Chat');
     await input.waitFor({ state: 'visible', timeout });
-    for (const model of MODELS) {
+    const reloadAfter = Number(process.env.RELOAD_AFTER ?? 5);
+    for (const [i, model] of MODELS.entries()) {
       const started = Date.now();
-      await opencodeChat(page, model, check);
+      await opencodeChat(page, model, check, i === 0 ? reloadAfter : 0);
       log(`${model}: ${Math.round((Date.now() - started) / 1000)} s`);
       if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, `session-${model}.png`) }).catch(() => {});
     }
