@@ -65,6 +65,18 @@ async function responses(page) {
   return page.evaluate(() => Array.from(document.querySelectorAll('.interactive-item-container.interactive-response')).map(e => e.innerText));
 }
 
+/**
+ * Until this window's extension host registered @opencode (its "[participant] … available in chat" line): typed
+ * earlier, "@opencode" is plain text and the prompt goes to VS Code's own agent.
+ */
+async function participantReady(page, since) {
+  for (let i = 0; i < 120; i++) {
+    if (linesSince(since).some(l => l.includes('[participant]') && l.includes('available in chat'))) { await page.waitForTimeout(1500); return true; }
+    await page.waitForTimeout(500);
+  }
+  return false;
+}
+
 /** Types one turn (optionally pasting text after it), sends it and waits until `answer` is on screen. */
 async function send(page, typed, answer, { paste, replies, waitMs = 45000 } = {}) {
   const input = visibleInput(page);
@@ -154,12 +166,12 @@ async function opencodeChat(page, model, check, reloadAfter) {
   for (let t = 1; t <= TURNS; t++) {
     if (reloadAfter > 0 && t === reloadAfter + 1) {
       // A restart of the window: a new extension host; the chat comes back from VS Code's storage.
+      const mark = logMark();
       await page.reload({ waitUntil: 'domcontentloaded' });
       await page.waitForSelector('.monaco-workbench', { timeout: 90000 });
       const back = await visibleInput(page).waitFor({ state: 'visible', timeout: 60000 }).then(() => true, () => false);
-      check(back, `${model}: the chat is back after reloading the window before turn ${t}`);
+      check(back && await participantReady(page, mark), `${model}: the chat is back after reloading the window before turn ${t}`);
       if (!back) return turns;
-      await page.waitForTimeout(3000);
     }
     const before = logMark();
     const answer = `Answer ${t} from ${model}.`;
@@ -252,8 +264,10 @@ async function main() {
   const results = [];
   const check = (ok, name, detail = '') => { results.push(ok); console.log(`${ok ? 'ok' : 'not ok'} - chat session: ${name}${detail ? ` (${detail})` : ''}`); };
   try {
+    const opened = logMark();
     await page.goto(process.env.URL, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('.monaco-workbench', { timeout });
+    log(await participantReady(page, opened) ? '@opencode registered' : 'no [participant] line yet');
     const input = visibleInput(page);
     if (!(await input.isVisible().catch(() => false))) await runCommand(page, 'Chat: Open Chat');
     await input.waitFor({ state: 'visible', timeout });
