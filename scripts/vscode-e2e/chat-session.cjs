@@ -166,6 +166,8 @@ async function opencodeChat(page, model, check, reloadAfter) {
   for (let t = 1; t <= TURNS; t++) {
     if (reloadAfter > 0 && t === reloadAfter + 1) {
       // A restart of the window: a new extension host; the chat comes back from VS Code's storage.
+      // VS Code stores chats on a debounce: reloading right after an answer can lose that turn from the history.
+      await page.waitForTimeout(Number(process.env.RELOAD_SETTLE_MS || 8000));
       const mark = logMark();
       await page.reload({ waitUntil: 'domcontentloaded' });
       await page.waitForSelector('.monaco-workbench', { timeout: 90000 });
