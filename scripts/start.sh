@@ -44,10 +44,11 @@ start_code_server "$DEV" "$PORT" "$DEV/ws" || exit 1
 cat <<MSG
 
   VS Code (code-server) is running. Open this URL in your browser:   http://127.0.0.1:$PORT/?folder=$DEV/ws
-  Chat: the chat view is already open; type "@opencode hello" there (a bare prompt goes to GitHub Copilot, which
-        needs a sign-in; Ctrl+Alt+I toggles, i.e. closes, the chat view).
+  Chat: the chat view is already open; type "@opencode hello" there (a bare prompt goes to VS Code's own agent,
+        which asks for a GitHub Copilot sign-in offline; Ctrl+Alt+I toggles, i.e. closes, the chat view).
   After a request: the status bar item "OpenCode …" (click it for the session report).
-  Logs: command "OpenCode: Show Log"; server log $DEV/code-server.log.   Ctrl-C stops everything.
+  Logs: command "OpenCode: Show Log"; on disk $DEV/ud/logs/<session>/exthost<N>/opencode-community.opencode-chat-provider/OpenCode.log;
+        server log $DEV/code-server.log.   Ctrl-C stops everything.
 
 MSG
 wait "$CS_PID"

@@ -30,4 +30,30 @@ async function control(route, body) {
   return res.json().catch(() => ({}));
 }
 
-module.exports = { launchBrowser, control };
+/** Puts `text` on the clipboard for a Ctrl+V into the chat: the async clipboard API needs a focused document, the copy command is the fallback. */
+async function copyToClipboard(page, text) {
+  return page.evaluate(async t => {
+    try { await navigator.clipboard.writeText(t); return 'clipboard API'; } catch (e) {
+      const area = document.createElement('textarea');
+      area.value = t; document.body.appendChild(area); area.select();
+      const ok = document.execCommand('copy'); area.remove();
+      return ok ? 'copy command' : `failed: ${e.message}`;
+    }
+  }, text);
+}
+
+/** Every `*OpenCode.log` under `dir` (a profile's logs folder; each window session and extension host has its own). */
+function findLogs(dir) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...findLogs(full));
+    else if (entry.name.endsWith('OpenCode.log')) out.push(full);
+  }
+  return out;
+}
+
+/** The OpenCode logs under `dir`, most recently written first. */
+const logsNewestFirst = dir => findLogs(dir).map(f => ({ f, t: fs.statSync(f).mtimeMs })).sort((a, b) => b.t - a.t).map(x => x.f);
+
+module.exports = { launchBrowser, control, copyToClipboard, findLogs, logsNewestFirst };

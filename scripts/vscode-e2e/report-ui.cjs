@@ -7,7 +7,7 @@
 //      PLAYWRIGHT_CORE. Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
 const fs = require('fs');
 const path = require('path');
-const { launchBrowser, control } = require('./browser.cjs');
+const { launchBrowser, control, copyToClipboard, findLogs } = require('./browser.cjs');
 
 const INPUT = '.interactive-input-part .native-edit-context, .interactive-input-part .monaco-editor textarea';
 const MARKER = 'PASTE_MARKER_7731';
@@ -19,16 +19,6 @@ const TURNS = 12;
 const BUDGET = 6000;
 const t0 = Date.now();
 const log = (...a) => console.log(`[report-ui +${Date.now() - t0}ms]`, ...a);
-
-function findLogs(dir) {
-  const out = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...findLogs(full));
-    else if (entry.name.endsWith('OpenCode.log')) out.push(full);
-  }
-  return out;
-}
 
 /** The [usage] lines of the most recently written OpenCode log (this window's extension host). */
 function usageLines() {
@@ -56,16 +46,7 @@ async function send(page, typed, answer, paste) {
   await page.keyboard.press('Backspace');
   await page.keyboard.type(typed);
   if (paste) {
-    // The async clipboard API needs a focused document; the copy command is the fallback. Then back to the input.
-    const copied = await page.evaluate(async text => {
-      try { await navigator.clipboard.writeText(text); return 'clipboard API'; } catch (e) {
-        const area = document.createElement('textarea');
-        area.value = text; document.body.appendChild(area); area.select();
-        const ok = document.execCommand('copy'); area.remove();
-        return ok ? 'copy command' : `failed: ${e.message}`;
-      }
-    }, paste);
-    log(`clipboard: ${copied}`);
+    log(`clipboard: ${await copyToClipboard(page, paste)}`);
     await input.focus();
     await page.keyboard.press('End');
     await page.keyboard.press('Control+V');

@@ -4,11 +4,12 @@
 #  2. start the fake OpenAI-compatible server and point opencode.baseUrl at it (settings.json);
 #  3. start code-server (loopback, no auth, smoke-test driver on) and run out/e2e/index.js inside its extension host;
 #  4. type two `@opencode` turns into the real chat view (chat-ui.cjs);
+#  4a. 10-turn @opencode chats on each route (chat-session.cjs; AGENT=1 adds VS Code's agent);
 #  4b. paste into the chat for @opencode, read the status bar item and the session report (report-ui.cjs);
 #  5. copy the OpenCode logs and screenshots to .artifacts/vscode/; stop every process group it started.
 # Last line of output: `N passed, N failed`. Exit code 0 only when everything passed.
 # Debugging knobs: E2E_VSIX (skip the build: test this .vsix with the out/ already compiled), E2E_TESTS (another
-#   test module), E2E_SKIP_CHAT=1, E2E_SKIP_REPORT=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
+#   test module), E2E_SKIP_CHAT=1, E2E_SKIP_SESSION=1, E2E_SKIP_REPORT=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
@@ -25,7 +26,7 @@ collect() {
     n=$((n + 1)); cp "$f" "$ART/$(echo "${f#"$RUN"/ud/logs/}" | tr '/' '_')"
   done < <(find "$RUN/ud/logs" -name '*OpenCode.log' 2>/dev/null)
   cp "$RUN"/*.png "$ART/" 2>/dev/null
-  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/report-ui.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
+  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/chat-session.log "$RUN"/report-ui.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
   phase "artifacts: $n OpenCode log file(s) and screenshots in ${ART#"$REPO"/}/"
 }
 COLLECTED=
@@ -92,6 +93,17 @@ if [ "${E2E_SKIP_CHAT:-}" != 1 ]; then
   grep -E '^(ok|not ok) - ' "$RUN/chat-ui.log"
   p=$(grep -c '^ok - ' "$RUN/chat-ui.log"); f=$(grep -c '^not ok - ' "$RUN/chat-ui.log")
   [ "$chat_rc" = 0 ] || [ "$f" != 0 ] || f=1
+  passed=$((passed + p)); failed=$((failed + f))
+fi
+
+if [ "${E2E_SKIP_SESSION:-}" != 1 ]; then
+  phase "chat sessions: 10 @opencode turns per route"
+  start_group SESSIONUI "$RUN/chat-session.log" env URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" FAKE_BASE="$FAKE_BASE" \
+    LOGS="$RUN/ud/logs" SETTINGS="$RUN/ud/User/settings.json" FOLDER="$RUN/ws" SHOT_DIR="$RUN" node "$HERE/chat-session.cjs"
+  wait "$SESSIONUI_PID"; session_rc=$?
+  grep -E '^(ok|not ok) - |^# ' "$RUN/chat-session.log"
+  p=$(grep -c '^ok - ' "$RUN/chat-session.log"); f=$(grep -c '^not ok - ' "$RUN/chat-session.log")
+  [ "$session_rc" = 0 ] || [ "$f" != 0 ] || f=1
   passed=$((passed + p)); failed=$((failed + f))
 fi
 

@@ -1,6 +1,7 @@
 /** The @opencode participant, driven through the shared vscode double against the fake server. */
 import * as assert from 'assert';
-import { composePrompt, omittedFooter, referenceName } from '../core/participant/promptReferences';
+import fc from 'fast-check';
+import { composePrompt, omittedFooter, referenceName, typedFileMarkers } from '../core/participant/promptReferences';
 import { historyToMessages, PARTICIPANT_ID } from '../vscode/chatParticipant';
 import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
@@ -71,7 +72,7 @@ describe('@opencode attachments', () => {
       { id: 'some.tool', value: { opaque: true }, modelDescription: 'A mystery' },
     ];
     const streamed: string[] = [];
-    await participant.handler({ prompt, model, references }, { history: [] }, { markdown: (text: string) => streamed.push(text) }, new double.CancellationTokenSource().token);
+    const result = await participant.handler({ prompt, model, references }, { history: [] }, { markdown: (text: string) => streamed.push(text) }, new double.CancellationTokenSource().token);
     const sent = server().requests.at(-1)?.body.messages as { role: string; content: string }[];
     const last = sent[sent.length - 1];
     assert.strictEqual(last.role, 'user');
@@ -85,7 +86,7 @@ describe('@opencode attachments', () => {
     // The next turn sends that turn again exactly as it went (prefix cache), and not the quiet footer.
     server().enqueueReply({ text: 'Second.' });
     const md = new double.ChatResponseMarkdownPart(new double.MarkdownString().appendMarkdown(text));
-    const history = [{ prompt, references }, { response: [md] }];
+    const history = [{ prompt, references }, { response: [md], result }];
     await participant.handler({ prompt: 'and then?', model, references: [] }, { history }, { markdown: () => undefined }, new double.CancellationTokenSource().token);
     const again = server().requests.at(-1)?.body.messages as { role: string; content: unknown }[];
     assert.deepStrictEqual(again[0], last);
@@ -106,6 +107,26 @@ describe('composePrompt (pure)', () => {
     const vision = composePrompt('look', [image], { maxTokens: 10, imageInput: true });
     assert.deepStrictEqual(vision.parts[0], { kind: 'image', mimeType: 'image/png', data: image.data });
     assert.strictEqual(omittedFooter(vision.notes), undefined);
+  });
+
+  it('typed-file-property: each typed #file: marker slices to its path, in order, and never overlaps a reference', () => {
+    const word = fc.oneof(fc.constantFrom('#file:a.ts', '#file:src/b.md.', '#file:', 'see', '#file:x,', '#filex'), fc.string({ maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 10 }), fc.array(fc.tuple(fc.nat(80), fc.nat(12)), { maxLength: 3 }), (words, spans) => {
+        const prompt = words.join(' ');
+        const covered = spans.map(([a, len]) => [a, a + len] as [number, number]);
+        const markers = typedFileMarkers(prompt, covered);
+        let last = -1;
+        for (const { path, range } of markers) {
+          assert.strictEqual(prompt.slice(range[0], range[1]), `#file:${path}`);
+          assert.ok(path.length > 0 && !/[\s]/.test(path) && !/[.,;:!?)]$/.test(path), path);
+          assert.ok(range[0] > last);
+          last = range[0];
+          assert.ok(!covered.some(([a, b]) => range[0] < b && a < range[1]));
+        }
+      }),
+    );
+    assert.deepStrictEqual(typedFileMarkers('read #file:src/a.ts. Then #file:b.md', []), [{ path: 'src/a.ts', range: [5, 19] }, { path: 'b.md', range: [26, 36] }]);
   });
 
   it('names a reference by its marker in the prompt', () => {

@@ -143,6 +143,32 @@ describe('@opencode references: files, selections, images', () => {
     assert.match(sent.streamed, /_Not included in full: big\.csv \(cut to ~\d+ of ~\d+ tokens to fit the model's window\)\._$/);
   });
 
+  describe('in a workspace folder', () => {
+    beforeEach(() => {
+      double.workspace.workspaceFolders = [{ uri: double.Uri.file(dir), name: 'ws', index: 0 }];
+    });
+    afterEach(() => {
+      double.workspace.workspaceFolders = undefined;
+    });
+
+    it('#file: typed as plain text (no reference from VS Code) is read from the workspace; a path it lacks is named in the footer', async () => {
+      fs.mkdirSync(path.join(dir, 'src'));
+      file('src/typed.ts', 'export const TYPED_MARKER = 1;\n');
+      const prompt = 'explain #file:src/typed.ts, and #file:nowhere.ts please';
+      const sent = await send('fake-large', prompt, []);
+      assert.strictEqual(sent.text, `<attachment name="src/typed.ts">\nexport const TYPED_MARKER = 1;\n\n</attachment>${prompt}`);
+      assert.ok(sent.streamed.endsWith('_Not included in full: nowhere.ts (no such file in the workspace)._'), sent.streamed);
+    });
+
+    it('an attached file without a marker is named by its workspace path, not its URI', async () => {
+      fs.mkdirSync(path.join(dir, 'lib'));
+      const uri = double.Uri.file(file('lib/named.ts', 'NAMED'));
+      const references = [{ id: `vscode-remote://127.0.0.1:8080${uri.path}`, value: uri }];
+      const sent = await send('fake-large', 'look', references);
+      assert.strictEqual(sent.text, '<attachment name="lib/named.ts">\nNAMED\n</attachment>look');
+    });
+  });
+
   it('files that cannot be read are named in the footer; the readable ones and the prompt still go', async () => {
     const gone = double.Uri.file(path.join(dir, 'deleted.ts'));
     const binary = double.Uri.file(file('blob.bin', Buffer.from([1, 0, 2, 0, 3])));

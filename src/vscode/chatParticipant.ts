@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { ERROR_DETAIL_MAX, excerptOf } from '../core/util/excerpt';
 import { composePrompt, omittedFooter, type PromptPart } from '../core/participant/promptReferences';
 import type { RequestRecord } from '../core/report/requestLog';
-import { BoundedMap } from '../core/util/boundedMap';
+import { SENT_TURN_FIELD, sentTurnOf, sentTurnRecord, type SentTurn } from '../core/participant/sentTurn';
 import { resolveReferences } from './resolveReferences';
 
 export const PARTICIPANT_ID = 'opencode.chat';
@@ -15,35 +15,39 @@ const VENDOR = 'opencode';
 
 type HistoryTurn = vscode.ChatRequestTurn | vscode.ChatResponseTurn;
 
-/**
- * The user turns as they were sent, attachments included, keyed by prompt and references: an earlier turn must
- * be sent again byte for byte, or every later request misses the provider's prefix cache from that turn on.
- */
-const sentTurns = new BoundedMap<string, vscode.LanguageModelChatMessage>(200);
-
-function turnKey(prompt: string, references: readonly vscode.ChatPromptReference[] | undefined): string {
-  return `${prompt}\u0000${(references ?? []).map((r) => `${r.id}@${r.range?.join('-') ?? ''}`).join('|')}`;
-}
-
 /** The quiet lines this participant appends (trim note, footer); not part of the answer the model gave. */
 const QUIET_TAIL = /\n\n---\n_[^\n]*_(?: {2}\n_[^\n]*_)*$/;
 
-/** Earlier turns as chat messages: the user's turns as sent and the markdown this participant answered with. */
+function markdownOf(turn: vscode.ChatResponseTurn): string {
+  return turn.response
+    .map(part => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
+    .join('')
+    .replace(QUIET_TAIL, '');
+}
+
+/** What the turn's answer keeps in its metadata (sentTurn.ts): the history's own copy of a turn loses attachments. */
+function keptTurn(turn: HistoryTurn | undefined): SentTurn | undefined {
+  return turn && !('prompt' in turn) ? sentTurnOf(turn.result?.metadata) : undefined;
+}
+
+/**
+ * Earlier turns as chat messages, each as it was sent: the user message with every attachment it carried and the
+ * model's answer, read from the metadata this participant returned for that turn. A turn without it (answered by
+ * an older version) goes as its prompt text and the answer's markdown; a failed turn's error text is not sent.
+ */
 export function historyToMessages(history: readonly HistoryTurn[]): vscode.LanguageModelChatMessage[] {
   const messages: vscode.LanguageModelChatMessage[] = [];
-  for (const turn of history) {
+  history.forEach((turn, i) => {
     if ('prompt' in turn) {
-      const sent = sentTurns.get(turnKey(turn.prompt, turn.references));
-      if (sent) messages.push(sent);
+      const sent = keptTurn(history[i + 1]);
+      if (sent) messages.push(vscode.LanguageModelChatMessage.User(sent.parts.map(toContent)));
       else if (turn.prompt.trim()) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
-      continue;
+      return;
     }
-    const text = turn.response
-      .map(part => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-      .join('')
-      .replace(QUIET_TAIL, '');
+    const sent = keptTurn(turn);
+    const text = sent ? (sent.answer ?? '') : markdownOf(turn);
     if (text.trim()) messages.push(vscode.LanguageModelChatMessage.Assistant(text));
-  }
+  });
   return messages;
 }
 
@@ -87,20 +91,20 @@ function takesImages(model: vscode.LanguageModelChat): boolean {
 }
 
 /** The user's turn: attachments first (as the chat view shows them), then the prompt; and what was left out. */
-async function userTurn(request: vscode.ChatRequest, model: vscode.LanguageModelChat): Promise<{ message: vscode.LanguageModelChatMessage; footer?: string; attached: number }> {
+async function userTurn(request: vscode.ChatRequest, model: vscode.LanguageModelChat): Promise<{ parts: PromptPart[]; footer?: string }> {
   const resolved = await resolveReferences(request.references ?? [], request.prompt);
   const composed = composePrompt(request.prompt, resolved, {
     maxTokens: Math.floor(model.maxInputTokens * ATTACHMENT_SHARE),
     imageInput: !!dataPartClass() && takesImages(model),
   });
-  const message = vscode.LanguageModelChatMessage.User(composed.parts.map(toContent));
-  if (composed.parts.length > 1) sentTurns.set(turnKey(request.prompt, request.references), message);
-  return { message, footer: omittedFooter(composed.notes), attached: composed.parts.length - 1 };
+  return { parts: composed.parts, footer: omittedFooter(composed.notes) };
 }
 
 /** Options of the participant beyond the log: the last accounted request, for the "older turns left out" line. */
 export interface ParticipantDeps {
   lastRequest?: () => RequestRecord | undefined;
+  /** An answer was streamed (the walkthrough's chat step). */
+  onAnswered?: () => void;
 }
 
 function trimNote(before: RequestRecord | undefined, after: RequestRecord | undefined): string | undefined {
@@ -118,24 +122,30 @@ function makeHandler(log: vscode.LogOutputChannel, deps: ParticipantDeps): vscod
       return {};
     }
     const turn = await userTurn(request, model);
-    const messages = [...historyToMessages(chatContext.history), turn.message];
-    log.info(`[participant] @opencode -> ${model.id} (${messages.length} message(s), ${turn.attached} attachment part(s))`);
+    const messages = [...historyToMessages(chatContext.history), vscode.LanguageModelChatMessage.User(turn.parts.map(toContent))];
+    log.info(`[participant] @opencode -> ${model.id} (${messages.length} message(s), ${turn.parts.length - 1} attachment part(s))`);
     const before = deps.lastRequest?.();
+    // Kept with the turn (sentTurn.ts) so later requests send it again exactly so.
+    const kept = (answer?: string): vscode.ChatResult => ({ metadata: { model: model.id, [SENT_TURN_FIELD]: sentTurnRecord({ parts: turn.parts, answer }) } });
+    let answer = '';
     try {
       const response = await model.sendRequest(messages, {}, token);
       for await (const chunk of response.text) {
         if (token.isCancellationRequested) break;
         stream.markdown(chunk);
+        answer += chunk;
       }
+      if (answer) deps.onAnswered?.();
       const quiet = [trimNote(before, deps.lastRequest?.()), turn.footer && `_${turn.footer}_`].filter(Boolean);
       if (quiet.length && !token.isCancellationRequested) stream.markdown(`\n\n---\n${quiet.join('  \n')}`);
     } catch (err) {
-      if (token.isCancellationRequested) return {};
+      if (token.isCancellationRequested) return kept(answer);
       const detail = describeError(err);
       log.error(`[participant] request to ${model.id} failed: ${detail}`);
       failure(stream, 'OpenCode request failed.', detail);
+      return kept();
     }
-    return { metadata: { model: model.id } };
+    return kept(answer);
   };
 }
 

@@ -9,6 +9,7 @@ import { QuotaService } from '../core/quota/quotaService';
 import { limitSentence } from '../core/quota/quotaText';
 import { RequestLog } from '../core/report/requestLog';
 import { ChatEngine, type EngineTiming } from '../core/request/chatEngine';
+import type { UserFacingError } from '../core/request/userFacingError';
 import { ApiKeyStore } from './apiKey';
 import { registerOpenCodeParticipant } from './chatParticipant';
 import { offerToSetKey, registerCommands } from './commands';
@@ -18,7 +19,7 @@ import { RequestRecorderFile } from './requestRecorderFile';
 import { ReportPanels } from './reportPanel';
 import { SettingsReader } from './settingsReader';
 import { OpenCodeStatusBar } from './statusBar';
-import { welcomeOnce } from './welcome';
+import { endpointChosen, openChat, WalkthroughSteps, welcomeOnce } from './welcome';
 import { registerEditorFeatures } from './editorFeatures';
 
 export interface ComposeOptions {
@@ -34,10 +35,19 @@ export interface ComposedExtension {
   statusBar: OpenCodeStatusBar;
 }
 
-/** The welcome is tried whenever the endpoint may have become usable: at start, after a key or settings change. */
-function welcomeTrigger(context: vscode.ExtensionContext, settings: SettingsReader, keys: ApiKeyStore): () => void {
+/**
+ * The welcome is tried whenever the endpoint may have become usable: at start, after a key or settings change; the
+ * walkthrough's first step is ticked at the same moments.
+ */
+function welcomeTrigger(context: vscode.ExtensionContext, settings: SettingsReader, keys: ApiKeyStore, steps: WalkthroughSteps): () => void {
   const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
-  return () => void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  const tick = async (): Promise<void> => {
+    if (endpointChosen(!!(await keys.get()))) steps.mark('endpoint');
+  };
+  return () => {
+    void tick().catch(() => undefined);
+    void welcomeOnce(context.globalState, settings.current.baseUrl, usable).catch(() => undefined);
+  };
 }
 
 interface Parts {
@@ -49,6 +59,7 @@ interface Parts {
   quota: QuotaService;
   statusBar: OpenCodeStatusBar;
   reports: ReportPanels;
+  steps: WalkthroughSteps;
   welcome: () => void;
 }
 
@@ -62,7 +73,8 @@ function createParts(context: vscode.ExtensionContext): Parts {
   const quota = new QuotaService({ endpoint, log });
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
   const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath);
-  return { log, settings, keys, catalog, requests, quota, statusBar, reports, welcome: welcomeTrigger(context, settings, keys) };
+  const steps = new WalkthroughSteps();
+  return { log, settings, keys, catalog, requests, quota, statusBar, reports, steps, welcome: welcomeTrigger(context, settings, keys, steps) };
 }
 
 /** The engine; `provider()` is read only during requests, after the provider exists. */
@@ -78,6 +90,7 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
     onAccounted: (modelId, prepared, usage) => {
       requests.add(modelId, prepared, usage, Date.now(), prepared.route.id);
+      parts.steps.mark('model');
       if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       statusBar.update();
       reports.refresh(prepared.sessionId);
@@ -104,6 +117,7 @@ function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Dis
     statusBar,
     reports,
     ...registerCommands(keys, catalog, log),
+    vscode.commands.registerCommand('opencode.openChat', () => openChat()),
     vscode.commands.registerCommand('opencode.showReport', (sessionId?: unknown) => reports.show(typeof sessionId === 'string' ? sessionId : undefined)),
     catalog.onDidChange(() => provider.notifyInfoChanged()),
     keys.onDidChange(endpointChanged),
@@ -122,7 +136,8 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     await quota.refresh();
     return limitSentence(quota.current);
   };
-  const provider = new OpenCodeChatProvider(engine, parts.catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit);
+  const onFailed = (error: UserFacingError): void => (error.kind === 'context' ? statusBar.refused(error.message) : undefined);
+  const provider = new OpenCodeChatProvider(engine, parts.catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit, onFailed);
   quota.onDidChange(() => {
     statusBar.update();
     reports.refreshAll();
@@ -130,6 +145,6 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
   context.subscriptions.push(...subscriptions(parts, provider), ...registerEditorFeatures({ engine, settings, catalog: parts.catalog, log }));
   statusBar.update();
   parts.welcome();
-  registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });
+  registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest(), onAnswered: () => parts.steps.mark('chat') });
   return { log, settings, engine, provider, requests, statusBar };
 }

@@ -31,6 +31,8 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     private readonly offerKeyPrompt: () => void,
     /** For a quota or rate-limit failure: which OpenCode Go window is full and when it resets, if known. */
     private readonly explainLimit?: () => Promise<string | undefined>,
+    /** Every failure shown to the user (the status bar warns when a request does not fit). */
+    private readonly onFailed?: (error: UserFacingError) => void,
   ) {
     this.effortOffers = new EffortOffersLog(log);
   }
@@ -77,6 +79,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
         const limit = error.kind === 'quota' || error.kind === 'rate' ? await this.explainLimit?.().catch(() => undefined) : undefined;
         const message = limit ? `${error.message} ${limit}` : error.message;
         this.log.error(errorLogLine(entry.id, limit ? new UserFacingError(error.kind, message, error.detail, error.status) : error));
+        this.onFailed?.(error);
         throw new Error(message);
       }
       this.log.error(errorLogLine(entry.id, error));

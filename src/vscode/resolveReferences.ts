@@ -4,7 +4,7 @@
  * its range, binary image data as an image. Anything else, or anything unreadable, becomes a short reason.
  */
 import * as vscode from 'vscode';
-import { referenceName, type ResolvedReference } from '../core/participant/promptReferences';
+import { referenceName, typedFileMarkers, type ResolvedReference } from '../core/participant/promptReferences';
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
@@ -39,8 +39,24 @@ function linesOf(range: vscode.Range): string {
   return first === last ? `line ${first}` : `lines ${first}-${last}`;
 }
 
+/** Its marker in the prompt; else a file's workspace path (the id may be a whole `vscode-remote://…` URI); else its description. */
+function nameOf(ref: vscode.ChatPromptReference, prompt: string): string {
+  const uri = ref.value instanceof vscode.Uri ? ref.value : ref.value instanceof vscode.Location ? ref.value.uri : undefined;
+  return referenceName(prompt, ref.range, uri ? vscode.workspace.asRelativePath(uri) : (ref.modelDescription ?? ref.id));
+}
+
+/** A typed `#file:` path: in the first workspace folder that has it (or absolute). */
+async function typedFile(path: string): Promise<ResolvedReference> {
+  const candidates = path.startsWith('/') ? [vscode.Uri.file(path)] : (vscode.workspace.workspaceFolders ?? []).map((folder) => vscode.Uri.joinPath(folder.uri, path));
+  for (const uri of candidates) {
+    const found = await Promise.resolve(vscode.workspace.fs.stat(uri)).then(() => true, () => false);
+    if (found) return readUri(uri, path).catch((error: unknown) => ({ kind: 'unavailable' as const, name: path, reason: `could not be read: ${error instanceof Error ? error.message : String(error)}` }));
+  }
+  return { kind: 'unavailable', name: path, reason: 'no such file in the workspace' };
+}
+
 async function resolveOne(ref: vscode.ChatPromptReference, prompt: string): Promise<ResolvedReference> {
-  const name = referenceName(prompt, ref.range, ref.modelDescription ?? ref.id);
+  const name = nameOf(ref, prompt);
   const value = ref.value;
   try {
     if (typeof value === 'string') return { kind: 'text', name, text: value };
@@ -56,8 +72,15 @@ async function resolveOne(ref: vscode.ChatPromptReference, prompt: string): Prom
   }
 }
 
-/** In prompt order (VS Code lists references last-first). */
+/**
+ * In prompt order (VS Code lists references last-first), with every `#file:` typed as plain text that VS Code sent
+ * no reference for (no completion was picked) resolved here from the workspace.
+ */
 export async function resolveReferences(references: readonly vscode.ChatPromptReference[], prompt: string): Promise<ResolvedReference[]> {
-  const ordered = [...references].sort((a, b) => (a.range?.[0] ?? Infinity) - (b.range?.[0] ?? Infinity));
-  return Promise.all(ordered.map((ref) => resolveOne(ref, prompt)));
+  const typed = typedFileMarkers(prompt, references.flatMap((ref) => (ref.range ? [ref.range] : [])));
+  const all = [
+    ...references.map((ref) => ({ start: ref.range?.[0] ?? Infinity, resolve: () => resolveOne(ref, prompt) })),
+    ...typed.map((marker) => ({ start: marker.range[0], resolve: () => typedFile(marker.path) })),
+  ];
+  return Promise.all(all.sort((a, b) => a.start - b.start).map((item) => item.resolve()));
 }

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { QuotaService } from '../core/quota/quotaService';
-import type { RequestLog } from '../core/report/requestLog';
+import type { RequestLog, RequestRecord } from '../core/report/requestLog';
 import { statusView } from '../core/report/statusText';
 import type { SettingsReader } from './settingsReader';
 
@@ -14,6 +14,8 @@ export const STATUS_ITEM_ID = 'opencode.status';
 
 export class OpenCodeStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
+  /** A request refused before it was sent (it does not fit the budget), until the next request is accounted. */
+  private refusal?: { message: string; after: RequestRecord | undefined };
 
   constructor(
     private readonly requests: RequestLog,
@@ -27,6 +29,8 @@ export class OpenCodeStatusBar implements vscode.Disposable {
   /** Re-renders from the latest record; cheap, called on every observed change. */
   update(): void {
     const last = this.requests.latest();
+    if (this.refusal && this.refusal.after === last) return this.showRefusal(this.refusal.message);
+    this.refusal = undefined;
     if (!last) return void this.offerKey();
     const view = statusView(last, this.requests.previous(last), this.settings.current.historyTrim, this.quota.current);
     this.item.text = `${view.warning ? '$(warning)' : '$(comment-discussion)'} ${view.text}`;
@@ -35,6 +39,21 @@ export class OpenCodeStatusBar implements vscode.Disposable {
     this.item.accessibilityInformation = { label: view.warning ? `${view.text}. ${view.warning}` : view.text };
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.command = { command: 'opencode.showReport', title: 'Show Session Report', arguments: [last.sessionId] };
+    this.item.show();
+  }
+
+  /** A request that cannot fit the model's budget: the warning colour and the reason, not the last request's figures. */
+  refused(message: string): void {
+    this.refusal = { message, after: this.requests.latest() };
+    this.update();
+  }
+
+  private showRefusal(message: string): void {
+    this.item.text = '$(warning) OpenCode: request too large';
+    this.item.tooltip = message;
+    this.item.accessibilityInformation = { label: `OpenCode: request too large. ${message}` };
+    this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.item.command = 'opencode.showLog';
     this.item.show();
   }
 

@@ -37,6 +37,28 @@ export function referenceName(prompt: string, range: [number, number] | undefine
   return fallback;
 }
 
+export interface TypedFileMarker {
+  path: string;
+  range: [number, number];
+}
+
+/**
+ * `#file:<path>` typed as plain text (no completion picked it, so VS Code sent no reference for it): the markers
+ * no reference's range covers, in prompt order. Trailing sentence punctuation is not part of the path.
+ */
+export function typedFileMarkers(prompt: string, covered: readonly (readonly [number, number])[]): TypedFileMarker[] {
+  const markers: TypedFileMarker[] = [];
+  for (const match of prompt.matchAll(/(^|\s)#file:(\S+)/g)) {
+    const path = match[2].replace(/[.,;:!?)\]'"]+$/, '');
+    if (!path) continue;
+    const start = (match.index ?? 0) + match[1].length;
+    const end = start + '#file:'.length + path.length;
+    if (covered.some(([a, b]) => start < b && a < end)) continue;
+    markers.push({ path, range: [start, end] });
+  }
+  return markers;
+}
+
 /** The longest prefix of `text` whose estimate fits `tokens` (binary search on length). */
 function cutToTokens(text: string, tokens: number): string {
   let lo = 0;

@@ -21,6 +21,7 @@ import { DEFAULT_KEEP_RECENT_ROUNDS, layoutHistory } from '../trim/units';
 import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
+import { fixedPartError, fixedPartOverBudget, measureFixedPart } from './fixedPartFit';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { recordedNativeOf, type NativeSizeMap } from '../replay/nativeSizes';
 import { DEFAULT_ROUTE, routeById } from '../routes/registry';
@@ -107,7 +108,9 @@ export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext
 
 /** Trim and the route's body from an already-converted history (convertForRequest). */
 export function prepareConverted(request: ChatRequest, messages: WireMessage[], ctx: PrepareContext): PreparedRequest {
-  const plan = planTrim(messages, toWireTools(request.tools), ctx);
+  const tools = toWireTools(request.tools);
+  refuseUnfitFixedPart(request.modelId, messages, tools, ctx);
+  const plan = planTrim(messages, tools, ctx);
   const route = ctx.route ?? routeById(DEFAULT_ROUTE);
   const bodyInput: BodyInput = {
     modelId: request.modelId,
@@ -121,6 +124,22 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
     replay: ctx.replay,
   };
   return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasoningOn: ctx.reasoningOn };
+}
+
+/**
+ * Tools and instructions over the budget: no cut can help, so nothing is cut to a stub and nothing is sent; the
+ * user reads what takes the room and what to do (fixedPartFit.ts). Checked before the trim, so no truncation WARN
+ * and no "Over budget" ERROR describe a request that never goes.
+ */
+function refuseUnfitFixedPart(modelId: string, messages: readonly WireMessage[], tools: WireTool[], ctx: PrepareContext): void {
+  const budget = trimBudget(ctx);
+  if (!Number.isFinite(budget.tokens)) return;
+  const ceiling = cutGeometry(budget.tokens, ctx.settings.historyTrim, ctx.calibrationSpread ?? 0).ceiling;
+  const part = measureFixedPart({ modelId, messages, toolCount: tools.length, toolsSize: toolsSize(tools), budgetTokens: budget.tokens, ceilingTokens: ceiling, maxBytes: budget.maxBytes }, ctx);
+  if (!fixedPartOverBudget(part)) return;
+  const error = fixedPartError(part);
+  ctx.log.warn(`[history-trim] Not sent: ${error.detail}. ${error.message}`);
+  throw error;
 }
 
 /** The same prepared request on another route: the trim (and so the cut) unchanged, only the body rebuilt. */

@@ -120,7 +120,7 @@ function fromStatus(error: APIError, status: number, context: ErrorContext, deta
     return new UserFacingError('request', `${context.baseUrl} has no chat-completions route (HTTP 404). Check the opencode.baseUrl setting (OpenAI-compatible endpoints usually end in /v1).`, detail, status);
   }
   if (isContextLengthMessage(text)) {
-    return new UserFacingError('context', `The conversation is too long for ${context.model} even after trimming. Start a new chat, or lower opencode.maxInputTokens.`, detail, status);
+    return new UserFacingError('context', `The request is too long for ${context.model} even after trimming (HTTP ${status}). If this chat is long, start a new one; if it is new, what the chat sends with every request (instructions and tools) does not fit: pick a model with a larger context window, or turn tools off in the chat's tool picker.`, detail, status);
   }
   if (status >= 500) {
     return new UserFacingError('server', `The model service had an error (HTTP ${status}). Try again in a moment.`, detail, status);

@@ -35,7 +35,8 @@ export function validCalibration(value: unknown): CalibrationRecord | undefined 
   if (isFactor(value)) return { factor: value, spread: 0 };
   if (!isRecord(value) || !isFactor(value.factor)) return undefined;
   const spread = value.spread === undefined ? 0 : value.spread;
-  return typeof spread === 'number' && spread >= 0 && spread <= MAX_SPREAD ? { factor: value.factor, spread } : undefined;
+  // `-0 >= 0` holds: a -0 (never in JSON, but a caller may hand over a live object) is the spread 0, stored as +0.
+  return typeof spread === 'number' && spread >= 0 && spread <= MAX_SPREAD ? { factor: value.factor, spread: spread === 0 ? 0 : spread } : undefined;
 }
 
 export function validContextWindow(value: unknown): number | undefined {

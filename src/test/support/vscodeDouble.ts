@@ -86,6 +86,14 @@ export const workspace = {
       return entries.map((e) => [e.name, e.isDirectory() ? FileType.Directory : FileType.File]);
     },
   },
+  /** The open folders; a test sets them (none by default). */
+  workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
+  /** As VS Code: the path inside the workspace folder that holds the file, else the whole path. */
+  asRelativePath(target: Uri | string): string {
+    const full = typeof target === 'string' ? target : target.path;
+    const folder = workspace.workspaceFolders?.find((f) => full.startsWith(`${f.uri.path}/`));
+    return folder ? full.slice(folder.uri.path.length + 1) : full;
+  },
   /** Open editors; a test opens one with `openEditor` (its text may differ from the disk, as when unsaved). */
   textDocuments: [] as any[],
   async openTextDocument(uri: Uri): Promise<any> {
@@ -101,7 +109,6 @@ export const workspace = {
     };
   },
   onDidChangeConfiguration: configChanged.event,
-  asRelativePath: (uri: Uri | string): string => (typeof uri === 'string' ? uri : uri.path.replace(/^\//, '')),
 };
 
 /** Inline completion providers the extension registered (tests call them as the editor would). */
@@ -239,12 +246,15 @@ export const chat = {
 };
 
 export const registeredCommands = new Map<string, (...args: any[]) => any>();
+/** Context keys set through the built-in `setContext` command. */
+export const contextKeys = new Map<string, unknown>();
 export const commands = {
   registerCommand(id: string, handler: (...args: any[]) => any): Disposable {
     registeredCommands.set(id, handler);
     return new Disposable(() => registeredCommands.delete(id));
   },
   async executeCommand(id: string, ...args: any[]): Promise<any> {
+    if (id === 'setContext') return void contextKeys.set(args[0], args[1]);
     const handler = registeredCommands.get(id);
     if (!handler) throw new Error(`command '${id}' not found`);
     return handler(...args);

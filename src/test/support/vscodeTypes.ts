@@ -107,6 +107,9 @@ export class Uri {
   static from(parts: { scheme: string; path: string }): Uri {
     return new Uri(parts.scheme, parts.path);
   }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    return new Uri(base.scheme, [base.path.replace(/\/+$/, ''), ...segments].join('/'));
+  }
   get fsPath(): string {
     return this.path;
   }
