@@ -116,7 +116,7 @@ function* resultsOfJsonBody(text: string, route: Route, reader: StreamReader): G
     yield { events: [], error: isRecord(parsed.error) ? parsed.error : { message: String(parsed.error) } };
     return;
   }
-  throw new NotAnAnswerError('a JSON body instead of an event stream', excerptOf(text, 120));
+  throw new NotAnAnswerError('a JSON body (not an event stream)', excerptOf(text, 120));
 }
 
 function parseJson(text: string): unknown {
