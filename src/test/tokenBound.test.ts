@@ -14,7 +14,7 @@ import o200kReference = require('gpt-tokenizer/cjs/encoding/o200k_base');
 import splitRule = require('gpt-tokenizer/cjs/encodingParams/constants');
 import { MAX_PIECE_CHARS } from '../core/tokens/boundedCount';
 import { countTokens } from '../core/tokens/tokenCounter';
-import { SAMPLE_KINDS, SeededRandom, generateSample } from './fixtures/textSamples';
+import { BASE64_ALPHABET, SAMPLE_KINDS, generateSample, randomText } from './fixtures/textSamples';
 
 const o200kPath = path.join(__dirname, '..', 'core', 'tokens', 'o200k.js');
 const reference = (text: string): number => o200kReference.countTokens(text, { disallowedSpecial: new Set() });
@@ -43,20 +43,12 @@ function fedDuring<T>(run: () => T): { result: T; fed: string[] } {
   }
 }
 
-function randomText(length: number, alphabet: string, seed: number): string {
-  const rng = new SeededRandom(seed);
-  let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[rng.int(0, alphabet.length - 1)];
-  return out;
-}
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const PATHOLOGICAL: [string, (n: number, seed: number) => string, boolean][] = [
   ['one letter', (n) => 'a'.repeat(n), true],
   ['spaces', (n) => ' '.repeat(n), false],
   ['a DNA line', (n, seed) => randomText(n, 'ACGT', seed), true],
-  ['base64', (n, seed) => randomText(n, BASE64, seed), true],
-  ['base64 in 76-character lines', (n, seed) => randomText(n, BASE64, seed).replace(/(.{76})/g, '$1\n'), true],
+  ['base64', (n, seed) => randomText(n, BASE64_ALPHABET, seed), true],
+  ['base64 in 76-character lines', (n, seed) => randomText(n, BASE64_ALPHABET, seed).replace(/(.{76})/g, '$1\n'), true],
   ['one digit', (n) => '7'.repeat(n), false],
   ['a symbol', (n) => '='.repeat(n), false],
 ];

@@ -8,7 +8,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the encoder itself, as the old path called it
 import o200k = require('gpt-tokenizer/cjs/encoding/o200k_base');
 import { countTokensUnmemoized } from '../../core/tokens/tokenCounter';
-import { generateSample, SeededRandom } from '../../test/fixtures/textSamples';
+import { BASE64_ALPHABET, generateSample, randomText } from '../../test/fixtures/textSamples';
 import { median } from '../metrics/stats';
 import { timeMs } from '../speed/timing';
 
@@ -29,21 +29,14 @@ export interface PathologicalRow {
   errorPct: number;
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-function randomText(length: number, alphabet: string, seed: number): string {
-  const rng = new SeededRandom(seed);
-  let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[rng.int(0, alphabet.length - 1)];
-  return out;
-}
 const words = (n: number, seed: number): string => randomText(n, 'abcdefghijklmnopqrstuvwxyz    ', seed).replace(/ {2,}/g, ' ');
 
 const KINDS: [string, (n: number, seed: number) => string][] = [
   ['one letter repeated', (n, seed) => String.fromCharCode(97 + (seed % 26)).repeat(n)],
   ['spaces', (n, seed) => ' '.repeat(n - 1) + String.fromCharCode(97 + (seed % 26))],
   ['DNA line (ACGT)', (n, seed) => randomText(n, 'ACGT', seed)],
-  ['base64, one line', (n, seed) => randomText(n, BASE64, seed)],
-  ['base64, 76-char lines', (n, seed) => randomText(n, BASE64, seed).replace(/(.{76})/g, '$1\n')],
+  ['base64, one line', (n, seed) => randomText(n, BASE64_ALPHABET, seed)],
+  ['base64, 76-char lines', (n, seed) => randomText(n, BASE64_ALPHABET, seed).replace(/(.{76})/g, '$1\n')],
   ['random words', words],
   ['TypeScript (ordinary)', (n, seed) => generateSample('typescript', n, seed)],
   ['pretty JSON (ordinary)', (n, seed) => generateSample('jsonPretty', n, seed)],
