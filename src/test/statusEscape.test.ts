@@ -61,10 +61,11 @@ describe('status bar: model ids are text, not Markdown or icons', () => {
     const bar = new OpenCodeStatusBar(requests, settings, quota, async () => false);
     try {
       bar.update();
-      const item = double.createdStatusItems[double.createdStatusItems.length - 1] as unknown as { text: string; tooltip: { value: string; supportThemeIcons: boolean } };
+      const item = double.createdStatusItems[double.createdStatusItems.length - 1] as unknown as { text: string; tooltip: { value: string; supportThemeIcons: boolean }; accessibilityInformation: { label: string } };
       assert.strictEqual(item.tooltip.supportThemeIcons, false);
       assert.ok(item.tooltip.value.includes('evil\\`\\$\\(zap\\)\\[x\\]\\(https\\:e\\.example\\)'), item.tooltip.value);
       assert.ok(item.text.includes('\\$(zap)'), item.text);
+      assert.ok(item.accessibilityInformation.label.includes('evil`$(zap)'), item.accessibilityInformation.label);
     } finally {
       bar.dispose();
     }

@@ -32,7 +32,9 @@ export class OpenCodeStatusBar implements vscode.Disposable {
     this.item.text = `${view.warning ? '$(warning)' : '$(comment-discussion)'} ${view.text}`;
     const tooltip = new vscode.MarkdownString(view.tooltip);
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: view.warning ? `${view.text}. ${view.warning}` : view.text };
+    // A screen reader reads the label as plain text: without the backslashes that keep `$(` from rendering as an icon.
+    const spoken = view.text.replace(/\\\$\(/g, '$(');
+    this.item.accessibilityInformation = { label: view.warning ? `${spoken}. ${view.warning}` : spoken };
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.command = { command: 'opencode.showReport', title: 'Show Session Report', arguments: [last.sessionId] };
     this.item.show();
