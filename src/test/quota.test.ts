@@ -190,3 +190,52 @@ describe('OpenCode Go quota: fetching over loopback HTTP', () => {
     }));
   });
 });
+
+describe('OpenCode Go quota: an answer of any size', () => {
+  /** A loopback server that streams `total` bytes (honouring backpressure) and counts what it got to write before the client hung up. */
+  async function streamingServer(status: number, total: number): Promise<{ url: string; written: () => number; close: () => void }> {
+    let written = 0;
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const server = http.createServer((_req, res) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      let stopped = false;
+      res.on('close', () => (stopped = true));
+      const pump = (): void => {
+        while (!stopped && written < total) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (!stopped) res.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/usage`,
+      written: () => written,
+      close: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    };
+  }
+
+  const TOTAL = 256 * 1024 * 1024;
+  for (const status of [200, 500]) {
+    it(`HTTP ${status} with a 256 MB body: the status comes first and at most a bounded part is read`, async () => {
+      const server = await streamingServer(status, TOTAL);
+      try {
+        const heapBefore = process.memoryUsage().heapUsed;
+        const parsed = await fetchGoUsage(server.url, KEY);
+        const grown = process.memoryUsage().heapUsed - heapBefore;
+        assert.ok(!parsed.ok, JSON.stringify(parsed));
+        assert.match(parsed.reason, status === 200 ? /larger than 64 KB/ : /HTTP 500/);
+        // What the server could push into the socket buffers before the client let go: a few MB at most.
+        assert.ok(server.written() < 32 * 1024 * 1024, `the server wrote ${server.written()} bytes before the client stopped reading`);
+        assert.ok(grown < 32 * 1024 * 1024, `the heap grew by ${grown} bytes`);
+      } finally {
+        server.close();
+      }
+    });
+  }
+});

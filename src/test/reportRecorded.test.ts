@@ -118,7 +118,7 @@ describe('session report: recorded conversations', () => {
     fs.writeFileSync(path.join(folder, 'empty.jsonl'), '\n\n');
     const panels = double.createdPanels.length;
     for (const [name, expected] of [
-      ['bad.jsonl', /^OpenCode: bad\.jsonl is not a valid request recording: line 2: messages\[0\]\.role: expected "system", "user", "assistant" or "tool", got a string\. The file was left as it is\.$/],
+      ['bad.jsonl', /^OpenCode: bad\.jsonl is not a valid request recording: line 2: messages\[0\]\.role: expected "system", "user", "assistant" or "tool", got a string "robot"\. The file was left as it is\.$/],
       ['empty.jsonl', /^OpenCode: empty\.jsonl holds no requests\. The file was left as it is\.$/],
     ] as const) {
       double.quickPick.choose = (items) => items.find((i: { detail: string }) => i.detail.endsWith(name));

@@ -87,11 +87,12 @@ describe('countTokens', () => {
       const medium = generateSample('typescript', 2_000, 5); // keyed by the text itself
       const large = generateSample('jsonPretty', 200_000, 5); // keyed by its digest
       const first = [countTokens(medium), countTokens(large)];
+      const counted = calls; // the large text goes to the encoder in bounded chunks (boundedCount.ts)
       const again = [countTokens(medium), countTokens(large)];
       assert.deepStrictEqual(again, first);
-      assert.strictEqual(calls, 2);
+      assert.strictEqual(calls, counted);
       assert.strictEqual(countTokens(large + ' '), referenceCount(large + ' '));
-      assert.strictEqual(calls, 3);
+      assert.ok(calls > counted);
     } finally {
       o200kModule.countTextTokens = original;
     }

@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type * as vscode from 'vscode';
 import { RequestRecording } from '../core/replay/requestRecording';
-import { parseRecordingMeta } from '../core/report/recordedConversation';
+import { metaFields, parseRecordingMeta, type WrittenRecordingMeta } from '../core/replay/recordingMeta';
 import type { SentRecord } from '../core/replay/sentRecord';
 import type { PreparedRequest } from '../core/request/prepareRequest';
 import { BoundedMap } from '../core/util/boundedMap';
@@ -83,9 +83,8 @@ export class RequestRecorderFile {
   private metaFor(prepared: PreparedRequest, file: string): WrittenMeta {
     // From the body's input, not the body: Gemini names the model in the path, not the body.
     const model = prepared.bodyInput.modelId;
-    const { contextWindow: window, reserve, tokens, maxBytes } = prepared.budget;
     const known = this.metas.get(prepared.sessionId) ?? continued(file);
-    const meta: WrittenMeta = { ...known, model: typeof model === 'string' ? model : 'unknown', contextWindow: window, reserve, budget: Number.isFinite(tokens) ? tokens : null, maxBytes };
+    const meta: WrittenMeta = { ...known, ...metaFields(typeof model === 'string' ? model : 'unknown', prepared.budget) };
     this.metas.set(prepared.sessionId, meta);
     return meta;
   }
@@ -97,16 +96,7 @@ export class RequestRecorderFile {
   }
 }
 
-interface WrittenMeta {
-  model: string;
-  contextWindow: number | undefined;
-  reserve: number;
-  budget: number | null;
-  maxBytes: number;
-  /** Per line of the JSONL: API tokens per raw estimate as the endpoint reported (null: no usage). */
-  factors: (number | null)[];
-  /** Per line: the calibration and spread the request's trim used. */
-  calibrations: ([number, number] | null)[];
+interface WrittenMeta extends WrittenRecordingMeta {
   /** Lines in the JSONL so far (not written: the file itself says). */
   lines: number;
 }

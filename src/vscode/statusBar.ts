@@ -2,7 +2,7 @@
  * The one status bar item: hidden until the first OpenCode request (or showing "set key" when the endpoint
  * needs a key and none is set); then the last request's hit and fill, updated only from what the extension
  * observed — a request accounted, a setting changed, the quota fetched. Text and tooltip come from
- * core/report/statusText.ts.
+ * core/report/statusText.ts. The tooltip renders no theme icons: model ids in it come from the endpoint.
  */
 import * as vscode from 'vscode';
 import type { QuotaService } from '../core/quota/quotaService';
@@ -34,9 +34,11 @@ export class OpenCodeStatusBar implements vscode.Disposable {
     if (!last) return void this.offerKey();
     const view = statusView(last, this.requests.previous(last), this.settings.current.historyTrim, this.quota.current);
     this.item.text = `${view.warning ? '$(warning)' : '$(comment-discussion)'} ${view.text}`;
-    const tooltip = new vscode.MarkdownString(view.tooltip, true);
+    const tooltip = new vscode.MarkdownString(view.tooltip);
     this.item.tooltip = tooltip;
-    this.item.accessibilityInformation = { label: view.warning ? `${view.text}. ${view.warning}` : view.text };
+    // A screen reader reads the label as plain text: without the backslashes that keep `$(` from rendering as an icon.
+    const spoken = view.text.replace(/\\\$\(/g, '$(');
+    this.item.accessibilityInformation = { label: view.warning ? `${spoken}. ${view.warning}` : spoken };
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.command = { command: 'opencode.showReport', title: 'Show Session Report', arguments: [last.sessionId] };
     this.item.show();

@@ -9,6 +9,7 @@ import { countTokens } from '../../core/tokens/tokenCounter';
 import { countTextTokens as o200kCount } from '../../cacheModel/valueTokens';
 import { charsToTokens } from '../policies/charsEstimate';
 import { timeMs } from '../speed/timing';
+import { measurePathologicalCounts, type PathologicalRow } from './pathologicalCount';
 
 export const ACCURACY_KINDS: readonly SampleKind[] = ['english', 'typescript', 'python', 'jsonPretty', 'jsonMinified', 'chinese', 'mixed'];
 const SAMPLE_CHARS = 40_000;
@@ -29,6 +30,8 @@ export interface TokenAccuracy {
   /** Throughput over all samples (MB of UTF-16 text per second). */
   estimateMBps: number;
   o200kMBps: number;
+  /** Cost of the extension's count on pathological text, with the bar and the path before (pathologicalCount.ts). */
+  pathological: PathologicalRow[];
 }
 
 const errorPct = (count: number, truth: number): number => ((count - truth) / truth) * 100;
@@ -50,5 +53,5 @@ export function measureTokenAccuracy(): TokenAccuracy {
   const megabytes = samples.reduce((sum, s) => sum + s.text.length, 0) / 1e6;
   const estimateMs = timeMs(() => samples.forEach((s) => estimateTextTokens(s.text)));
   const o200kMs = timeMs(() => samples.forEach((s) => o200kCount(s.text)));
-  return { rows, estimateMBps: megabytes / (estimateMs / 1000), o200kMBps: megabytes / (o200kMs / 1000) };
+  return { rows, estimateMBps: megabytes / (estimateMs / 1000), o200kMBps: megabytes / (o200kMs / 1000), pathological: measurePathologicalCounts() };
 }

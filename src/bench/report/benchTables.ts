@@ -1,4 +1,5 @@
 /** The result tables, shared by the stdout report and docs/benchmarks.md. */
+import { BEFORE_CHARS, COUNT_BAR_MS_PER_100K } from '../accuracy/pathologicalCount';
 import type { TokenAccuracy } from '../accuracy/tokenAccuracy';
 import type { PolicyFigures } from '../metrics/policyFigures';
 import type { BenchResults } from '../results';
@@ -141,5 +142,14 @@ export function accuracyTable(accuracy: TokenAccuracy): Table {
     headers: ['text', 'chars', 'o200k tokens', 'our estimate', 'exact counter', 'chars/4', 'chars/4 + 10%'],
     numeric: [false, true, true, true, true, true, true],
     rows: accuracy.rows.map((r) => [r.kind, whole(r.chars), whole(r.o200k), err(r.estimateErrorPct), err(r.exactErrorPct), err(r.chars4ErrorPct), err(r.chars4Plus10ErrorPct)]),
+  };
+}
+
+/** provideTokenCount's count on pathological text: ours per 100K characters against the bar, the path before beside it. */
+export function pathologicalCountTable(accuracy: TokenAccuracy): Table {
+  return {
+    headers: ['text', 'ms per 100K chars', `bar ≤ ${COUNT_BAR_MS_PER_100K} ms`, `before: ms for ${BEFORE_CHARS.toLocaleString('en-US')} chars`, 'count vs exact'],
+    numeric: [false, true, false, true, true],
+    rows: (accuracy.pathological ?? []).map((r) => [r.text, ms(r.msPer100K), r.pass ? 'PASS' : 'FAIL', ms(r.beforeMs), signedPct(r.errorPct, 2)]),
   };
 }

@@ -5,7 +5,7 @@
 import type { BenchResults } from '../results';
 import type { RegimeResult } from '../run/compareRegime';
 import {
-  acceptanceTable, accuracyTable, parametersTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable,
+  acceptanceTable, accuracyTable, parametersTable, pathologicalCountTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable,
 } from './benchTables';
 import { REPORT_BAR } from '../speed/reportSpeed';
 import { TRIM_BAR } from './acceptance';
@@ -130,6 +130,15 @@ Percent error against o200k (gpt-tokenizer) on ${(accuracy.rows[0]?.chars ?? 0).
 ${accuracy.o200kMBps.toFixed(1)} MB/s (UTF-16 characters).
 
 ${renderMarkdown(accuracyTable(accuracy))}
+
+## Token counting on pathological text
+
+What VS Code's \`provideTokenCount\` costs through the extension's count (src/core/tokens/boundedCount.ts): median of
+three seeded 100,000-character texts per row, against the bar of 50 ms per 100K characters; beside it, the path
+before (the whole text handed to gpt-tokenizer, quadratic in one pre-token's length), timed on a shorter text, and
+how far our count is from the exact one on that text.
+
+${renderMarkdown(pathologicalCountTable(accuracy))}
 
 ${METHOD_AND_LIMITS}`;
 }

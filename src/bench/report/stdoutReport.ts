@@ -1,7 +1,7 @@
 /** The readable report printed to stdout: the same tables as docs/benchmarks.md, as plain text. */
 import { messagesText } from './messagesReport';
 import type { BenchResults } from '../results';
-import { acceptanceTable, accuracyTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable } from './benchTables';
+import { acceptanceTable, accuracyTable, pathologicalCountTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable } from './benchTables';
 import { acceptanceSummary, regimeFindings } from './findings';
 import { sessionBarSection } from './sessionBar';
 import { renderText } from './tables';
@@ -27,6 +27,7 @@ export function stdoutReport(results: BenchResults): string {
   if (results.messages) parts.push(heading(`Messages regime (${results.messages.regime.title})`), messagesText(results.messages));
   parts.push(heading('Speed'), renderText(speedTable(results.speed)));
   parts.push(heading('Token counting accuracy (error vs o200k)'), renderText(accuracyTable(results.accuracy)));
+  parts.push(heading('Token counting on pathological text (provideTokenCount)'), renderText(pathologicalCountTable(results.accuracy)));
   const [loadBefore, loadAfter] = results.environment.loadAverage;
   parts.push(`\nbenchmark wall time: ${(results.benchMs / 1000).toFixed(1)} s (load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, ${results.environment.cpus} CPUs)\n`);
   return parts.join('\n');

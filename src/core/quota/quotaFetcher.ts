@@ -1,12 +1,23 @@
 /**
  * One GET of the Go usage endpoint with the Bearer key. Every failure becomes a short reason a user can act
- * on; the key is sent in the header only and never appears in a reason or a log line.
+ * on; the key is sent in the header only and never appears in a reason or a log line. The status is read
+ * before the body, and the body is read only up to MAX_USAGE_BYTES: a misbehaving endpoint (or a proxy's error
+ * page of hundreds of MB) costs at most that much memory, never the whole answer.
  */
 import { parseGoUsage, type ParsedUsage } from './goUsage';
 
-export type FetchLike = (url: string, init: { headers: Record<string, string>; signal: AbortSignal }) => Promise<{ status: number; text(): Promise<string> }>;
+/** The part of a fetch Response this file reads; `body` absent (test doubles) falls back to text(). */
+export interface FetchedAnswer {
+  status: number;
+  body?: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+}
+
+export type FetchLike = (url: string, init: { headers: Record<string, string>; signal: AbortSignal }) => Promise<FetchedAnswer>;
 
 export const FETCH_TIMEOUT_MS = 10_000;
+/** A real usage answer is under 1 KB; anything beyond this is not one. */
+export const MAX_USAGE_BYTES = 64 * 1024;
 
 function statusReason(status: number): string {
   if (status === 401 || status === 403) return `the endpoint refused the API key (HTTP ${status})`;
@@ -21,8 +32,12 @@ export async function fetchGoUsage(url: string, apiKey: string, fetchImpl: Fetch
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const response = await fetchImpl(url, { headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' }, signal: controller.signal });
-    const text = await response.text();
-    if (response.status !== 200) return { ok: false, reason: statusReason(response.status) };
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => undefined);
+      return { ok: false, reason: statusReason(response.status) };
+    }
+    const text = await boundedText(response, MAX_USAGE_BYTES);
+    if (text === undefined) return { ok: false, reason: `the answer is larger than ${MAX_USAGE_BYTES / 1024} KB, not a usage page` };
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -37,4 +52,26 @@ export async function fetchGoUsage(url: string, apiKey: string, fetchImpl: Fetch
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The body as text, or undefined once it passes `maxBytes` (the rest is never read: the stream is cancelled). */
+export async function boundedText(response: FetchedAnswer, maxBytes: number): Promise<string | undefined> {
+  if (!response.body) {
+    const text = await response.text();
+    return Buffer.byteLength(text) > maxBytes ? undefined : text;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -2,7 +2,7 @@
  * Reads replay JSONL: line 1 is `{"messages":[…],"tools":[…]}`; every later line is a whole request of
  * that form or `{"append":[…]}` (the previous request's messages plus these). Either may carry `"sent":{…}`,
  * what the request finally sent (core/replay/sentRecord.ts; recordings from before it have none). Blank lines
- * are skipped; a malformed line is an error naming its line number and the field (replayValidate.ts).
+ * are skipped, and so is a byte order mark before line 1; a malformed line is an error naming its line number and the field (replayValidate.ts).
  */
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { checkedSent, type SentRecord } from './sentRecord';
@@ -19,11 +19,15 @@ export interface ReplayRequest {
   native?: NativeSizeMap;
 }
 
+const BOM = '\uFEFF';
+
 export function parseReplayLines(lines: Iterable<string>): ReplayRequest[] {
   const requests: ReplayRequest[] = [];
   let lineNumber = 0;
-  for (const line of lines) {
+  for (const raw of lines) {
     lineNumber++;
+    // A file saved by an editor that writes a byte order mark: the mark is not part of the JSON.
+    const line = lineNumber === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
     if (!line.trim()) continue;
     try {
       requests.push(withNative(requestOf(line, requests[requests.length - 1]), requests[requests.length - 1]));

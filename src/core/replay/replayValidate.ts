@@ -9,8 +9,12 @@ import { isRecord } from '../util/isRecord';
 function kind(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value === 'string' ? 'a string' : `${typeof value} ${String(value)}`;
+  if (typeof value === 'string') return `a string ${JSON.stringify(value.length > STRING_SHOWN ? `${value.slice(0, STRING_SHOWN)}…` : value)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
+
+/** Characters of a wrong string value the error shows (enough to recognise it, never a whole message). */
+const STRING_SHOWN = 40;
 
 const expect = (field: string, what: string, value: unknown): string => `${field}: expected ${what}, got ${kind(value)}`;
 

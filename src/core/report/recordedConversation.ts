@@ -10,7 +10,7 @@ import type { Settings } from '../config/settings';
 import type { ModelLimits } from '../types';
 import type { TrimPlan } from '../request/prepareRequest';
 import { normalizeUsage } from '../usage/normalizeUsage';
-import { isRecord } from '../util/isRecord';
+import type { RecordingMeta } from '../replay/recordingMeta';
 import { parseReplayLines, type ReplayRequest } from '../replay/replayFile';
 import { SizeMemo } from '../trim/messageSize';
 import { oursRunner } from './policies';
@@ -24,45 +24,13 @@ export const RECORDED_MODEL = 'recorded';
 
 export type RecordingResult = { ok: true; log: ConversationLog } | { ok: false; reason: string };
 
-/**
- * What the recorder knew that the replay JSONL does not say (`<session id>.meta.json` beside it): the model and
- * the budget the conversation had, so its replay lands on the real run's cuts (native items' sizes come from the
- * lines' `sent.native`). Older recordings have none.
- */
-export interface RecordingMeta {
-  model: string;
-  contextWindow?: number;
-  reserve: number;
-  budget: number;
-  maxBytes: number;
-  /** Per request (JSONL line): API tokens per raw estimate the endpoint reported; null when it reported none. */
-  factors: (number | null)[];
-  /** Per request: the calibration and spread its trim used; null (or absent, in older files) when not known. */
-  calibrations: ([number, number] | null)[];
-}
-
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-
-export function parseRecordingMeta(text: string | undefined): RecordingMeta | undefined {
-  let value: unknown;
-  try {
-    value = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value) || typeof value.model !== 'string' || !finite(value.reserve) || !finite(value.budget) || !finite(value.maxBytes)) return undefined;
-  if (value.contextWindow !== undefined && !finite(value.contextWindow)) return undefined;
-  const factors = Array.isArray(value.factors) ? value.factors.map((f) => (finite(f) && f > 0 ? f : null)) : [];
-  const pair = (c: unknown): [number, number] | null => (Array.isArray(c) && c.length === 2 && finite(c[0]) && c[0] > 0 && finite(c[1]) ? [c[0], c[1]] : null);
-  const calibrations = Array.isArray(value.calibrations) ? value.calibrations.map(pair) : [];
-  return { model: value.model.slice(0, 200), contextWindow: value.contextWindow, reserve: value.reserve, budget: value.budget, maxBytes: value.maxBytes, factors, calibrations };
-}
+export { parseRecordingMeta, type RecordingMeta } from '../replay/recordingMeta';
 
 /** The settings and limits a recording is replayed with: pinned to its recorded budget when known. */
 function replayBasis(settings: Settings, meta: RecordingMeta | undefined): { settings: Settings; limits: ModelLimits } {
   if (!meta) return { settings, limits: {} };
   return {
-    settings: { ...settings, budgetOverrideTokens: meta.budget, maxRequestBytes: meta.maxBytes, reservedOutputTokens: meta.reserve },
+    settings: { ...settings, budgetOverrideTokens: meta.budget ?? 0, maxRequestBytes: meta.maxBytes ?? 0, reservedOutputTokens: meta.reserve },
     limits: { contextWindow: meta.contextWindow, maxOutputTokens: meta.reserve > 0 ? meta.reserve : undefined },
   };
 }

@@ -30,6 +30,21 @@ export function percent(ratio: number): string {
   return `${Math.round(ratio * 100)}%`;
 }
 
+/**
+ * Text from outside (a model id comes from the endpoint) as Markdown that shows exactly that text: every ASCII
+ * punctuation character backslash-escaped (CommonMark allows it before any of them), so a backtick, a bracket,
+ * `![…](…)`, `<…>` or a table bar cannot open a code span, a link, a remote image or a cell; `https:`/`www.` lose
+ * their autolink (the colon and dot are escaped); line breaks become spaces.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+}
+
+/** Text from outside for a status bar label: `$(name)` would render as an icon; a backslash keeps it literal. */
+export function labelText(text: string): string {
+  return text.replace(/\$\(/g, '\\$(');
+}
+
 /** The model's short name: the id after its last slash, at most 24 characters. */
 export function shortModelName(modelId: string): string {
   const short = modelId.slice(modelId.lastIndexOf('/') + 1);
@@ -58,12 +73,12 @@ export function statusWarning(last: RequestRecord, previous: RequestRecord | und
 
 export function statusText(last: RequestRecord): string {
   const fill = Number.isFinite(last.budget) ? `${compactTokens(last.promptTokens)}/${compactTokens(last.budget)}` : compactTokens(last.promptTokens);
-  return `OpenCode ${shortModelName(last.modelId)} ${percent(last.cacheHit)} · ${fill}`;
+  return `OpenCode ${labelText(shortModelName(last.modelId))} ${percent(last.cacheHit)} · ${fill}`;
 }
 
 export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, quota?: Quota, warning?: string): string {
   const lines = [
-    `**OpenCode** · \`${last.modelId}\``,
+    `**OpenCode** · ${markdownText(last.modelId)}`,
     '',
     `| last request | |`,
     `|---|---:|`,
@@ -80,7 +95,7 @@ export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, qu
     `Settings now: headroom ratio ${trim.headroomRatio} (${trim.headroomMinTokens}…${trim.headroomMaxTokens}), cut step ${trim.cutStepTokens}${trim.enabled ? '' : ', trim **off**'}.`,
   ];
   if (quota) lines.push('', ...quotaLines(quota));
-  if (warning) lines.push('', `$(warning) ${warning}`);
+  if (warning) lines.push('', `⚠ ${warning}`);
   lines.push('', 'Click for the session report.');
   return lines.join('\n');
 }

@@ -12,7 +12,7 @@ import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
-import { BYTES_PER_TOKEN, computeBudget, type Budget } from '../trim/budget';
+import { BYTES_PER_TOKEN, computeBudget, outputRoom, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
 import { calibratedTokens, trimHistory, type TrimResult } from '../trim/historyTrim';
@@ -120,6 +120,7 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
     options: forwardedOptions(request.modelOptions),
     sessionId: plan.sessionId,
     maxOutputTokens: ctx.limits.maxOutputTokens,
+    outputRoom: outputRoom(plan.budget, plan.geometry.ceiling, plan.trim.estTokens),
     reasoning: ctx.reasoningModel,
     replay: ctx.replay,
   };

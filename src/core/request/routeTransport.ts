@@ -121,7 +121,7 @@ async function* resultsOf(response: Response, reader: StreamReader, apiKey: stri
 function* resultsOfJsonBody(text: string, reader: StreamReader, apiKey: string | undefined): Generator<ReadResult> {
   const parsed = parseJson(text);
   const result = isRecord(parsed) ? reader.pushBody(parsed) : undefined;
-  if (!result) throw new NotAnAnswerError('a JSON body that is not an answer', redact(excerptOf(text, 120), [apiKey]));
+  if (!result) throw new NotAnAnswerError('a JSON body (not an event stream)', redact(excerptOf(text, 120), [apiKey]));
   yield result;
 }
 

@@ -12,6 +12,7 @@ import { openCodeErrorOf } from './openCodeError';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { ERROR_DETAIL_MAX, excerptOf } from '../util/excerpt';
+import { isContextLengthWording } from '../trim/learnedLimits';
 import { redact, redactUrl } from '../util/redact';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
@@ -141,8 +142,9 @@ export function isContextLengthError(error: unknown): boolean {
   return error instanceof APIError && typeof error.status === 'number' && isContextLengthMessage(error.message);
 }
 
+/** Every provider's wording (core/trim/learnedLimits.ts, beside the parser of the limit it names). */
 export function isContextLengthMessage(text: string): boolean {
-  return /context[ _-]?length|context window|maximum context|too many tokens|prompt is too long|reduce the length/i.test(text);
+  return isContextLengthWording(text);
 }
 
 /** What the log gets: the status and the server's own words (and codes), or the error chain. */

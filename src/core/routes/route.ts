@@ -36,6 +36,12 @@ export interface BodyInput {
   sessionId: string;
   /** The model's max output tokens, when known (Messages must always send max_tokens). */
   maxOutputTokens?: number;
+  /**
+   * Output tokens the context window leaves after this request's input (core/trim/budget.ts outputRoom): every
+   * max output a body sends stays at or below it, so input + max output never exceeds the window. Undefined when
+   * the window or the budget is unbounded (trim off, unknown model).
+   */
+  outputRoom?: number;
   /** The model reasons (Responses asks for encrypted reasoning to pass back). */
   reasoning?: boolean;
   /** Native items of earlier answers (reasoning items, signed thinking blocks), looked up by tool-call id. */

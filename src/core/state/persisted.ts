@@ -17,16 +17,19 @@ export type Validate<V> = (value: unknown) => V | undefined;
 
 export interface Loaded<V> {
   entries: [string, V][];
+  /** Records that failed their validator (or a store that is not an object: one). */
   dropped: number;
+  /** Valid records let go because the store holds more than its capacity (the oldest). */
+  overCapacity: number;
 }
 
 /**
  * The valid entries of a persisted map (newest last, at most `capacity`, the newest kept). Anything that is
- * not an object counts as one dropped record.
+ * not an object counts as one dropped record; valid entries beyond the capacity are counted apart (not invalid).
  */
 export function validEntries<V>(raw: unknown, validate: Validate<V>, capacity = Infinity): Loaded<V> {
-  if (raw === undefined || raw === null) return { entries: [], dropped: 0 };
-  if (!isRecord(raw)) return { entries: [], dropped: 1 };
+  if (raw === undefined || raw === null) return { entries: [], dropped: 0, overCapacity: 0 };
+  if (!isRecord(raw)) return { entries: [], dropped: 1, overCapacity: 0 };
   const entries: [string, V][] = [];
   let dropped = 0;
   for (const [key, value] of Object.entries(raw)) {
@@ -35,7 +38,7 @@ export function validEntries<V>(raw: unknown, validate: Validate<V>, capacity = 
     else entries.push([key, valid]);
   }
   const over = Math.max(0, entries.length - capacity);
-  return { entries: entries.slice(over), dropped: dropped + over };
+  return { entries: entries.slice(over), dropped, overCapacity: over };
 }
 
 export class PersistedStore {
@@ -50,7 +53,7 @@ export class PersistedStore {
   /** A persisted map, each entry validated. */
   loadMap<V>(key: string, validate: Validate<V>, capacity?: number): [string, V][] {
     const loaded = validEntries(this.read(key), validate, capacity);
-    this.warnDropped(key, loaded.dropped);
+    this.warnDropped(key, loaded.dropped, loaded.overCapacity, loaded.entries.length);
     return loaded.entries;
   }
 
@@ -77,8 +80,10 @@ export class PersistedStore {
     }
   }
 
-  private warnDropped(key: string, dropped: number): void {
-    if (dropped === 0 || !this.warned.first(key)) return;
-    this.log?.warn(`[state] Dropped ${dropped} invalid record(s) from ${key} (saved by another version or edited by hand); they will be learned again.`);
+  private warnDropped(key: string, dropped: number, overCapacity = 0, kept = 0): void {
+    if ((dropped === 0 && overCapacity === 0) || !this.warned.first(key)) return;
+    if (dropped > 0) this.log?.warn(`[state] Dropped ${dropped} invalid record(s) from ${key} (saved by another version or edited by hand); they will be learned again.`);
+    // Valid entries beyond the capacity are not invalid: the store only keeps the newest (and says so at info level).
+    if (overCapacity > 0) this.log?.info(`[state] Kept the newest ${kept} entries of ${key} (its limit); ${overCapacity} older one(s) let go.`);
   }
 }

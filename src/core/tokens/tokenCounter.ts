@@ -6,6 +6,7 @@
 import { createHash } from 'crypto';
 import type { ChatMessage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
+import { boundedTokenCount } from './boundedCount';
 import { chatMessagePieces, messageTokens } from './messageTokens';
 
 declare const __OPENCODE_BUNDLE__: boolean | undefined;
@@ -18,13 +19,14 @@ function loadTokenizer(): { countTextTokens(t: string): number } {
 let tokenizer: { countTextTokens(t: string): number } | undefined;
 
 /**
- * The exact o200k count without the memo: the one lazy tokenizer loader of the code base (the fake server's
- * cache model and the benchmark count through it too).
+ * The o200k count without the memo: the one lazy tokenizer loader of the code base (the fake server's cache
+ * model, the replay tool and the benchmark count through it too). Exact on ordinary text, bounded work on any
+ * text (boundedCount.ts): the encoder is never handed a pre-token it would take seconds over.
  */
 export function countTokensUnmemoized(text: string): number {
   if (text.length === 0) return 0;
-  tokenizer ??= loadTokenizer();
-  return tokenizer.countTextTokens(text);
+  const loaded = (tokenizer ??= loadTokenizer());
+  return boundedTokenCount(text, (piece) => loaded.countTextTokens(piece));
 }
 
 /** Shorter strings tokenize in microseconds; caching them would only push useful entries out. */

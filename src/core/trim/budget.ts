@@ -40,6 +40,19 @@ export function computeBudget(limits: ModelLimits, settings: BudgetSettings): Bu
 }
 
 /**
+ * The output tokens a request may ask for so that input + output stays within the window, whatever the route:
+ * the window less the request's estimated input and less the margin the trim keeps for its estimate's error
+ * (budget − ceiling). A request at the ceiling gets the reserve (window − budget); a shorter one more, up to
+ * the model's max. Undefined without a bounded budget (trim off) or a known window. Bodies clamp their max output
+ * to it (routes/sampling.ts withinRoom); at least 1, since a request already over the window fails anyway.
+ */
+export function outputRoom(budget: Pick<Budget, 'contextWindow' | 'tokens'>, ceiling: number, estTokens: number): number | undefined {
+  if (!budget.contextWindow || !Number.isFinite(budget.tokens)) return undefined;
+  const margin = Math.max(0, budget.tokens - ceiling);
+  return Math.max(1, Math.floor(budget.contextWindow - Math.max(0, estTokens) - margin));
+}
+
+/**
  * The output reserve never exceeds what the model can write, nor half its window: a 20,000-token
  * reserve on an 8K model would leave no room for any prompt at all.
  */

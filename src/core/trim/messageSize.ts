@@ -75,12 +75,11 @@ export function nativeItems(layout: AssistantLayout | undefined): Record<string,
  * thought text counted once, see nativeBytes).
  */
 export function measureMessage(message: WireMessage, layout?: AssistantLayout): MessageSize {
-  const scan: TextScan = { jsonEscapeBytes: 0 };
   let textBytes = 0;
   const countText = (text: string): number => {
-    const tokens = estimateTextTokens(text, scan);
-    textBytes += Buffer.byteLength(text) + scan.jsonEscapeBytes;
-    return tokens;
+    const size = measureText(text);
+    textBytes += size.bytes;
+    return size.tokens;
   };
   const items = nativeItems(layout);
   const pieces = wireMessagePieces(message, items);
@@ -89,6 +88,17 @@ export function measureMessage(message: WireMessage, layout?: AssistantLayout): 
   const added = items.length > 0 ? nativeBytes(items, pieces.reasoning, pieces.native?.thoughts) - jsonBytes(pieces.native?.thoughts ?? []) : 0;
   // The thought text is in textBytes either way (counted once): with it, `added` is exactly with − without.
   return { tokens, nativeTokens, bytes: bytes + added, nativeBytes: items.length > 0 ? added + jsonBytes(pieces.native?.thoughts ?? []) : 0 };
+}
+
+/**
+ * One text's raw estimator tokens and the bytes it takes inside a JSON body: UTF-8 plus what escaping adds
+ * (quotes, backslashes, newlines, control characters). The one text measure of the trim: the truncation sizes
+ * its cuts with it too, so a cut frees what the excess was counted in.
+ */
+export function measureText(text: string): { tokens: number; bytes: number } {
+  const scan: TextScan = { jsonEscapeBytes: 0 };
+  const tokens = estimateTextTokens(text, scan);
+  return { tokens, bytes: Buffer.byteLength(text) + scan.jsonEscapeBytes };
 }
 
 /**

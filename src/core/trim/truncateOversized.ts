@@ -12,8 +12,14 @@
  *     headroom (a move lands low, like a cut move, so the next requests hold instead of cutting again).
  *  2. Exact: the newest unit (often the only message: a paste larger than the budget) keeps as much as the
  *     budget allows — cut by just what is still missing; other messages, then the head, only after it.
+ *
+ * Every size here is the trim's own (measureText: estimator tokens × calibration, and the bytes the text takes in
+ * the JSON body, escapes included), so a cut frees exactly what the excess was counted in. The exact cut is then
+ * searched, not guessed from a share of the characters: JSON, code or logs carry their escapes and tokens unevenly,
+ * so a proportional keep can land far under (or over) what fits.
  */
 import { estimateTextTokens } from '../tokens/estimate';
+import { measureText } from './messageSize';
 import type { WireMessage } from '../wire/wireTypes';
 
 export interface Truncation {
@@ -81,11 +87,22 @@ export function truncateOversized(messages: readonly WireMessage[], excess: Exce
   const out = [...messages];
   const cut = new Map<number, Truncation>();
   const remaining = { ...excess };
-  const size = (text: string): { tokens: number; bytes: number } => ({ tokens: Math.ceil(estimateTextTokens(text) * calibration), bytes: Buffer.byteLength(text) });
+  const size = (text: string): Size => calibrated(measureText(text), calibration);
+  // Each original is measured once (a 20 MB paste costs a pass per measure); cut texts are small.
+  const originals = new Map<number, { raw: Size; calibrated: Size }>();
+  const originalSize = (i: number): { raw: Size; calibrated: Size } => {
+    let known = originals.get(i);
+    if (!known) {
+      const raw = measureText(messages[i].content as string);
+      known = { raw, calibrated: calibrated(raw, calibration) };
+      originals.set(i, known);
+    }
+    return known;
+  };
   const replace = (index: number, text: string, stable: boolean): void => {
     const original = messages[index];
-    const from = size(original.content as string);
-    const before = size(out[index].content as string);
+    const from = originalSize(index).calibrated;
+    const before = out[index] === original ? from : size(out[index].content as string);
     const after = size(text);
     out[index] = { ...original, content: text } as WireMessage;
     remaining.tokens -= before.tokens - after.tokens;
@@ -111,24 +128,66 @@ export function truncateOversized(messages: readonly WireMessage[], excess: Exce
     }
     replace(i, short, true);
   }
-  for (const i of exactOrder(messages, scope, (j) => cut.has(j))) {
+  for (const i of exactOrder(messages, scope, (j) => cut.has(j), (j) => originalSize(j).raw.tokens)) {
     if (done()) break;
     // Messages already given the stable form are not in this pass, so out[i] is still the original.
     const original = textAt(i) as string;
-    const now = size(original);
-    const keepShare = Math.min((now.tokens - Math.max(0, remaining.tokens) - SLACK_TOKENS) / now.tokens, (now.bytes - Math.max(0, remaining.bytes) - SLACK_BYTES) / now.bytes);
-    replace(i, cutText(original, Math.max(0, keepShare) * original.length), false);
+    const now = originalSize(i).calibrated;
+    const allowed = { tokens: now.tokens - Math.max(0, remaining.tokens) - SLACK_TOKENS, bytes: now.bytes - Math.max(0, remaining.bytes) - SLACK_BYTES };
+    replace(i, cutText(original, fittingKeep(original, allowed, size, now)), false);
   }
   return { messages: out, truncations: [...cut.values()].sort((a, b) => a.index - b.index) };
 }
 
+interface Size {
+  tokens: number;
+  bytes: number;
+}
+
+function calibrated(size: Size, calibration: number): Size {
+  return { tokens: Math.ceil(size.tokens * calibration), bytes: size.bytes };
+}
+
+/** Search steps of the exact cut; each measures only the candidate (at most what fits), never the whole text. */
+const MAX_SEARCH_STEPS = 12;
+/** The search stops once the kept part is within this share of the largest keep known not to fit. */
+const SEARCH_TOLERANCE = 0.01;
+
+/**
+ * The most characters of `text` a cut may keep so that the cut text's size stays within `allowed` (tokens and
+ * bytes). A secant search on the measured candidate: guess, measure, scale by how far off it landed; the answer is
+ * always a keep that was measured to fit (0, the marker alone, when nothing does).
+ */
+export function fittingKeep(text: string, allowed: Size, sizeOf: (text: string) => Size, whole = sizeOf(text)): number {
+  const fits = (s: Size): boolean => s.tokens <= allowed.tokens && s.bytes <= allowed.bytes;
+  const marker = sizeOf(cutText(text, 0));
+  if (!fits(marker)) return 0;
+  let lo = 0;
+  let hi = text.length + 1;
+  let guess = Math.floor(text.length * Math.min(1, share(whole, marker, allowed)));
+  for (let step = 0; step < MAX_SEARCH_STEPS && hi - lo > Math.max(1, lo * SEARCH_TOLERANCE); step++) {
+    if (guess <= lo || guess >= hi) guess = Math.floor((lo + hi) / 2);
+    const measured = sizeOf(cutText(text, guess));
+    if (fits(measured)) lo = guess;
+    else hi = guess;
+    // Scale the kept part by how far this candidate is from the allowance (the marker's own size is fixed).
+    guess = Math.floor(guess * share(measured, marker, allowed));
+  }
+  return lo;
+}
+
+/** allowed ÷ measured, over the kept part only (the marker is in both), the tighter of tokens and bytes. */
+function share(measured: Size, marker: Size, allowed: Size): number {
+  const ratio = (a: number, m: number, k: number): number => (m - k > 0 ? Math.max(0, a - k) / (m - k) : Infinity);
+  return Math.min(ratio(allowed.tokens, measured.tokens, marker.tokens), ratio(allowed.bytes, measured.bytes, marker.bytes));
+}
+
 /** Exact pass order: the newest unit first (it keeps as much as fits), then the largest other messages, head last. */
-function exactOrder(messages: readonly WireMessage[], scope: TruncationScope, alreadyStable: (i: number) => boolean): number[] {
+function exactOrder(messages: readonly WireMessage[], scope: TruncationScope, alreadyStable: (i: number) => boolean, tokens: (i: number) => number): number[] {
   const eligible: number[] = [];
   messages.forEach((message, i) => {
-    if (typeof message.content === 'string' && !alreadyStable(i) && estimateTextTokens(message.content) >= MIN_EXACT_TOKENS) eligible.push(i);
+    if (typeof message.content === 'string' && !alreadyStable(i) && tokens(i) >= MIN_EXACT_TOKENS) eligible.push(i);
   });
   const rank = (i: number): number => (i >= scope.newestFrom ? 0 : i >= scope.headCount ? 1 : 2);
-  const tokens = (i: number): number => estimateTextTokens(messages[i].content as string);
   return eligible.sort((a, b) => rank(a) - rank(b) || tokens(b) - tokens(a) || a - b);
 }

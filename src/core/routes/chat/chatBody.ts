@@ -13,7 +13,7 @@ export function buildChatBody(input: BodyInput): Record<string, unknown> {
   if (input.tools.length > 0) body.tools = input.tools;
   const toolChoice = input.toolChoice && toWireToolChoice(input.toolChoice, input.tools.length);
   if (toolChoice) body.tool_choice = toolChoice;
-  Object.assign(body, samplingFields(input.options, { maxTokens: 'max_tokens', stop: true }));
+  Object.assign(body, samplingFields(input.options, { maxTokens: 'max_tokens', stop: true }, input.outputRoom));
   body.stream = true;
   if (input.includeUsage !== false) body.stream_options = { include_usage: true };
   body.messages = withToolImagesAsUser(input.messages);

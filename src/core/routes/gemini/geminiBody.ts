@@ -7,6 +7,7 @@
  */
 import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireTypes';
 import type { BodyInput } from '../route';
+import { withinRoom } from '../sampling';
 import { geminiParameters } from './geminiSchema';
 import { geminiToolName } from './geminiToolNames';
 import { callSignatures, type CallSignature } from './geminiReplay';
@@ -31,13 +32,13 @@ export function buildGeminiBody(input: BodyInput): Record<string, unknown> {
 }
 
 /** Max output within the model's limit; thoughts asked for on reasoning models (the effort level is merged in later). */
-export function generationConfig(input: Pick<BodyInput, 'options' | 'maxOutputTokens' | 'reasoning'>): Record<string, unknown> {
+export function generationConfig(input: Pick<BodyInput, 'options' | 'maxOutputTokens' | 'reasoning' | 'outputRoom'>): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   const options = input.options ?? {};
   const modelMax = input.maxOutputTokens && input.maxOutputTokens > 0 ? Math.floor(input.maxOutputTokens) : undefined;
   const requested = typeof options.max_tokens === 'number' && options.max_tokens > 0 ? Math.floor(options.max_tokens) : undefined;
   const max = requested !== undefined && modelMax !== undefined ? Math.min(requested, modelMax) : requested ?? modelMax;
-  if (max !== undefined) config.maxOutputTokens = max;
+  if (max !== undefined) config.maxOutputTokens = withinRoom(max, input.outputRoom);
   if (typeof options.temperature === 'number') config.temperature = options.temperature;
   if (typeof options.top_p === 'number') config.topP = options.top_p;
   if (options.stop?.length) config.stopSequences = options.stop;

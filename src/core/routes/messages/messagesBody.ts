@@ -9,7 +9,7 @@ import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireType
 import { anthropicToolId } from '../callIds';
 import type { AssistantLayout } from '../nativeReplay';
 import type { BodyInput } from '../route';
-import { samplingFields } from '../sampling';
+import { samplingFields, withinRoom } from '../sampling';
 import { placeBreakpoints } from './cacheBreakpoints';
 
 export type Block = Record<string, unknown>;
@@ -39,11 +39,14 @@ export function buildMessagesBody(input: BodyInput): Record<string, unknown> {
   return body;
 }
 
-/** The requested output, never above the model's max (Anthropic rejects max_tokens beyond it). */
-export function maxTokens(input: Pick<BodyInput, 'options' | 'maxOutputTokens'>): number {
+/**
+ * The requested output, never above the model's max (Anthropic rejects max_tokens beyond it) nor above what the
+ * window leaves after the input ("input length and `max_tokens` exceed context limit").
+ */
+export function maxTokens(input: Pick<BodyInput, 'options' | 'maxOutputTokens' | 'outputRoom'>): number {
   const modelMax = input.maxOutputTokens && input.maxOutputTokens > 0 ? Math.floor(input.maxOutputTokens) : FALLBACK_MAX_TOKENS;
   const requested = input.options?.max_tokens;
-  return typeof requested === 'number' && requested > 0 ? Math.min(Math.floor(requested), modelMax) : modelMax;
+  return withinRoom(typeof requested === 'number' && requested > 0 ? Math.min(Math.floor(requested), modelMax) : modelMax, input.outputRoom);
 }
 
 export function toAnthropicTool(tool: WireTool): Block {

@@ -22,7 +22,7 @@ export function buildResponsesBody(input: BodyInput): Record<string, unknown> {
   if (input.tools.length > 0) body.tools = input.tools.map(toResponsesTool);
   if (input.toolChoice === 'required' && input.tools.length > 0) body.tool_choice = 'required';
   // Responses has no `stop`; max_output_tokens counts reasoning too.
-  Object.assign(body, samplingFields(input.options, { maxTokens: 'max_output_tokens', stop: false }));
+  Object.assign(body, samplingFields(input.options, { maxTokens: 'max_output_tokens', stop: false }, input.outputRoom));
   body.input = toResponsesInput(input);
   return body;
 }
