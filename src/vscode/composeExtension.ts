@@ -75,8 +75,8 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     apiKey: () => keys.get(),
     onLimitsChanged: () => provider().notifyInfoChanged(),
     record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
-    onAccounted: (modelId, prepared, usage) => {
-      requests.add(modelId, prepared, usage, Date.now(), prepared.route.id);
+    onAccounted: (modelId, prepared, usage, cost) => {
+      requests.add(modelId, prepared, usage, Date.now(), prepared.route.id, cost);
       if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       statusBar.update();
       reports.refresh(prepared.sessionId);

@@ -5,6 +5,7 @@
  * only grows at the end, so request k's input is the first `inputCount` messages of the latest one).
  * Bounded: a few conversations, a few hundred requests each.
  */
+import type { RequestCost } from '../cost/requestCost';
 import type { TrimPlan } from '../request/prepareRequest';
 import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
@@ -46,6 +47,16 @@ export interface RequestRecord {
   factor: number;
   /** The wire route the request took (chat / responses / messages / gemini), when the engine says. */
   route?: string;
+  /** The request's dollars: OpenCode's (`reported`) or from the model's prices (`computed`); absent when unknown. */
+  costUsd?: number;
+  costSource?: RequestCost['source'];
+}
+
+/** Warming requests of a conversation (core/warming), counted apart from the requests the user made. */
+export interface WarmingTally {
+  requests: number;
+  /** Dollars of those with a known cost. */
+  costUsd: number;
 }
 
 export interface ConversationLog {
@@ -59,12 +70,14 @@ export interface ConversationLog {
   recordedFile?: string;
   /** What the history's native items add to their messages (by first call id), so the replays measure as the live trim did. */
   native?: NativeSizeMap;
+  /** Requests the warming timer sent for this conversation (never in `records`). */
+  warming?: WarmingTally;
 }
 
 export const MAX_CONVERSATIONS = 10;
 export const MAX_RECORDS_PER_CONVERSATION = 500;
 
-export function toRequestRecord(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at: number, route?: string): RequestRecord {
+export function toRequestRecord(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at: number, route?: string, cost?: RequestCost): RequestRecord {
   const { budget, geometry, trim } = plan;
   const prompt = Math.max(0, usage.contextTokens);
   const cached = Math.min(prompt, Math.max(0, usage.cachedTokens));
@@ -91,6 +104,7 @@ export function toRequestRecord(modelId: string, plan: TrimPlan, usage: Normaliz
     overCeiling: trim.overCeiling,
     factor: calibrationRawTokens(trim) > 0 && prompt > 0 ? prompt / calibrationRawTokens(trim) : 1,
     ...(route ? { route } : {}),
+    ...(cost ? { costUsd: cost.usd, costSource: cost.source } : {}),
   };
 }
 
@@ -99,8 +113,8 @@ export class RequestLog {
   private last: RequestRecord | undefined;
 
   /** `route`: the request's wire route, once PreparedRequest carries one (composeExtension passes it). */
-  add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string): RequestRecord {
-    const record = toRequestRecord(modelId, plan, usage, at, route);
+  add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string, cost?: RequestCost): RequestRecord {
+    const record = toRequestRecord(modelId, plan, usage, at, route, cost);
     const log = this.conversations.get(plan.sessionId) ?? { sessionId: plan.sessionId, modelId, records: [], input: [], tools: [] };
     log.modelId = modelId;
     log.records.push(record);
@@ -112,6 +126,14 @@ export class RequestLog {
     this.conversations.set(plan.sessionId, log);
     this.last = record;
     return record;
+  }
+
+  /** A warming request of a known conversation: counted apart, its cost added when known. */
+  addWarming(sessionId: string, cost?: RequestCost): void {
+    const log = this.conversations.peek(sessionId);
+    if (!log) return;
+    const tally = log.warming ?? { requests: 0, costUsd: 0 };
+    log.warming = { requests: tally.requests + 1, costUsd: tally.costUsd + (cost?.usd ?? 0) };
   }
 
   /** The most recent request of any conversation. */

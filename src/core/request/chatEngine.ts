@@ -23,6 +23,8 @@ import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState } from './accountUsage';
+import { pricesFor } from '../cost/prices';
+import { longLivedWrites } from '../routes/cacheLifetime';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { bodyFor, convertForRequest, prepareConverted, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { sentRecord } from '../replay/sentRecord';
@@ -86,7 +88,7 @@ export class ChatEngine {
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
     this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
-    this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states };
+    this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().baseUrl) };
   }
 
   /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */
@@ -291,15 +293,17 @@ export class ChatEngine {
   /** Accounts the usage `shown` carries, once (it is cleared), and returns it. */
   private accountOnce(modelId: string, prepared: PreparedRequest, shown: Shown): NormalizedUsage | undefined {
     const usage = shown.usage;
+    const reportedUsd = shown.cost;
     shown.usage = undefined;
-    if (usage) this.account(modelId, prepared, usage);
+    shown.cost = undefined;
+    if (usage) this.account(modelId, prepared, usage, reportedUsd);
     return usage;
   }
 
-  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage): void {
-    const result = accountUsage(this.accounting, modelId, prepared, usage);
+  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, reportedUsd: number | undefined): void {
+    const result = accountUsage(this.accounting, modelId, prepared, usage, { reportedUsd, longCacheWrites: longLivedWrites(prepared.body) });
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
-    this.deps.onAccounted?.(modelId, prepared, usage);
+    this.deps.onAccounted?.(modelId, prepared, usage, result.cost);
   }
 }

@@ -115,6 +115,7 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
     maxOutputTokens: ctx.limits.maxOutputTokens,
     reasoning: ctx.reasoningModel,
     replay: ctx.replay,
+    cacheLifetime: ctx.settings.promptCache,
   };
   return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasoningOn: ctx.reasoningOn };
 }

@@ -12,7 +12,8 @@
 import { APIError } from 'openai';
 import { sendRoute, ssePayloads } from '../routes/routeHttp';
 import type { ReadResult, Route, StreamReader } from '../routes/route';
-import { AnswerEnd } from '../stream/answerEnd';
+import { reportedCostOf } from '../cost/costFrame';
+import { AFTER_USAGE_MS, AnswerEnd } from '../stream/answerEnd';
 import { framesOfJsonBody } from '../stream/completionBody';
 import { ToolCallArgumentsError } from '../stream/toolCallAccumulator';
 import { isRecord } from '../util/isRecord';
@@ -50,6 +51,8 @@ export async function* streamRoute(endpoint: Endpoint, options: RouteSendOptions
   const idle = idleWatch(abort);
   const end = new AnswerEnd(options.idleTimeoutMs, options.expectUsage);
   let answering = false;
+  /** The end marker arrived: the answer is complete; only OpenCode's cost frame is still read (costTail). */
+  let ended = false;
   try {
     idle.arm(options.idleTimeoutMs);
     const headers = { sessionId: options.sessionId, requestId: options.requestId, client: options.client };
@@ -58,13 +61,21 @@ export async function* streamRoute(endpoint: Endpoint, options: RouteSendOptions
     for await (const result of resultsOf(response, options.route, reader)) {
       if (result.error) throw new APIError(undefined, redactedError(result.error), undefined, response.headers);
       yield result;
-      if (result.end) return;
+      if (ended || result.end) {
+        // The cost frame follows the end marker; wait for it briefly, and stop at it or at anything going wrong.
+        if (ended && result.cost !== undefined) return;
+        ended = true;
+        idle.arm(AFTER_USAGE_MS);
+        continue;
+      }
       end.note({ finishReason: !!reader.summary.finishReason, usage: reader.summary.sawUsage });
       idle.arm(end.nextWaitMs());
     }
   } catch (error) {
     // The reader refused the answer itself (a tool call that is not JSON): not a transport failure.
     if (error instanceof ToolCallArgumentsError) throw error;
+    // After the end marker nothing can spoil the answer: silence, a reset or a cancel only end the wait for the cost.
+    if (ended) return;
     const userCancelled = options.signal.aborted;
     // Finish reason in hand: silence or a reset now costs nothing (no end marker, maybe no usage) and is no error.
     if (end.finished && !userCancelled && !(error instanceof APIError)) return;
@@ -95,7 +106,17 @@ async function* resultsOf(response: Response, route: Route, reader: StreamReader
     return;
   }
   if (/\bhtml\b/i.test(type)) throw new NotAnAnswerError('an HTML page', excerptOf(await response.text(), 120));
-  for await (const data of ssePayloads(response.body)) yield reader.push(data);
+  let ended = false;
+  for await (const data of ssePayloads(response.body)) {
+    const cost = reportedCostOf(data);
+    if (ended) {
+      if (cost !== undefined) yield { events: [], cost };
+      continue;
+    }
+    const result = reader.push(data);
+    ended = result.end === true;
+    yield cost === undefined ? result : { ...result, cost };
+  }
 }
 
 /**

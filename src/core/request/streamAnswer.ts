@@ -26,6 +26,8 @@ export interface Shown {
    * throw (a break after only thinking, an empty answer) still reaches the accounting. The engine clears it.
    */
   usage?: NormalizedUsage;
+  /** OpenCode's reported cost of this attempt (its cost frame), USD, when it came; accounted with the usage. */
+  cost?: number;
 }
 
 export interface AttemptOptions {
@@ -93,7 +95,10 @@ export async function streamAnswer(options: AttemptOptions, onEvent: (event: Str
   const skipped: Skipped = { notJson: 0, wrongShape: 0, sawEnd: false };
   if (options.route.id === 'gemini') noteStandIn(options.body, options.modelId, options.log);
   try {
-    for await (const result of streamRoute(options.endpoint, sendOptions(options), reader)) emit(readResult(result, skipped));
+    for await (const result of streamRoute(options.endpoint, sendOptions(options), reader)) {
+      if (result.cost !== undefined) shown.cost = result.cost;
+      emit(readResult(result, skipped));
+    }
     emit(reader.finish());
   } catch (error) {
     if (options.signal.aborted || !shown.answer) throw error;
