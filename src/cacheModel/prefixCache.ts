@@ -6,6 +6,9 @@
  * each message. A request's cached tokens are the tokens of the longest run of leading blocks that an
  * earlier request of the same session also started with, rounded down to CACHE_GRANULARITY_TOKENS.
  * Real providers match token by token; matching whole blocks is the simplification (see docs/fake-server.md).
+ *
+ * Lifetimes (optional, docs/prompt-cache.md): with a clock, a prefix cached at t is gone at t + lifetime unless a
+ * request reads (or writes) it again before then, which starts its lifetime anew. Without one nothing expires.
  */
 import { createHash } from 'node:crypto';
 import { BoundedMap } from '../core/util/boundedMap';
@@ -43,6 +46,19 @@ export interface CacheObservation {
   lastMessageTokens: number;
 }
 
+/** Time for the cache lifetimes: ms since any fixed origin (tests and the bench drive their own). */
+export type CacheClock = () => number;
+
+export interface CacheLifetimeOptions {
+  clock: CacheClock;
+}
+
+/** A cached prefix: tokens up to and including its last block, and when it is forgotten. */
+interface CachedPrefix {
+  upTo: number;
+  expiresAt: number;
+}
+
 export interface TokenizeStats {
   blocksTokenized: number;
   blocksFromMemo: number;
@@ -71,8 +87,11 @@ export class PrefixCacheModel {
   /** Content tokens by block hash. Content-addressed, so it stays valid across sessions and resets. */
   private readonly tokensByBlockHash = new BoundedMap<string, number>(MAX_MEMO_BLOCKS);
   /** Per session (the least recently used forgotten first): prefix-chain hash → cumulative tokens up to and including that block. */
-  private readonly prefixesBySession = new BoundedMap<string, Map<string, number>>(MAX_SESSIONS);
+  private readonly prefixesBySession = new BoundedMap<string, Map<string, CachedPrefix>>(MAX_SESSIONS);
   readonly stats: TokenizeStats = { blocksTokenized: 0, blocksFromMemo: 0 };
+
+  /** `lifetimes`: model expiry on this clock (absent: cached prefixes never expire). */
+  constructor(private readonly lifetimes?: CacheLifetimeOptions) {}
 
   /** Prompt tokens of a request without touching any session. Only never-seen blocks are tokenized. */
   measure(body: PromptBody): PromptMeasure {
@@ -84,11 +103,12 @@ export class PrefixCacheModel {
   }
 
   /** Cached tokens for this request, then remembers its prefixes for later requests of the session. */
-  observe(sessionId: string | undefined, body: PromptBody): CacheObservation {
-    return this.observeMeasured(sessionId, this.measure(body));
+  observe(sessionId: string | undefined, body: PromptBody, lifetimeMs = Infinity): CacheObservation {
+    return this.observeMeasured(sessionId, this.measure(body), lifetimeMs);
   }
 
-  observeMeasured(sessionId: string | undefined, measure: PromptMeasure): CacheObservation {
+  /** `lifetimeMs`: how long this request's prefixes stay cached (only with a clock). */
+  observeMeasured(sessionId: string | undefined, measure: PromptMeasure, lifetimeMs = Infinity): CacheObservation {
     const { blocks, promptTokens } = measure;
     const lastMessageTokens = blocks.length > 1 ? blocks[blocks.length - 1].tokens : 0;
     if (!sessionId) return { promptTokens, cachedTokens: 0, lastMessageTokens };
@@ -98,12 +118,15 @@ export class PrefixCacheModel {
     let matchedTokens = 0;
     let cumulative = 0;
     let stillMatching = true;
+    const now = this.lifetimes ? this.lifetimes.clock() : 0;
+    const expiresAt = this.lifetimes ? now + lifetimeMs : Infinity;
     chain.forEach((link, i) => {
       cumulative += blocks[i].tokens;
       // Every prefix of a seen request was stored, so the first miss ends the common prefix.
-      if (stillMatching && known.has(link)) matchedTokens = cumulative;
+      const cached = known.get(link);
+      if (stillMatching && cached && cached.expiresAt > now) matchedTokens = cumulative;
       else stillMatching = false;
-      known.set(link, cumulative);
+      known.set(link, { upTo: cumulative, expiresAt });
     });
     return { promptTokens, cachedTokens: roundDownToCacheUnit(matchedTokens), lastMessageTokens };
   }
