@@ -28,7 +28,8 @@ export class OpenCodeStatusBar implements vscode.Disposable {
   update(): void {
     const last = this.requests.latest();
     if (!last) return void this.offerKey();
-    const view = statusView(last, this.requests.previous(last), this.settings.current.historyTrim, this.quota.current);
+    // The conversation's dollars so far and its warming, beside the last request's (core/report/statusText.ts costRows).
+    const view = statusView(last, this.requests.previous(last), this.settings.current.historyTrim, this.quota.current, this.requests.get(last.sessionId));
     this.item.text = `${view.warning ? '$(warning)' : '$(comment-discussion)'} ${view.text}`;
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
     this.item.tooltip = tooltip;

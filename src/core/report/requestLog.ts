@@ -72,6 +72,8 @@ export interface ConversationLog {
   native?: NativeSizeMap;
   /** Requests the warming timer sent for this conversation (never in `records`). */
   warming?: WarmingTally;
+  /** Dollars of every request with a known cost (also those `records` no longer holds); `computed` when any was computed. */
+  spent?: { usd: number; computed: boolean };
 }
 
 export const MAX_CONVERSATIONS = 10;
@@ -118,6 +120,7 @@ export class RequestLog {
     const log = this.conversations.get(plan.sessionId) ?? { sessionId: plan.sessionId, modelId, records: [], input: [], tools: [] };
     log.modelId = modelId;
     log.records.push(record);
+    if (cost) log.spent = { usd: (log.spent?.usd ?? 0) + cost.usd, computed: (log.spent?.computed ?? false) || cost.source === 'computed' };
     if (log.records.length > MAX_RECORDS_PER_CONVERSATION) log.records.splice(0, log.records.length - MAX_RECORDS_PER_CONVERSATION);
     log.input = plan.input;
     log.tools = plan.tools;
