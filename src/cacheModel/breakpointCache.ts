@@ -67,10 +67,24 @@ export function promptBlocks(prompt: MessagesPrompt): Block[] {
   let upTo = 0;
   return raw.map(({ block, role }) => {
     const content = withoutMarker(block);
-    chain = createHash('sha1').update(chain).update('|').update(JSON.stringify({ role, content })).digest('hex');
-    upTo += countValueTokens(content) + (role === undefined ? 0 : PER_MESSAGE_OVERHEAD_TOKENS);
+    const json = JSON.stringify({ role, content });
+    chain = createHash('sha1').update(chain).update('|').update(json).digest('hex');
+    upTo += blockTokens(json, content) + (role === undefined ? 0 : PER_MESSAGE_OVERHEAD_TOKENS);
     return { chain, upTo, breakpoint: hasMarker(block), lifetimeMs: markerLifetimeMs(block) };
   });
+}
+
+/** Content tokens by block (content-addressed, so valid across sessions): a long session re-counts only new blocks. */
+const tokensByBlock = new BoundedMap<string, number>(200_000);
+
+function blockTokens(json: string, content: unknown): number {
+  const key = createHash('sha1').update(json).digest('hex');
+  let tokens = tokensByBlock.get(key);
+  if (tokens === undefined) {
+    tokens = countValueTokens(content);
+    tokensByBlock.set(key, tokens);
+  }
+  return tokens;
 }
 
 function asBlocks(content: unknown): unknown[] {
