@@ -35,9 +35,9 @@ const MODELS: FakeModel[] = [
 ];
 const ROUTE_OF = Object.fromEntries([...ROUTES.map((r) => [UNPRICED[r], { api: r }]), ...ROUTES.map((r) => [PRICED[r].id, { api: r }])]);
 
-async function conversation(url: string, modelId: string, turns: number) {
+async function conversation(url: string, modelId: string, turns: number, settings: Record<string, unknown> = {}) {
   const accounted: { usage: NormalizedUsage; cost?: RequestCost }[] = [];
-  const { engine, log } = engineFor(url, { models: ROUTE_OF }, new MemoryStore(), fast, { onAccounted: (_m, _p, usage, cost) => accounted.push({ usage, cost }) });
+  const { engine, log } = engineFor(url, { models: ROUTE_OF, ...settings }, new MemoryStore(), fast, { onAccounted: (_m, _p, usage, cost) => accounted.push({ usage, cost }) });
   const texts: string[] = [];
   for (let turn = 0; turn < turns; turn++) {
     texts.push(`question ${turn}: ${'tell me about prompt caches and how long they live. '.repeat(60)}`);
@@ -87,6 +87,17 @@ describe('request cost on every route (real HTTP, fake OpenCode server)', () => 
           assert.ok(usageLines[i].endsWith(` cost≈${formatUsd(usd)}`), usageLines[i]);
         });
       });
+
+      if (route === 'messages') {
+        it('messages with ttl "1h": the cache writes are priced at 2× input (Anthropic\'s 1-hour rate)', async () => {
+          const { accounted } = await conversation(server().url, PRICED.messages.id, 2, { 'promptCache.anthropicTtl': '1h' });
+          const { usage, cost } = accounted[0];
+          assert.ok(usage.cacheWriteTokens > 0);
+          const uncached = usage.contextTokens - usage.cachedTokens - usage.cacheWriteTokens;
+          const usd = (uncached * 3 + usage.cachedTokens * 0.3 + usage.cacheWriteTokens * 6 + usage.completionTokens * 15) / 1e6;
+          assert.ok(cost && Math.abs(cost.usd - usd) < 1e-12, `${cost?.usd} vs ${usd}`);
+        });
+      }
 
       it(`${route}: a model with no known price gets no cost field`, async () => {
         const { accounted, usageLines } = await conversation(server().url, UNPRICED[route], 1);
