@@ -54,7 +54,7 @@ describe('cache warming (real HTTP, fake server, test clock)', () => {
   });
   const posts = () => server().requests.filter((r) => r.method === 'POST');
 
-  function harness(warming: { enabled: boolean; maxRequests?: number }, modelId = 'glm-5.1') {
+  function harness(warming: { enabled: boolean; maxRequests?: number }, modelId = 'glm-5.1', words = 250) {
     const timers = new TestTimers();
     const warmed: WarmOutcome[] = [];
     const warmLog = new MemoryLogger();
@@ -70,7 +70,7 @@ describe('cache warming (real HTTP, fake server, test clock)', () => {
     const built: { engine: ChatEngine; settings: Settings; log: MemoryLogger } = engineFor(server().url, { models: ROUTES, 'promptCache.warming.enabled': warming.enabled, 'promptCache.warming.maxRequests': warming.maxRequests ?? 3 }, new MemoryStore(), fast, hooks);
     const texts: string[] = [];
     const turn = async (): Promise<void> => {
-      texts.push(`question ${texts.length}: ${'a shared context worth caching. '.repeat(80)}`);
+      texts.push(`question ${texts.length}: ${'a shared context worth caching. '.repeat(words)}`);
       const shown: string[] = [];
       await built.engine.run({ modelId, messages: chat(...texts), tools: [] }, LIMITS, (e) => e.kind === 'text' && shown.push(e.text), new AbortController().signal);
       texts.push(shown.join(''));
@@ -137,6 +137,12 @@ describe('cache warming (real HTTP, fake server, test clock)', () => {
     assert.notStrictEqual(h.timers.queue[0].id, stale.id);
     await stale.run();
     assert.strictEqual(posts().length, 2, 'the old pause\'s timer, had it fired, sends nothing');
+  });
+
+  it('not for a prompt too short to be cached (under 1,024 tokens: a chat title request, say)', async () => {
+    const h = harness({ enabled: true }, 'glm-5.1', 5);
+    await h.turn();
+    assert.strictEqual(h.timers.queue.length, 0);
   });
 
   it('never after dispose (the window closed)', async () => {

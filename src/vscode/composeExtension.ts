@@ -95,7 +95,7 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
     onAttempt: warming.onAttempt,
     onAccounted: (modelId, prepared, usage, cost) => {
-      warming.onAccounted(modelId, prepared);
+      warming.onAccounted(modelId, prepared, usage);
       requests.add(modelId, prepared, usage, Date.now(), prepared.route.id, cost);
       if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       statusBar.update();

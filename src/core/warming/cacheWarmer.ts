@@ -34,7 +34,12 @@ export interface WarmTarget {
   body: Record<string, unknown>;
   /** Parameters the model refused (not put back by the warming body). */
   dropped?: ReadonlySet<string>;
+  /** The request's reported prompt tokens: a prompt below MIN_CACHEABLE_TOKENS is not cached, so not warmed. */
+  promptTokens: number;
 }
+
+/** Neither OpenAI nor Anthropic caches a prompt shorter than this (a chat title request, say). */
+export const MIN_CACHEABLE_TOKENS = 1_024;
 
 export interface WarmOutcome {
   usage?: NormalizedUsage;
@@ -73,7 +78,7 @@ export class CacheWarmer {
   answered(target: WarmTarget): void {
     this.wentOn(target.sessionId);
     const settings = this.deps.settings();
-    if (this.disposed || !settings.enabled) return;
+    if (this.disposed || !settings.enabled || target.promptTokens < MIN_CACHEABLE_TOKENS) return;
     const lifetimeMs = prefixLifetimeMs(target.route, target.body);
     const body = warmingBody(target.route, target.body, target.dropped);
     if (lifetimeMs === undefined || !body) return;

@@ -5,21 +5,23 @@
  */
 import type { Settings } from '../config/settings';
 import type { PreparedRequest } from '../request/prepareRequest';
+import type { NormalizedUsage } from '../types';
 import { attemptBody } from '../request/sendBody';
 import type { CacheWarmer } from './cacheWarmer';
 
 export interface WarmingHooks {
   onAttempt: (prepared: PreparedRequest) => void;
-  onAccounted: (modelId: string, prepared: PreparedRequest) => void;
+  onAccounted: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
 }
 
 /** `refused`: the parameters the model refused so far (ChatEngine.unsupported). */
 export function warmingHooks(warmer: CacheWarmer, settings: () => Settings, refused: (modelId: string) => readonly string[]): WarmingHooks {
   return {
     onAttempt: (prepared) => warmer.wentOn(prepared.sessionId),
-    onAccounted: (modelId, prepared) => {
+    onAccounted: (modelId, prepared, usage) => {
       const dropped = refused(modelId);
-      warmer.answered({ sessionId: prepared.sessionId, modelId, route: prepared.route.id, body: attemptBody(prepared, settings(), dropped), dropped: new Set(dropped) });
+      const target = { sessionId: prepared.sessionId, modelId, route: prepared.route.id, body: attemptBody(prepared, settings(), dropped), dropped: new Set(dropped), promptTokens: usage.contextTokens };
+      warmer.answered(target);
     },
   };
 }
