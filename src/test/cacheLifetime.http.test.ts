@@ -57,6 +57,15 @@ describe('cache lifetime fields over real HTTP', () => {
     assert.ok(log.lines.some((l) => l.level === 'warn' && l.message.includes('does not accept "prompt_cache_retention"')));
   });
 
+  it('a 400 naming ttl: the Messages breakpoints go back to the 5-minute marker for that model, at once and from then on', async () => {
+    server().enqueueFault({ name: 'unsupported-param-400', param: 'ttl' });
+    const { usages } = await conversation(server().url, 'claude-sonnet-4-5', 2, { 'promptCache.anthropicTtl': '1h' });
+    assert.strictEqual(usages.length, 2);
+    const markers = bodies().map((b) => JSON.stringify(b).match(/"cache_control":\{[^}]*\}/g) ?? []);
+    assert.ok(markers[0].every((m) => m.includes('"ttl":"1h"')), 'asked first');
+    for (const later of markers.slice(1)) assert.ok(later.length > 0 && later.every((m) => m === '"cache_control":{"type":"ephemeral"}'), later.join());
+  });
+
   it('Messages breakpoints ask for the 1-hour lifetime only when the setting says so', async () => {
     await conversation(server().url, 'claude-sonnet-4-5', 1, { 'promptCache.anthropicTtl': '1h' });
     await conversation(server().url, 'claude-sonnet-4-5', 1);

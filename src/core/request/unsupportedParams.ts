@@ -7,13 +7,14 @@
 import { APIError } from 'openai';
 import type { RouteId } from '../routes/route';
 import type { WireMessage } from '../wire/wireTypes';
+import { withoutTtl } from '../routes/cacheLifetime';
 
 /**
  * Chat's names first; then the native routes' own (Responses max_output_tokens/include/reasoning, Messages
  * stop_sequences); then the thinking-effort fields (sendBody.ts), so a level a model refuses is dropped too; then the
- * cache lifetime (routes/cacheLifetime.ts).
+ * cache lifetimes (routes/cacheLifetime.ts: `prompt_cache_retention`, and `ttl` inside Messages' cache_control markers).
  */
-export const DROPPABLE_PARAMS = ['temperature', 'top_p', 'max_tokens', 'stop', 'tool_choice', 'stream_options', 'reasoning_content', 'max_output_tokens', 'stop_sequences', 'include', 'reasoning_effort', 'reasoning', 'thinkingConfig', 'thinking', 'output_config', 'prompt_cache_retention'] as const;
+export const DROPPABLE_PARAMS = ['temperature', 'top_p', 'max_tokens', 'stop', 'tool_choice', 'stream_options', 'reasoning_content', 'max_output_tokens', 'stop_sequences', 'include', 'reasoning_effort', 'reasoning', 'thinkingConfig', 'thinking', 'output_config', 'prompt_cache_retention', 'ttl'] as const;
 export type DroppableParam = (typeof DROPPABLE_PARAMS)[number];
 
 const REFUSAL = /unsupported|not supported|unrecognized|unknown|not allowed|extra (inputs|fields)|not permitted|invalid param/i;
@@ -38,6 +39,7 @@ export function withoutParams(body: Record<string, unknown>, dropped: ReadonlySe
     if (param === 'reasoning_content' || param === 'messages' || param === 'model' || (param === 'max_tokens' && route === 'messages')) continue;
     delete out[param];
   }
+  if (dropped.has('ttl') && route === 'messages') return withoutTtl(out);
   if (dropped.has('reasoning_content') && route === 'chat' && Array.isArray(body.messages)) {
     out.messages = (body.messages as WireMessage[]).map((m) => {
       if (m.role !== 'assistant' || m.reasoning_content === undefined) return m;

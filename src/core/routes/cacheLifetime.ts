@@ -36,6 +36,20 @@ export function breakpointMarker(input: Pick<BodyInput, 'cacheLifetime'>): Recor
   return input.cacheLifetime?.anthropicTtl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
 }
 
+/** A Messages body whose breakpoints keep only `{"type":"ephemeral"}` (the model refused `ttl`): new objects, the input untouched. */
+export function withoutTtl(body: Record<string, unknown>): Record<string, unknown> {
+  const unmark = (block: unknown): unknown => {
+    if (!isRecord(block) || !isRecord(block.cache_control) || !('ttl' in block.cache_control)) return block;
+    const { ttl: _refused, ...marker } = block.cache_control;
+    return { ...block, cache_control: marker };
+  };
+  const out: Record<string, unknown> = { ...body };
+  if (Array.isArray(body.tools)) out.tools = body.tools.map(unmark);
+  if (Array.isArray(body.system)) out.system = body.system.map(unmark);
+  if (Array.isArray(body.messages)) out.messages = body.messages.map((m) => (isRecord(m) && Array.isArray(m.content) ? { ...m, content: m.content.map(unmark) } : m));
+  return out;
+}
+
 /** The body marks a breakpoint with the 1-hour lifetime (its cache writes are priced at the 1-hour rate). */
 export function longLivedWrites(body: Record<string, unknown>): boolean {
   const blocks: unknown[] = [];
