@@ -32,7 +32,7 @@ import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type Shown } from './streamAnswer';
 import { attemptBody } from './sendBody';
-import { unsupportedParamOf } from './unsupportedParams';
+import { unsupportedParamOf, withoutParams } from './unsupportedParams';
 import { retryLine, truncationLine } from './streamLog';
 import { redact } from '../util/redact';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
@@ -301,7 +301,7 @@ export class ChatEngine {
   }
 
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, reportedUsd: number | undefined): void {
-    const result = accountUsage(this.accounting, modelId, prepared, usage, { reportedUsd, longCacheWrites: longLivedWrites(prepared.body) });
+    const result = accountUsage(this.accounting, modelId, prepared, usage, { reportedUsd, longCacheWrites: longLivedWrites(withoutParams(prepared.body, new Set(this.unsupported[modelId] ?? []), prepared.route.id)) });
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage, result.cost);
