@@ -144,6 +144,11 @@ async function main() {
     await item.hover().catch(() => undefined);
     await page.waitForTimeout(1200);
     await page.screenshot({ path: path.join(shots, 'statusbar-tooltip.png') }).catch(() => undefined);
+    // Issue 23: the tooltip's "conversation so far" is the sum of the [usage] lines' dollars (six decimals, zeros trimmed to four).
+    const hover = await page.locator('.monaco-hover, .workbench-hover').first().innerText().catch(() => '');
+    const spent = lines.reduce((sum, l) => sum + Number((/ cost[=≈]\$(\d+\.\d+)/.exec(l) || [])[1]), 0);
+    const shown = `$${spent.toFixed(6).replace(/0{1,2}$/, '')}`;
+    check(hover.includes('conversation so far') && hover.includes(shown), 'the tooltip shows the conversation\'s dollars: the sum of its [usage] lines', `${shown} in "${hover.replace(/\s+/g, ' ').slice(0, 300)}"`);
     await item.click();
     const frame = await reportFrame(page);
     check(!!frame, 'the session report opened');

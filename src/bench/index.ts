@@ -10,6 +10,7 @@ import { performance } from 'perf_hooks';
 import { parseArgs } from 'util';
 import { measureTokenAccuracy } from './accuracy/tokenAccuracy';
 import { runMessagesRegime } from './messages/messagesRegime';
+import { runPauseRegime } from './pauses/pauseRegime';
 import { PromptBlocks } from './cache/promptBlocks';
 import { checkAcceptance } from './report/acceptance';
 import { stdoutReport } from './report/stdoutReport';
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
 
   const messages = options.write ? runMessagesRegime() : undefined;
   if (messages) progress(started, 'Messages regime done');
+  const pauses = options.write ? runPauseRegime() : undefined;
+  if (pauses) progress(started, 'pause regime done');
   const accuracy = measureTokenAccuracy();
   const speedRegime = regimeById(options.regimes.includes('a') ? 'a' : jobs[0].regimeId);
   const speedSession = generateSession(speedRegime, new PromptBlocks().sizer('json'), measureCharsPerToken(countTextTokens));
@@ -99,6 +102,7 @@ async function main(): Promise<void> {
     speed: { trim, report, activation, memory: memoryGrowth, artifacts: artifactSizes(builtDist) },
     accuracy,
     messages,
+    pauses,
   };
   results.benchMs = performance.now() - started;
   process.stdout.write(stdoutReport(results));

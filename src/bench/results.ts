@@ -1,6 +1,7 @@
 /** Everything one `npm run bench` measured: what results.json holds and the reports render. */
 import type { TokenAccuracy } from './accuracy/tokenAccuracy';
 import type { MessagesRegimeResult } from './messages/messagesRegime';
+import type { PauseRegimeResult } from './pauses/pauseRegime';
 import type { Acceptance } from './report/acceptance';
 import type { RegimeResult } from './run/compareRegime';
 import type { ActivationTimes } from './speed/activationProbe';
@@ -26,4 +27,6 @@ export interface BenchResults {
   accuracy: TokenAccuracy;
   /** The Messages regime (cache breakpoints); absent when only some regimes ran. */
   messages?: MessagesRegimeResult;
+  /** The pause regime (cache lifetimes and warming, in dollars); absent when only some regimes ran. */
+  pauses?: PauseRegimeResult;
 }

@@ -7,6 +7,9 @@
  * each message. A request's cached tokens are the tokens of the longest run of leading blocks that an
  * earlier request of the same session also started with, rounded down to CACHE_GRANULARITY_TOKENS.
  * Real providers match token by token; matching whole blocks is the simplification (see docs/fake-server.md).
+ *
+ * Lifetimes (optional, docs/prompt-cache.md): with a clock, a prefix cached at t is gone at t + lifetime unless a
+ * request reads (or writes) it again before then, which starts its lifetime anew. Without one nothing expires.
  */
 import { createHash } from 'node:crypto';
 import { BoundedMap } from '../core/util/boundedMap';
@@ -44,6 +47,13 @@ export interface CacheObservation {
   lastMessageTokens: number;
 }
 
+/** Time for the cache lifetimes: ms since any fixed origin (tests and the bench drive their own). */
+export type CacheClock = () => number;
+
+export interface CacheLifetimeOptions {
+  clock: CacheClock;
+}
+
 export interface TokenizeStats {
   blocksTokenized: number;
   blocksFromMemo: number;
@@ -62,6 +72,8 @@ export type BlockKey = string | number | object;
 
 interface PrefixNode {
   children: Map<BlockKey, PrefixNode>;
+  /** When this prefix is forgotten (Infinity without lifetimes); a request that reads or writes it renews it. */
+  expiresAt: number;
 }
 
 /**
@@ -70,10 +82,13 @@ interface PrefixNode {
  * an earlier request also started with.
  */
 export class SeenPrefixes {
-  private readonly root: PrefixNode = { children: new Map() };
+  private readonly root: PrefixNode = { children: new Map(), expiresAt: Infinity };
 
-  /** Tokens of the matched leading blocks (not rounded), then remembers this request's chain. */
-  observe(blocks: readonly { key: BlockKey; tokens: number }[]): number {
+  /**
+   * Tokens of the matched leading blocks (not rounded), then remembers this request's chain until `expiresAt`.
+   * `now`: a prefix whose lifetime ended before it is no match (its node is renewed like a new one).
+   */
+  observe(blocks: readonly { key: BlockKey; tokens: number }[], now = 0, expiresAt = Infinity): number {
     let node = this.root;
     let matched = 0;
     let cumulative = 0;
@@ -82,11 +97,12 @@ export class SeenPrefixes {
       cumulative += block.tokens;
       let child = node.children.get(block.key);
       // Every prefix of a seen request was stored, so the first miss ends the common prefix.
-      if (child && matching) matched = cumulative;
+      if (child && matching && child.expiresAt > now) matched = cumulative;
       else {
         matching = false;
-        if (!child) node.children.set(block.key, (child = { children: new Map() }));
+        if (!child) node.children.set(block.key, (child = { children: new Map(), expiresAt }));
       }
+      child.expiresAt = expiresAt;
       node = child;
     }
     return matched;
@@ -100,6 +116,9 @@ export class PrefixCacheModel {
   private readonly prefixesBySession = new BoundedMap<string, SeenPrefixes>(MAX_SESSIONS);
   readonly stats: TokenizeStats = { blocksTokenized: 0, blocksFromMemo: 0 };
 
+  /** `lifetimes`: model expiry on this clock (absent: cached prefixes never expire). */
+  constructor(private readonly lifetimes?: CacheLifetimeOptions) {}
+
   /** Prompt tokens of a request without touching any session. Only never-seen blocks are tokenized. */
   measure(body: PromptBody): PromptMeasure {
     const tools = body.tools && body.tools.length > 0 ? body.tools : undefined;
@@ -110,17 +129,20 @@ export class PrefixCacheModel {
   }
 
   /** Cached tokens for this request, then remembers its prefixes for later requests of the session. */
-  observe(sessionId: string | undefined, body: PromptBody): CacheObservation {
-    return this.observeMeasured(sessionId, this.measure(body));
+  observe(sessionId: string | undefined, body: PromptBody, lifetimeMs = Infinity): CacheObservation {
+    return this.observeMeasured(sessionId, this.measure(body), lifetimeMs);
   }
 
-  observeMeasured(sessionId: string | undefined, measure: PromptMeasure): CacheObservation {
+  /** `lifetimeMs`: how long this request's prefixes stay cached (only with a clock). */
+  observeMeasured(sessionId: string | undefined, measure: PromptMeasure, lifetimeMs = Infinity): CacheObservation {
     const { blocks, promptTokens } = measure;
     const lastMessageTokens = blocks.length > 1 ? blocks[blocks.length - 1].tokens : 0;
     if (!sessionId) return { promptTokens, cachedTokens: 0, lastMessageTokens };
 
     const known = this.prefixesBySession.getOrCreate(sessionId, () => new SeenPrefixes());
-    const matched = known.observe(blocks.map((block) => ({ key: block.hash, tokens: block.tokens })));
+    const now = this.lifetimes ? this.lifetimes.clock() : 0;
+    const expiresAt = this.lifetimes ? now + lifetimeMs : Infinity;
+    const matched = known.observe(blocks.map((block) => ({ key: block.hash, tokens: block.tokens })), now, expiresAt);
     return { promptTokens, cachedTokens: roundDownToCacheUnit(matched), lastMessageTokens };
   }
 

@@ -11,6 +11,7 @@ import { ask, enqueueReply, model, openCodeLogFile, readLog, resetFake, waitFor 
 interface ReportRecord {
   promptTokens: number;
   cachedTokens: number;
+  costUsd?: number;
 }
 
 describe('session report (real VS Code)', function () {
@@ -30,14 +31,15 @@ describe('session report (real VS Code)', function () {
     const usage = await waitFor(() => {
       const now = openCodeLogFile();
       const text = now ? readLog(now).slice(now === file ? offset : 0) : '';
-      const lines = [...text.matchAll(/\[usage\] prompt=(\d+) completion=\d+ total=\d+ cached=(\d+)/g)];
-      return lines.length >= 3 ? lines.slice(-3).map((m) => ({ prompt: Number(m[1]), cached: Number(m[2]) })) : undefined;
+      const lines = [...text.matchAll(/\[usage\] prompt=(\d+) completion=\d+ total=\d+ cached=(\d+) cacheHit=[\d.]+% cost=\$(\d+\.\d+)/g)];
+      return lines.length >= 3 ? lines.slice(-3).map((m) => ({ prompt: Number(m[1]), cached: Number(m[2]), cost: Number(m[3]) })) : undefined;
     }, 20_000, 250);
     assert.ok(usage, 'three [usage] lines on disk');
     const data = (await vscode.commands.executeCommand('opencode.showReport', 'latest')) as { records: ReportRecord[]; totals: { requests: number } } | undefined;
     assert.ok(data, 'the report command returned its data');
     assert.strictEqual(data.totals.requests, 3);
-    assert.deepStrictEqual(data.records.map((r) => ({ prompt: r.promptTokens, cached: r.cachedTokens })), usage);
+    // Dollars too (issue 23): each request's cost is its [usage] line's (OpenCode's cost frame, six decimals).
+    assert.deepStrictEqual(data.records.map((r) => ({ prompt: r.promptTokens, cached: r.cachedTokens, cost: Number((r.costUsd ?? NaN).toFixed(6)) })), usage);
     assert.ok(usage[2].cached > 0, 'the third request hit the cache');
   });
 });

@@ -13,6 +13,7 @@ import { buildUsage } from './usageShapes';
 import { sendError, sleepUnlessClosed } from './transport';
 import { sendCompletion, streamReply } from './replyWriter';
 import { imageProblem } from './imageChecks';
+import { prefixLifetimeMs } from './state';
 
 export type ChatExchange = Exchange;
 
@@ -49,7 +50,7 @@ async function answer(
   }
 
   const reply = chosenReply(exchange, plan, directives, defaultText);
-  const observation = state.cache.observeMeasured(sessionId, measure);
+  const observation = state.cache.observeMeasured(sessionId, measure, prefixLifetimeMs(state.settings, body));
   notes.push(`cached=${observation.cachedTokens}`);
   const usageShape = directives.usageShape ?? model.usageShape ?? state.settings.usageShape;
   const usage = buildUsage(usageShape, { ...observation, completionTokens: completionTokensOf(reply) });
@@ -63,6 +64,7 @@ async function answer(
     includeUsageInStream: wantsUsageInStream(body),
     shape: plan.shape ?? {},
     onDeliberateDestroy: () => state.recorder.markClosedByServer(index),
+    cost: state.settings.costFrames ? measure.promptTokens / 1e6 : undefined,
   };
   if (body.stream === true && !delivery.shape.asJson) await streamReply(delivery);
   else await sendCompletion(delivery);

@@ -43,6 +43,16 @@ export function dataPayloads(sseText: string): string[] {
     .map((line) => line.slice('data: '.length));
 }
 
+/** OpenCode's cost chunk after `[DONE]` (`{"choices":[],"cost":"…"}`): not part of the answer. */
+export function isCostChunk(payload: string): boolean {
+  return payload.startsWith('{"choices":[],"cost":');
+}
+
+/** The payloads of the answer itself: every `data:` payload but OpenCode's cost chunk. */
+export function answerPayloads(sseText: string): string[] {
+  return dataPayloads(sseText).filter((payload) => !isCostChunk(payload));
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary wire JSON, probed freely by tests
 export type WireJson = any;
 
@@ -50,10 +60,10 @@ export async function jsonOf(res: Response): Promise<WireJson> {
   return res.json();
 }
 
-/** Chunk objects of the payloads that are JSON (skips `[DONE]` and malformed frames). */
+/** Chunk objects of the payloads that are JSON (skips `[DONE]`, malformed frames and the cost chunk). */
 export function parsedChunks(sseText: string): WireJson[] {
   const chunks: WireJson[] = [];
-  for (const payload of dataPayloads(sseText)) {
+  for (const payload of answerPayloads(sseText)) {
     try {
       chunks.push(JSON.parse(payload));
     } catch {

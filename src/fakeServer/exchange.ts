@@ -73,5 +73,5 @@ export async function deliverAfterDelay(exchange: Exchange, frames: string[], te
   const { state, res, index } = exchange;
   await sleepUnlessClosed(res, state.settings.replyDelayMs);
   const onDeliberateDestroy = (): void => state.recorder.markClosedByServer(index);
-  await deliverNativeFrames({ res, frames, terminalFrames, shape: plan.shape ?? {}, delayMs: reply.delayMsBetweenChunks ?? 0, onDeliberateDestroy });
+  await deliverNativeFrames({ res, frames, terminalFrames, shape: plan.shape ?? {}, delayMs: reply.delayMsBetweenChunks ?? 0, onDeliberateDestroy, costFrame: state.settings.costFrames });
 }

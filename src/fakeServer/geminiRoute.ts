@@ -5,6 +5,7 @@
  * model's limit, thinkingLevel and thinkingBudget together), an implicit prefix cache reported as `cachedContentTokenCount`, the SSE stream, then the
  * cost frame. Faults apply as on every route.
  */
+import { prefixLifetimeMs } from './state';
 import type { ErrorReply } from './errors';
 import * as errors from './errors';
 import type { NativeExchange } from './nativeRoutes';
@@ -45,7 +46,7 @@ export async function handleGemini(modelId: string, exchange: NativeExchange): P
   const contents = (body as Body).contents as Body[];
   const system = (body as Body).systemInstruction;
   const measure = state.cache.measure({ messages: system === undefined ? contents : [system, ...contents], tools: Array.isArray((body as Body).tools) ? ((body as Body).tools as unknown[]) : undefined });
-  const observation = state.cache.observeMeasured(session, measure);
+  const observation = state.cache.observeMeasured(session, measure, prefixLifetimeMs(state.settings, body));
   notes.push(`model=${model.id}`, 'route=gemini', `prompt=${measure.promptTokens}`);
   await answer(exchange, model, { promptTokens: measure.promptTokens, cachedTokens: observation.cachedTokens, userTexts: userTexts(contents) });
 }

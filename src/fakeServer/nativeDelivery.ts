@@ -13,6 +13,8 @@ export interface NativeDelivery {
   shape: StreamShape;
   delayMs: number;
   onDeliberateDestroy(): void;
+  /** Send the cost ping (default true). */
+  costFrame?: boolean;
 }
 
 export async function deliverNativeFrames(delivery: NativeDelivery): Promise<void> {
@@ -24,7 +26,7 @@ export async function deliverNativeFrames(delivery: NativeDelivery): Promise<voi
   if (shape.onlyDone) frames = [];
   if (shape.omitFinishAndDone) frames = frames.slice(0, frames.length - delivery.terminalFrames);
   if (shape.malformedAfterDeltas !== undefined) frames.splice(Math.min(shape.malformedAfterDeltas, frames.length), 0, MALFORMED_FRAME);
-  if (!shape.omitFinishAndDone) frames.push(cost);
+  if (!shape.omitFinishAndDone && delivery.costFrame !== false) frames.push(cost);
   const cut = shape.interruption;
   const head = cut ? frames.slice(0, cut.afterDeltas) : frames;
   if (!(await writeFramesPaced(res, head, delivery.delayMs))) return;

@@ -3,6 +3,7 @@
  * answers (any other gets the 401 ModelError), each with its native stream, its prompt cache (exact prefix for
  * Responses; breakpoints only for Messages) and its usage shape, then the cost ping. Faults apply as on chat.
  */
+import { prefixLifetimeMs } from './state';
 import type { FakeModel, FakeRoute } from './types';
 import type { ServerState } from './state';
 import * as errors from './errors';
@@ -55,7 +56,7 @@ function responsesPrompt(state: ServerState, body: Body, session: string | undef
   const input = body.input as unknown[];
   const measure = state.cache.measure({ messages: input, tools: Array.isArray(body.tools) ? body.tools : undefined });
   const key = session ?? (typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : undefined);
-  const observation = state.cache.observeMeasured(key, measure);
+  const observation = state.cache.observeMeasured(key, measure, prefixLifetimeMs(state.settings, body));
   return {
     promptTokens: measure.promptTokens,
     usage: (completion, reasoning) => responsesUsageObject(measure.promptTokens, observation.cachedTokens, completion, reasoning),

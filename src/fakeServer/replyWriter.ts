@@ -17,6 +17,8 @@ export interface ReplyDelivery {
   shape: StreamShape;
   /** Called right before the server drops the connection on purpose. */
   onDeliberateDestroy(): void;
+  /** OpenCode's cost frame after `[DONE]`, USD (absent: none is sent). */
+  cost?: number;
 }
 
 function destroyDeliberately(delivery: ReplyDelivery): void {
@@ -42,6 +44,7 @@ export async function streamReply(delivery: ReplyDelivery): Promise<void> {
     omitDone: shape.omitDone,
     usageFirst: shape.usageFirst,
     splitUsage: shape.splitUsage,
+    cost: delivery.cost,
   });
   const delayMs = reply.delayMsBetweenChunks ?? 0;
   const cut = shape.interruption;

@@ -54,6 +54,8 @@ export interface StreamFramesInput {
   usageFirst?: boolean;
   /** Usage in two frames, the second with only the output count. */
   splitUsage?: boolean;
+  /** OpenCode's cost chunk after `[DONE]` (`{"choices":[],"cost":"…"}`), USD. */
+  cost?: number;
 }
 
 /** The usage as two frames: all but the output count, then only the output count (under the shape's own name). */
@@ -79,5 +81,6 @@ export function buildStreamFrames(input: StreamFramesInput): string[] {
   frames.push(sseFrame(chunkObject(input.identity, {}, input.finishReason)));
   if (!input.usageFirst) frames.push(...usageFrames);
   if (!input.omitDone) frames.push(DONE_FRAME);
+  if (!input.omitDone && input.cost !== undefined) frames.push(sseFrame({ choices: [], cost: input.cost.toFixed(6) }));
   return frames;
 }

@@ -13,6 +13,18 @@ export interface ServerSettings {
   requireSession: boolean;
   replyDelayMs: number;
   replyTokens: number;
+  /** OpenCode's cost frame after every stream. */
+  costFrames: boolean;
+  /** Lifetime of a cached prefix without `prompt_cache_retention: "24h"` (Infinity without a cacheClock). */
+  inMemoryCacheMs: number;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** How long a chat, Responses or Gemini request's prefixes stay cached. */
+export function prefixLifetimeMs(settings: ServerSettings, body: unknown): number {
+  const retention = (body as { prompt_cache_retention?: unknown } | undefined)?.prompt_cache_retention;
+  return retention === '24h' ? DAY_MS : settings.inMemoryCacheMs;
 }
 
 export interface ServerState {
@@ -33,14 +45,16 @@ export function settingsFrom(options: FakeServerOptions): ServerSettings {
     requireSession: options.requireSession === true,
     replyDelayMs: options.replyDelayMs ?? 0,
     replyTokens: options.replyTokens ?? DEFAULT_REPLY_TOKENS,
+    costFrames: options.costFrames !== false,
+    inMemoryCacheMs: options.cacheClock ? options.inMemoryCacheMs ?? 5 * 60_000 : Infinity,
   };
 }
 
 export function createState(options: FakeServerOptions): ServerState {
   return {
     settings: settingsFrom(options),
-    cache: new PrefixCacheModel(),
-    messagesCache: new BreakpointCache(),
+    cache: new PrefixCacheModel(options.cacheClock && { clock: options.cacheClock }),
+    messagesCache: new BreakpointCache(options.cacheClock && { clock: options.cacheClock }),
     recorder: new RequestRecorder(),
     replyQueue: [],
     faultQueue: [],

@@ -96,6 +96,16 @@ export interface FakeServerOptions {
   replyDelayMs?: number;
   /** Approximate length of the default reply, in o200k tokens. Default 40. */
   replyTokens?: number;
+  /**
+   * Model cache lifetimes on this clock (ms): a prefix cached at t is gone at t + lifetime unless read. Chat,
+   * Responses and Gemini: `prompt_cache_retention: "24h"` keeps it 24 h, else `inMemoryCacheMs`; Messages: 5 min, or
+   * an hour for `ttl: "1h"` breakpoints. Absent (default): nothing expires.
+   */
+  cacheClock?: () => number;
+  /** The in-memory lifetime with a cacheClock; default 5 minutes (OpenAI clears idle prefixes after 5–10). */
+  inMemoryCacheMs?: number;
+  /** Append OpenCode's cost frame after every stream (default true); false models an endpoint that sends none. */
+  costFrames?: boolean;
   /** Called once per handled request with a short human-readable line (the CLI logs it to stderr). */
   onRequestLog?: (line: string) => void;
 }

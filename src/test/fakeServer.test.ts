@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { startFakeServer } from '../fakeServer/server';
 import { PrefixCacheModel } from '../cacheModel/prefixCache';
-import { dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
+import { answerPayloads, dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
 import { useFakeServer } from './support/suiteHooks';
 
 const hello = { model: 'fake-large', messages: [{ role: 'user', content: 'hello there' }] };
@@ -90,7 +90,8 @@ describe('fake server: HTTP basics', () => {
       function: { name: 'read_file', arguments: '' },
     });
     assert.equal(chunks[chunks.length - 1].choices[0].finish_reason, 'tool_calls');
-    assert.equal(dataPayloads(text).at(-1), '[DONE]');
+    assert.equal(answerPayloads(text).at(-1), '[DONE]');
+    assert.deepEqual(JSON.parse(dataPayloads(text).at(-1) as string).choices, [], 'then OpenCode\'s cost chunk, as the gateway appends it');
     assert.equal(chunks.some((c) => c.usage), false, 'no usage chunk unless include_usage');
   });
 

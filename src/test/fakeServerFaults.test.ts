@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import { defaultReplyText } from '../fakeServer/replies';
-import { dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
+import { answerPayloads, dataPayloads, jsonOf, joinedDelta, parsedChunks, postChat, readStream, toolArgumentPieces } from '../fakeServer/client';
 import { useFakeServer } from './support/suiteHooks';
 
 const messages = [{ role: 'user', content: 'tell me about faults' }];
@@ -71,12 +71,12 @@ describe('fake server: faults', () => {
     assert.equal(error, undefined);
     assert.ok(Date.now() - started >= 250, `stalled only ${Date.now() - started} ms`);
     assert.equal(joinedDelta(parsedChunks(text), 'content'), defaultText);
-    assert.equal(dataPayloads(text).at(-1), '[DONE]');
+    assert.equal(answerPayloads(text).at(-1), '[DONE]');
   });
 
   it('malformed-chunk puts one non-JSON frame mid-stream and carries on', async () => {
     const { text } = await readStream(await withFault('malformed-chunk'));
-    const payloads = dataPayloads(text);
+    const payloads = answerPayloads(text);
     assert.equal(payloads[2], '{not json');
     assert.equal(payloads.filter((p) => p === '{not json').length, 1);
     assert.equal(joinedDelta(parsedChunks(text), 'content'), defaultText);

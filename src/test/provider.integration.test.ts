@@ -69,7 +69,7 @@ describe('provider over real HTTP (fake server)', () => {
         await ask(shapedExt, 'fake-large', history);
         await ask(shapedExt, 'fake-large', [...history, assistant('First answer.'), user('and the risks?')]);
         const line = shapedExt.log.lines.map((l) => l.message).filter((m) => m.startsWith('[usage]')).at(-1) ?? '';
-        const match = /^\[usage\] prompt=(\d+) completion=(\d+) total=(\d+) cached=(\d+) cacheHit=(\d+\.\d)%$/.exec(line);
+        const match = /^\[usage\] prompt=(\d+) completion=(\d+) total=(\d+) cached=(\d+) cacheHit=(\d+\.\d)%( cost=\$\d+\.\d{4,6})?$/.exec(line);
         assert.ok(match, line);
         const [prompt, completion, total, cached, hit] = match.slice(1).map(Number);
         assert.strictEqual(total, prompt + completion);

@@ -7,6 +7,7 @@
 import * as assert from 'assert';
 import { startFakeServer, type FakeServer } from '../fakeServer';
 import { reportHtml } from '../core/report/reportHtml';
+import { formatUsd } from '../core/cost/requestCost';
 import type { ReportData } from '../core/report/reportData';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, assistant, user } from './support/activatedExtension';
@@ -58,6 +59,24 @@ describe('status bar and session report (activated extension)', () => {
     } finally {
       ext.dispose();
       double.settingsStore.clear();
+    }
+  });
+
+  it('the tooltip shows the last request\'s dollars and the conversation so far: the sum of its [usage] lines', async () => {
+    const ext = activateAgainst(server);
+    try {
+      const history = [user(`a question ${'lorem ipsum '.repeat(200)}`)];
+      await ask(ext, 'fake-small', history);
+      await ask(ext, 'fake-small', [...history, assistant('an answer'), user('and another')]);
+      await ask(ext, 'fake-small', [...history, assistant('an answer'), user('and another'), assistant('ok'), user('last one')]);
+      const costs = ext.log.lines.map((l) => l.message).filter((m) => m.startsWith('[usage]')).map((m) => Number(/ cost=\$(\d+\.\d+)$/.exec(m)?.[1]));
+      assert.strictEqual(costs.length, 3);
+      assert.ok(costs.every((c) => c > 0), 'each [usage] line carries OpenCode\'s cost');
+      const tooltip = String(statusItem().tooltip.value);
+      assert.ok(tooltip.includes(`\n| cost | ${formatUsd(costs[2])} |\n`), tooltip);
+      assert.ok(tooltip.includes(`\n| conversation so far | ${formatUsd(costs[0] + costs[1] + costs[2])} |\n`), tooltip);
+    } finally {
+      ext.dispose();
     }
   });
 

@@ -10,6 +10,10 @@ import { limitSentence } from '../core/quota/quotaText';
 import { RequestLog } from '../core/report/requestLog';
 import { ChatEngine, type EngineTiming } from '../core/request/chatEngine';
 import type { UserFacingError } from '../core/request/userFacingError';
+import { OPENCODE_CLIENT } from '../core/request/chatTransport';
+import { CacheWarmer, NODE_TIMERS, type WarmTimers } from '../core/warming/cacheWarmer';
+import { sendWarming } from '../core/warming/warmRequest';
+import { warmingHooks, warmingSettings } from '../core/warming/warmingHooks';
 import { ApiKeyStore } from './apiKey';
 import { registerOpenCodeParticipant } from './chatParticipant';
 import { offerToSetKey, registerCommands } from './commands';
@@ -24,6 +28,8 @@ import { registerEditorFeatures } from './editorFeatures';
 
 export interface ComposeOptions {
   timing?: Partial<EngineTiming>;
+  /** The warming timers (tests drive them). */
+  warmTimers?: WarmTimers;
 }
 
 export interface ComposedExtension {
@@ -81,15 +87,29 @@ function createParts(context: vscode.ExtensionContext): Parts {
 function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: () => OpenCodeChatProvider, options: ComposeOptions): ChatEngine {
   const { log, settings, keys, requests, statusBar, reports, quota } = parts;
   const recorder = new RequestRecorderFile(context.logUri.fsPath, log);
-  const engine = new ChatEngine({
+  const warmer = new CacheWarmer({
+    timers: options.warmTimers ?? NODE_TIMERS,
+    settings: () => warmingSettings(settings.current),
+    send: (target, body, signal) => sendWarming({ endpoint: async () => ({ baseUrl: settings.current.baseUrl, apiKey: await keys.get() }), client: OPENCODE_CLIENT, idleTimeoutMs: settings.current.streamIdleTimeoutSeconds * 1000 }, target, body, signal),
+    log,
+    onWarmed: (target, outcome) => {
+      requests.addWarming(target.sessionId, outcome.cost);
+      statusBar.update();
+    },
+  });
+  context.subscriptions.push({ dispose: () => warmer.dispose() });
+  const warming = warmingHooks(warmer, () => settings.current, (modelId) => engine.unsupported[modelId] ?? []);
+  const engine: ChatEngine = new ChatEngine({
     log,
     store: context.globalState,
     settings: () => settings.current,
     apiKey: () => keys.get(),
     onLimitsChanged: () => provider().notifyInfoChanged(),
     record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
-    onAccounted: (modelId, prepared, usage) => {
-      requests.add(modelId, prepared, usage, Date.now(), prepared.route.id);
+    onAttempt: warming.onAttempt,
+    onAccounted: (modelId, prepared, usage, cost) => {
+      warming.onAccounted(modelId, prepared, usage);
+      requests.add(modelId, prepared, usage, Date.now(), prepared.route.id, cost);
       parts.steps.mark('model');
       if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       statusBar.update();

@@ -32,7 +32,8 @@ export class OpenCodeStatusBar implements vscode.Disposable {
     if (this.refusal && this.refusal.after === last) return this.showRefusal(this.refusal.message);
     this.refusal = undefined;
     if (!last) return void this.offerKey();
-    const view = statusView(last, this.requests.previous(last), this.settings.current.historyTrim, this.quota.current);
+    // The conversation's dollars so far and its warming, beside the last request's (core/report/statusText.ts costRows).
+    const view = statusView(last, this.requests.previous(last), this.settings.current.historyTrim, this.quota.current, this.requests.get(last.sessionId));
     this.item.text = `${view.warning ? '$(warning)' : '$(comment-discussion)'} ${view.text}`;
     const tooltip = new vscode.MarkdownString(view.tooltip);
     this.item.tooltip = tooltip;

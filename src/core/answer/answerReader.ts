@@ -10,7 +10,8 @@ import type { StreamEvent } from '../types';
 import { isRecord } from '../util/isRecord';
 import { AnswerAssembler, type AnswerResult } from './assembler';
 import { errorOfPayload } from './errorFrame';
-import { costOf, type WireEvent, type WireReader } from './wireEvent';
+import { reportedCostOf } from '../cost/costFrame';
+import type { WireEvent, WireReader } from './wireEvent';
 
 export class AnswerReader implements StreamReader {
   private readonly assembler: AnswerAssembler;
@@ -27,7 +28,7 @@ export class AnswerReader implements StreamReader {
     const payload = parsed(data);
     const error = errorOfPayload(payload, eventName);
     if (error) return this.step([{ kind: 'error', error }]);
-    const cost = isRecord(payload) ? costOf(payload.cost) : undefined;
+    const cost = reportedCostOf(payload);
     const events = this.wire.read(payload, eventName);
     return this.step(cost === undefined ? events : [...events, { kind: 'cost', usd: cost }]);
   }

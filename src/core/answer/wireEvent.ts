@@ -48,9 +48,3 @@ export interface WireReader {
   /** The stream broke: only text held back (a call still open is left open, so the assembler drops it). */
   abandon(): WireEvent[];
 }
-
-/** The usd value of a cost field (OpenCode sends it as a string of dollars), when it is one. */
-export function costOf(value: unknown): number | undefined {
-  const usd = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof usd === 'number' && Number.isFinite(usd) && usd >= 0 ? usd : undefined;
-}

@@ -5,6 +5,7 @@
  */
 
 import { validateModelOverrides, type ModelOverride } from '../routes/select/modelOverrides';
+import type { AnthropicTtl, CacheLifetime, OpenAiRetention } from '../routes/cacheLifetime';
 import { redact, redactUrl } from '../util/redact';
 import { resolveEditorSettings, type EditorSettings } from './editorSettings';
 
@@ -24,6 +25,15 @@ export interface HistoryTrimSettings {
   keepRecentRounds?: number;
 }
 
+/** `opencode.promptCache.*` (docs/prompt-cache.md). */
+export interface PromptCacheSettings extends CacheLifetime {
+  warming: {
+    enabled: boolean;
+    /** Warming requests per idle pause, at most. */
+    maxRequests: number;
+  };
+}
+
 export interface Settings {
   baseUrl: string;
   reservedOutputTokens: number;
@@ -41,6 +51,8 @@ export interface Settings {
   models?: Readonly<Record<string, ModelOverride>>;
   /** Inline suggestions and commit messages (editorSettings.ts). */
   editor?: EditorSettings;
+  /** Cache lifetimes and warming; absent (tests' literal settings) means the defaults. */
+  promptCache?: PromptCacheSettings;
 }
 
 export type ReadSetting = (key: string) => unknown;
@@ -75,6 +87,14 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
     recordRequests: readBoolean(read, warn, 'recordRequests', false),
     models: readModelOverrides(read, warn),
     editor: resolveEditorSettings(read, warn),
+    promptCache: {
+      openaiRetention: readChoice<OpenAiRetention>(read, warn, 'promptCache.openaiRetention', ['24h', 'default'], '24h'),
+      anthropicTtl: readChoice<AnthropicTtl>(read, warn, 'promptCache.anthropicTtl', ['5m', '1h'], '5m'),
+      warming: {
+        enabled: readBoolean(read, warn, 'promptCache.warming.enabled', false),
+        maxRequests: num('promptCache.warming.maxRequests', 3, 1, 20),
+      },
+    },
   };
 }
 

@@ -6,6 +6,7 @@
  * no figure is computed here (reportFigures.ts does, while a report is open). Bounded: a few conversations,
  * a few hundred requests each.
  */
+import type { RequestCost } from '../cost/requestCost';
 import type { TrimPlan } from '../request/prepareRequest';
 import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
@@ -51,6 +52,16 @@ export interface RequestRecord {
   factor: number;
   /** The wire route the request took (chat / responses / messages / gemini), when the engine says. */
   route?: string;
+  /** The request's dollars: OpenCode's (`reported`) or from the model's prices (`computed`); absent when unknown. */
+  costUsd?: number;
+  costSource?: RequestCost['source'];
+}
+
+/** Warming requests of a conversation (core/warming), counted apart from the requests the user made. */
+export interface WarmingTally {
+  requests: number;
+  /** Dollars of those with a known cost. */
+  costUsd: number;
 }
 
 export interface ConversationLog {
@@ -63,6 +74,10 @@ export interface ConversationLog {
   added: number;
   /** Read from a request recording (opencode.recordRequests), not observed in this window: the file's name. */
   recordedFile?: string;
+  /** Requests the warming timer sent for this conversation (never in `records`). */
+  warming?: WarmingTally;
+  /** Dollars of every request with a known cost (also those `records` no longer holds); `computed` when any was computed. */
+  spent?: { usd: number; computed: boolean };
 }
 
 /** The first user text of a conversation, short: what its report's tab and the picker call it. */
@@ -79,7 +94,7 @@ export function conversationTitle(log: ConversationLog): string {
 export const MAX_CONVERSATIONS = 10;
 export const MAX_RECORDS_PER_CONVERSATION = 500;
 
-export function toRequestRecord(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at: number, route?: string): RequestRecord {
+export function toRequestRecord(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at: number, route?: string, cost?: RequestCost): RequestRecord {
   const { budget, geometry, trim } = plan;
   const prompt = Math.max(0, usage.contextTokens);
   const cached = Math.min(prompt, Math.max(0, usage.cachedTokens));
@@ -106,6 +121,7 @@ export function toRequestRecord(modelId: string, plan: TrimPlan, usage: Normaliz
     overCeiling: trim.overCeiling,
     factor: factorOf(plan, prompt),
     ...(route ? { route } : {}),
+    ...(cost ? { costUsd: cost.usd, costSource: cost.source } : {}),
   };
 }
 
@@ -123,14 +139,15 @@ export class RequestLog {
   private last: RequestRecord | undefined;
 
   /** `route`: the request's wire route, once PreparedRequest carries one (composeExtension passes it). */
-  add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string): RequestRecord {
-    const record = toRequestRecord(modelId, plan, usage, at, route);
+  add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string, cost?: RequestCost): RequestRecord {
+    const record = toRequestRecord(modelId, plan, usage, at, route, cost);
     const kept = this.conversations.get(plan.sessionId) ?? { log: { sessionId: plan.sessionId, modelId, records: [], requests: [], added: 0 }, interner: new MessageInterner() };
     const { log, interner } = kept;
     log.modelId = modelId;
     const fresh = Object.entries(plan.trim.native ?? {}).filter(([key, size]) => kept.native?.get(key)?.join() !== size.join());
     if (fresh.length > 0) kept.native = new Map([...(kept.native ?? []), ...fresh]);
     log.records.push(record);
+    if (cost) log.spent = { usd: (log.spent?.usd ?? 0) + cost.usd, computed: (log.spent?.computed ?? false) || cost.source === 'computed' };
     log.requests.push({
       messages: interner.history(plan.input),
       tools: interner.toolsOf(plan.tools),
@@ -147,6 +164,14 @@ export class RequestLog {
     this.conversations.set(plan.sessionId, kept);
     this.last = record;
     return record;
+  }
+
+  /** A warming request of a known conversation: counted apart, its cost added when known. */
+  addWarming(sessionId: string, cost?: RequestCost): void {
+    const log = this.conversations.peek(sessionId)?.log;
+    if (!log) return;
+    const tally = log.warming ?? { requests: 0, costUsd: 0 };
+    log.warming = { requests: tally.requests + 1, costUsd: tally.costUsd + (cost?.usd ?? 0) };
   }
 
   /** The most recent request of any conversation. */

@@ -6,7 +6,8 @@
 import type { HistoryTrimSettings } from '../config/settings';
 import type { Quota } from '../quota/goUsage';
 import { quotaLines, quotaWarning } from '../quota/quotaText';
-import type { RequestRecord } from './requestLog';
+import { formatUsd } from '../cost/requestCost';
+import type { ConversationLog, RequestRecord } from './requestLog';
 
 export interface StatusView {
   text: string;
@@ -76,7 +77,21 @@ export function statusText(last: RequestRecord): string {
   return `OpenCode ${labelText(shortModelName(last.modelId))} ${percent(last.cacheHit)} · ${fill}`;
 }
 
-export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, quota?: Quota, warning?: string): string {
+/** `$0.0123`, or `≈$0.0123` when computed from list prices (the `[usage]` line's marks). */
+function dollars(usd: number, computed: boolean): string {
+  return `${computed ? '≈' : ''}${formatUsd(usd)}`;
+}
+
+/** The tooltip's money rows: the last request, the conversation so far, and warming apart (none when nothing is known). */
+export function costRows(last: RequestRecord, conversation?: Pick<ConversationLog, 'spent' | 'warming'>): string[] {
+  const rows: string[] = [];
+  if (last.costUsd !== undefined) rows.push(`| cost | ${dollars(last.costUsd, last.costSource === 'computed')} |`);
+  if (conversation?.spent) rows.push(`| conversation so far | ${dollars(conversation.spent.usd, conversation.spent.computed)} |`);
+  if (conversation?.warming) rows.push(`| warming (${conversation.warming.requests} requests) | ${formatUsd(conversation.warming.costUsd)} |`);
+  return rows;
+}
+
+export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, quota?: Quota, warning?: string, conversation?: Pick<ConversationLog, 'spent' | 'warming'>): string {
   const lines = [
     `**OpenCode** · ${markdownText(last.modelId)}`,
     '',
@@ -88,6 +103,7 @@ export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, qu
     `| budget | ${Number.isFinite(last.budget) ? last.budget.toLocaleString('en-US') : 'no trim'} |`,
     `| headroom · cut step | ${last.headroom.toLocaleString('en-US')} · ${last.cutStep.toLocaleString('en-US')} |`,
     ...(last.route ? [`| route | ${routeLabel(last.route)} |`] : []),
+    ...costRows(last, conversation),
     '',
     last.removed > 0
       ? `Cut ${last.cutMoved ? '**moved**' : 'held'}: ${last.removed} older message(s) not sent.`
@@ -100,7 +116,7 @@ export function statusTooltip(last: RequestRecord, trim: HistoryTrimSettings, qu
   return lines.join('\n');
 }
 
-export function statusView(last: RequestRecord, previous: RequestRecord | undefined, trim: HistoryTrimSettings, quota?: Quota): StatusView {
+export function statusView(last: RequestRecord, previous: RequestRecord | undefined, trim: HistoryTrimSettings, quota?: Quota, conversation?: Pick<ConversationLog, 'spent' | 'warming'>): StatusView {
   const warning = statusWarning(last, previous, quota);
-  return { text: statusText(last), tooltip: statusTooltip(last, trim, quota, warning), warning };
+  return { text: statusText(last), tooltip: statusTooltip(last, trim, quota, warning, conversation), warning };
 }

@@ -23,6 +23,8 @@ import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState } from './accountUsage';
+import { pricesFor } from '../cost/prices';
+import { longLivedWrites } from '../routes/cacheLifetime';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { bodyFor, convertForRequest, prepareConverted, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { sentRecord } from '../replay/sentRecord';
@@ -30,7 +32,7 @@ import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type ShownSoFar } from './streamAnswer';
 import { attemptBody } from './sendBody';
-import { unsupportedParamOf } from './unsupportedParams';
+import { unsupportedParamOf, withoutParams } from './unsupportedParams';
 import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
@@ -84,7 +86,7 @@ export class ChatEngine {
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
     this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
-    this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states };
+    this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().baseUrl) };
   }
 
   /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */
@@ -260,7 +262,7 @@ export class ChatEngine {
     );
     const { answer } = tried;
     // Usage that arrived before a failure (a break after only thinking, an empty answer) is accounted too.
-    if (answer.usage) this.account(modelId, prepared, answer.usage, !answer.usageAnomaly);
+    if (answer.usage) this.account(modelId, prepared, answer.usage, !answer.usageAnomaly, answer.cost);
     if (tried.error !== undefined) return { error: tried.error, shown: tried.shown };
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
@@ -282,11 +284,12 @@ export class ChatEngine {
     void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
   }
 
-  /** `trusted`: the usage record was consistent (calibration learns only from such records). */
-  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, trusted: boolean): void {
-    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: trusted });
+  /** `trusted`: the usage record was consistent (calibration learns only from such records). `reportedUsd`: OpenCode's cost frame. */
+  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, trusted: boolean, reportedUsd?: number): void {
+    const longCacheWrites = longLivedWrites(withoutParams(prepared.body, new Set(this.unsupported[modelId] ?? []), prepared.route.id));
+    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: trusted, reportedUsd, longCacheWrites });
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
-    this.deps.onAccounted?.(modelId, prepared, usage);
+    this.deps.onAccounted?.(modelId, prepared, usage, result.cost);
   }
 }

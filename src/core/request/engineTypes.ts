@@ -3,6 +3,7 @@
  * its attempts end with (RunEnd, SentAttempt) and what it returns (RunOutcome).
  */
 import type { Settings } from '../config/settings';
+import type { RequestCost } from '../cost/requestCost';
 import type { Logger } from '../log';
 import type { SentRecord } from '../replay/sentRecord';
 import type { KeyValueStore } from '../state/persisted';
@@ -18,7 +19,8 @@ export interface EngineDeps {
   /** Called when a learned context limit changes what VS Code should be told about a model. */
   onLimitsChanged?: () => void;
   /** Called after each answer's usage is accounted (feeds the session report's request log). */
-  onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
+  /** `cost`: the request's dollars (reported or computed, core/cost/requestCost.ts), when known. */
+  onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, cost?: RequestCost) => void;
   /**
    * Called once per request (not per attempt), after its last attempt, to record it (opencode.recordRequests): the
    * prepared request that attempt sent and what it finally sent (effort, quirks, refused parameters applied).

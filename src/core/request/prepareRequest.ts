@@ -123,6 +123,7 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
     outputRoom: outputRoom(plan.budget, plan.geometry.ceiling, plan.trim.estTokens),
     reasoning: ctx.reasoningModel,
     replay: ctx.replay,
+    cacheLifetime: ctx.settings.promptCache,
   };
   return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasoningOn: ctx.reasoningOn };
 }

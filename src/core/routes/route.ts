@@ -9,6 +9,7 @@ import type { Logger } from '../log';
 import type { StreamEvent } from '../types';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import type { AssistantLayout, NativeReplay } from './nativeReplay';
+import type { CacheLifetime } from './cacheLifetime';
 
 export type RouteId = 'chat' | 'responses' | 'messages' | 'gemini';
 export const ROUTE_IDS: readonly RouteId[] = ['chat', 'responses', 'messages', 'gemini'];
@@ -48,6 +49,8 @@ export interface BodyInput {
   replay?: NativeReplay;
   /** Chat only: false when the model rejects `stream_options` (then no usage arrives). Default true. */
   includeUsage?: boolean;
+  /** The cache lifetime the settings ask for (cacheLifetime.ts); absent: the provider's default lifetime. */
+  cacheLifetime?: CacheLifetime;
 }
 
 export interface HeaderInput {
@@ -67,7 +70,7 @@ export interface ReadResult {
   malformed?: string;
   /** Chat: the chunk had fields of the wrong type, dropped (chunkShape.ts); the raw payload, for the log. */
   wrongShape?: string;
-  /** The answer's end marker ([DONE], response.completed/incomplete, message_stop): reading stops here. */
+  /** The answer's end marker ([DONE], response.completed/incomplete, message_stop): after it only the cost frame is read. */
   end?: boolean;
   /** Anything but a keep-alive or a cost frame arrived: the idle timeout starts again (core/answer/assembler.ts). */
   progress?: boolean;

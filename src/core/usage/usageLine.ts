@@ -2,6 +2,7 @@
  * The two ways usage leaves the extension: a log line users grep for, and the payload of the final
  * `usage` data part that VS Code chat reads for its context indicator and its compaction trigger.
  */
+import { costField, type RequestCost } from '../cost/requestCost';
 import type { NormalizedUsage } from '../types';
 
 /** Share of the prompt served from cache, in percent: 0 for an empty prompt, never above 100. */
@@ -10,10 +11,13 @@ export function cacheHitPercent(u: NormalizedUsage): number {
   return Math.min(100, (Math.max(0, u.cachedTokens) / u.contextTokens) * 100);
 }
 
-/** `[usage] prompt=P completion=C total=T cached=K cacheHit=X.X%`, prompt being all context tokens. */
-export function formatUsageLine(u: NormalizedUsage): string {
+/**
+ * `[usage] prompt=P completion=C total=T cached=K cacheHit=X.X%[ cost=$D| cost≈$D]`, prompt being all context
+ * tokens; the cost is OpenCode's (`=`) or computed from the model's prices (`≈`), and absent when neither is known.
+ */
+export function formatUsageLine(u: NormalizedUsage, cost?: RequestCost): string {
   return `[usage] prompt=${u.contextTokens} completion=${u.completionTokens} total=${u.totalTokens} ` +
-    `cached=${u.cachedTokens} cacheHit=${cacheHitPercent(u).toFixed(1)}%`;
+    `cached=${u.cachedTokens} cacheHit=${cacheHitPercent(u).toFixed(1)}%${cost ? ` ${costField(cost)}` : ''}`;
 }
 
 /** What VS Code chat parses from a data part with mime type `usage` (OpenAI's field names). */

@@ -20,7 +20,7 @@ export function engineFor(baseUrl: string, overrides: Record<string, unknown> = 
   const values: Record<string, unknown> = { baseUrl, ...overrides };
   const settings: Settings = resolveSettings((key) => values[key], (m) => log.warn(`[settings] ${m}`));
   const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing, ...hooks });
-  return { engine, log, store };
+  return { engine, log, store, settings };
 }
 
 export function chat(...texts: string[]): ChatMessage[] {

@@ -6,6 +6,7 @@ import { toWireToolChoice } from '../../convert/toWireTools';
 import type { BodyInput } from '../route';
 import { samplingFields } from '../sampling';
 import { withToolImagesAsUser } from './chatToolImages';
+import { retentionField } from '../cacheLifetime';
 
 /** `messages` last, as on every route: a longer history only appends bytes. */
 export function buildChatBody(input: BodyInput): Record<string, unknown> {
@@ -15,6 +16,8 @@ export function buildChatBody(input: BodyInput): Record<string, unknown> {
   if (toolChoice) body.tool_choice = toolChoice;
   Object.assign(body, samplingFields(input.options, { maxTokens: 'max_tokens', stop: true }, input.outputRoom));
   body.stream = true;
+  const retention = retentionField(input);
+  if (retention) body.prompt_cache_retention = retention;
   if (input.includeUsage !== false) body.stream_options = { include_usage: true };
   body.messages = withToolImagesAsUser(input.messages);
   return body;

@@ -8,13 +8,19 @@
  *      blocks (parallel tool results) were appended since (Anthropic only looks ~20 blocks back by itself).
  * Both message breakpoints are functions of the history alone, so inside the already-cached part a marker only
  * ever disappears (the old breakpoint 4), never appears on a new block. Thinking blocks cannot carry one.
+ * Every marker is the same `cache_control` (the lifetime the settings ask for, routes/cacheLifetime.ts): Anthropic
+ * wants longer lifetimes before shorter ones, and one marker for all keeps that true.
  */
 import type { AnthropicMessage, Block } from './messagesBody';
 
 export const MAX_BREAKPOINTS = 4;
-const EPHEMERAL = { type: 'ephemeral' };
+const EPHEMERAL: Readonly<Record<string, string>> = { type: 'ephemeral' };
 
-export function placeBreakpoints(tools: Block[], system: Block[], messages: AnthropicMessage[]): void {
+/** `marker`: the `cache_control` every breakpoint gets (default: the 5-minute lifetime). */
+export function placeBreakpoints(tools: Block[], system: Block[], messages: AnthropicMessage[], marker = EPHEMERAL): void {
+  const mark = (block: Block | undefined): void => {
+    if (block) block.cache_control = { ...marker };
+  };
   mark(tools[tools.length - 1]);
   mark(system[system.length - 1]);
   const newest = messages.length - 1;
@@ -42,8 +48,4 @@ function lastCacheable(message: AnthropicMessage): Block | undefined {
     }
   }
   return undefined;
-}
-
-function mark(block: Block | undefined): void {
-  if (block) block.cache_control = EPHEMERAL;
 }

@@ -11,6 +11,7 @@ import type { AssistantLayout } from '../nativeReplay';
 import type { BodyInput } from '../route';
 import { samplingFields, withinRoom } from '../sampling';
 import { placeBreakpoints } from './cacheBreakpoints';
+import { breakpointMarker } from '../cacheLifetime';
 
 export type Block = Record<string, unknown>;
 export interface AnthropicMessage {
@@ -34,7 +35,7 @@ export function buildMessagesBody(input: BodyInput): Record<string, unknown> {
   const system = input.messages.filter((m) => m.role === 'system').map((m) => ({ type: 'text', text: m.content as string }));
   if (system.length > 0) body.system = system;
   const messages = toAnthropicMessages(input);
-  placeBreakpoints(tools, system, messages);
+  placeBreakpoints(tools, system, messages, breakpointMarker(input));
   body.messages = messages;
   return body;
 }

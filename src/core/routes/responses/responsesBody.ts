@@ -9,12 +9,15 @@ import { responsesItemId } from '../callIds';
 import type { AssistantLayout } from '../nativeReplay';
 import type { BodyInput } from '../route';
 import { samplingFields } from '../sampling';
+import { retentionField } from '../cacheLifetime';
 
 type Item = Record<string, unknown>;
 type AssistantMessage = Extract<WireMessage, { role: 'assistant' }>;
 
 export function buildResponsesBody(input: BodyInput): Record<string, unknown> {
   const body: Record<string, unknown> = { model: input.modelId, stream: true, store: false, prompt_cache_key: input.sessionId };
+  const retention = retentionField(input);
+  if (retention) body.prompt_cache_retention = retention;
   if (input.reasoning) {
     body.include = ['reasoning.encrypted_content'];
     body.reasoning = { summary: 'auto' };

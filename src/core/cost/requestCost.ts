@@ -1,0 +1,61 @@
+/**
+ * The dollars of one request, pure: OpenCode's own figure when its cost frame came (core/cost/costFrame.ts),
+ * else computed from the model's prices and the usage record, cache reads and writes included; none when
+ * neither is known. And the one way a dollar amount is written (the `[usage]` line, the status bar, the report).
+ */
+import type { NormalizedUsage } from '../types';
+import { pricesAt, type ModelPrices, type PriceTable } from './prices';
+import { LONG_WRITE_MULTIPLIER } from './cacheRules';
+
+export type CostSource = 'reported' | 'computed';
+
+export interface RequestCost {
+  usd: number;
+  source: CostSource;
+}
+
+export interface CostInput {
+  usage: NormalizedUsage;
+  /** OpenCode's cost frame, USD. */
+  reportedUsd?: number;
+  prices?: ModelPrices;
+  /** The request asked Anthropic for the 1-hour cache lifetime: its writes cost LONG_WRITE_MULTIPLIER × input. */
+  longCacheWrites?: boolean;
+}
+
+/** The prompt split the way prices apply: tokens read from the cache, written to it, and the rest. */
+export function promptParts(usage: NormalizedUsage): { uncached: number; read: number; written: number } {
+  const read = Math.max(0, usage.cachedTokens);
+  const written = Math.max(0, usage.cacheWriteTokens);
+  return { uncached: Math.max(0, usage.contextTokens - read - written), read, written };
+}
+
+/** USD of a usage record at a price table (prices per million tokens). */
+export function computedUsd(usage: NormalizedUsage, prices: PriceTable, longCacheWrites = false): number {
+  const { uncached, read, written } = promptParts(usage);
+  const writePrice = longCacheWrites ? prices.input * LONG_WRITE_MULTIPLIER : prices.cacheWrite;
+  const micro = uncached * prices.input + read * prices.cacheRead + written * writePrice + Math.max(0, usage.completionTokens) * prices.output;
+  return micro / 1_000_000;
+}
+
+export function isUsd(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** Reported wins (it is what the account was charged); computed when the model has prices; else undefined. */
+export function requestCost(input: CostInput): RequestCost | undefined {
+  if (isUsd(input.reportedUsd)) return { usd: input.reportedUsd, source: 'reported' };
+  if (!input.prices) return undefined;
+  return { usd: computedUsd(input.usage, pricesAt(input.prices, input.usage.contextTokens), input.longCacheWrites), source: 'computed' };
+}
+
+/** `$0.0123`: six decimals, trailing zeros trimmed down to four (a cheap request still shows its digits). */
+export function formatUsd(usd: number): string {
+  const fixed = Math.max(0, usd).toFixed(6);
+  return `$${fixed.replace(/0{1,2}$/, '')}`;
+}
+
+/** The `[usage]` line's field: `cost=$0.0123` when OpenCode reported it, `cost≈$0.0123` when computed from prices. */
+export function costField(cost: RequestCost): string {
+  return `cost${cost.source === 'reported' ? '=' : '≈'}${formatUsd(cost.usd)}`;
+}
