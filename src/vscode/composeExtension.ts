@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isLoopbackUrl } from '../core/config/endpoint';
+import { setHostVersion } from '../core/request/clientOptions';
 import { QuotaService } from '../core/quota/quotaService';
 import { limitSentence } from '../core/quota/quotaText';
 import { RequestLog } from '../core/report/requestLog';
@@ -56,7 +57,7 @@ function createParts(context: vscode.ExtensionContext): Parts {
   const settings = new SettingsReader(log);
   const keys = new ApiKeyStore(context.secrets);
   const endpoint = async () => ({ baseUrl: settings.current.baseUrl, apiKey: await keys.get() });
-  const catalog = new ModelCatalog(context.globalState, log, endpoint);
+  const catalog = new ModelCatalog(context.globalState, log, endpoint, () => settings.current.catalog);
   const requests = new RequestLog();
   const quota = new QuotaService({ endpoint, log });
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
@@ -74,6 +75,7 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     settings: () => settings.current,
     apiKey: () => keys.get(),
     onLimitsChanged: () => provider().notifyInfoChanged(),
+    notify: (message) => void vscode.window.showWarningMessage(message),
     record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
     onAccounted: (modelId, prepared, usage) => {
       requests.add(modelId, prepared, usage, Date.now(), prepared.route.id);
@@ -112,6 +114,7 @@ function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Dis
 }
 
 export function composeExtension(context: vscode.ExtensionContext, options: ComposeOptions = {}): ComposedExtension {
+  setHostVersion(vscode.version ?? '');
   const parts = createParts(context);
   const { log, settings, keys, requests, quota, statusBar, reports } = parts;
   const engine = createEngine(context, parts, () => provider, options);

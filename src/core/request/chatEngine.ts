@@ -8,12 +8,13 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
 import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
-import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
+import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
 import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
+import { learnedWins } from '../models/modelTable';
 import type { RouteChoice } from '../routes/select/selectRoute';
-import { chooseRoute, learnRoute, switchedRoute, type RouteSwitch } from './routeSwitch';
+import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
@@ -71,6 +72,8 @@ export class ChatEngine {
   readonly accounting: AccountingState;
 
   private readonly store: PersistedStore;
+  /** Pinned routes (opencode.models api) the gateway refused this session, and the route that answered. */
+  private readonly refusedPins = new RefusedPins();
 
   /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
   constructor(private readonly deps: EngineDeps) {
@@ -92,13 +95,14 @@ export class ChatEngine {
   /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */
   limitsFor(modelId: string, listed: ModelLimits): ModelLimits {
     const learned = this.learned.get(modelId);
-    if (learned && (!listed.contextWindow || learned < listed.contextWindow)) return { ...listed, contextWindow: learned };
-    return listed;
+    // The table's precedence (models/modelTable.ts): the setting, then the learned window, then the rest.
+    if (this.deps.settings().models?.[modelId]?.contextWindow) return listed;
+    return learnedWins(listed.contextWindow, learned) ? { ...listed, contextWindow: learned } : listed;
   }
 
   /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
   routeFor(modelId: string, settings: Settings = this.deps.settings()): RouteChoice {
-    return chooseRoute(modelId, settings, this.routes);
+    return chooseRoute(modelId, settings, this.routes, this.refusedPins);
   }
 
   /** Converts and prepares in one call (tests); run() converts once (convertForRequest) and prepares from that (prepareFrom), again after a context-length 400. */
@@ -129,6 +133,8 @@ export class ChatEngine {
   }
 
   private readonly unknownWindowsNoted = new Set<string>();
+  /** Models whose incomplete reasoning items were dropped (logged once each). */
+  private readonly incompleteNoted = new Set<string>();
 
   /** Once per model and fallback value: say which window the trim assumes, or that it is off. */
   private noteUnknownWindow(modelId: string, fallback: number): void {
@@ -174,7 +180,7 @@ export class ChatEngine {
       sent.body = attemptBody(prepared, settings, this.unsupported[request.modelId] ?? []);
       try {
         const outcome = await this.attempt(scope, prepared, sent.body, shown);
-        if (switches.length > 0) this.rememberRoute(settings.baseUrl, request.modelId, switches, prepared.route.id);
+        if (switches.length > 0) this.rememberRoute(settings, request.modelId, switches, prepared.route.id);
         return outcome;
       } catch (error) {
         // Usage that arrived before the throw (a break after only thinking, an empty answer) is still accounted.
@@ -184,7 +190,7 @@ export class ChatEngine {
           this.deps.log.warn(redact(truncationLine(error, request.modelId), [endpoint.apiKey]));
           return { prepared, truncated: true };
         }
-        const switched = shown.thinking ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings.baseUrl);
+        const switched = shown.thinking ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings);
         if (switched) {
           prepared = switched;
           continue;
@@ -211,10 +217,11 @@ export class ChatEngine {
   }
 
   /** The route that answered after a refusal: remembered (persisted) and said in one [route] line. */
-  private rememberRoute(baseUrl: string, modelId: string, switches: RouteSwitch[], route: RouteId): void {
-    const learned = learnRoute(this.routes, baseUrl, modelId, switches, route);
+  private rememberRoute(settings: Settings, modelId: string, switches: RouteSwitch[], route: RouteId): void {
+    const learned = learnRoute(this.routes, settings.baseUrl, modelId, switches, route, settings.models?.[modelId]?.api, this.refusedPins);
     if (learned.changed) void this.store.save(STORE_KEYS.routes, this.routes.toJSON());
     this.deps.log.info(learned.line);
+    if (learned.notice) this.deps.notify?.(learned.notice);
   }
 
   /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
@@ -275,7 +282,7 @@ export class ChatEngine {
       this.reasoning.remember(answer.callIds, answer.thinking);
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
-    this.rememberLayout(answer.layout);
+    this.rememberLayout(modelId, answer.layout);
     // Usage goes one way: stream → accounting → VS Code, once.
     const usage = this.accountOnce(modelId, prepared, shown);
     if (usage) onEvent({ kind: 'usage', usage });
@@ -283,7 +290,11 @@ export class ChatEngine {
   }
 
   /** Native items to pass back on later turns, persisted so they survive a restart. */
-  private rememberLayout(layout: AssistantLayout | undefined): void {
+  private rememberLayout(modelId: string, layout: AssistantLayout | undefined): void {
+    if (layout && completeLayout(layout).dropped > 0 && !this.incompleteNoted.has(modelId)) {
+      this.incompleteNoted.add(modelId);
+      this.deps.log.warn(`[request] ${modelId} returned reasoning or thinking without its encrypted content or signature; it is not passed back (the API would refuse it).`);
+    }
     if (!this.nativeReplay.remember(layout)) return;
     void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
   }
