@@ -14,6 +14,7 @@ import { ApiKeyStore } from './apiKey';
 import { registerOpenCodeParticipant } from './chatParticipant';
 import { offerToSetKey, registerCommands } from './commands';
 import { ModelCatalog } from './modelCatalog';
+import { startLiveModelData } from './liveModelData';
 import { OpenCodeChatProvider } from './provider';
 import { RequestRecorderFile } from './requestRecorderFile';
 import { ReportPanels } from './reportPanel';
@@ -128,6 +129,7 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     reports.refreshAll();
   });
   context.subscriptions.push(...subscriptions(parts, provider));
+  context.subscriptions.push(startLiveModelData(context.globalState, log, settings, () => provider.notifyInfoChanged()));
   statusBar.update();
   parts.welcome();
   registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest() });
