@@ -96,7 +96,9 @@ async function answer(route: Exclude<FakeRoute, 'chat'>, exchange: NativeExchang
   const reply = chosenReply(exchange, plan, directives, defaultText);
   const completion = completionTokensOf(reply);
   const usage = prompt.usage(completion, countTextTokens(reply.reasoning ?? ''));
-  const frameInput = { id: `fake${index}`, model: model.id, reply, usage, cost: prompt.promptTokens / 1e6 };
+  const include = (exchange.body as Body).include;
+  const encrypted = Array.isArray(include) && include.includes('reasoning.encrypted_content');
+  const frameInput = { id: `fake${index}`, model: model.id, reply, usage, cost: prompt.promptTokens / 1e6, encrypted };
   const frames = route === 'responses' ? responsesFrames(frameInput) : messagesFrames({ ...frameInput, outputTokens: completion });
   await deliverAfterDelay(exchange, frames, route === 'responses' ? 1 : 2, plan, reply);
 }

@@ -22,6 +22,10 @@ export function responsesInputProblem(input: readonly unknown[]): string | undef
     }
     if (item.type === 'reasoning') {
       if (i === input.length - 1) return `Item '${String(item.id)}' of type 'reasoning' was provided without its required following item.`;
+      // OpenAI's answer under store:false when the item comes back without the content it was never asked for.
+      if (item.encrypted_content === undefined || item.encrypted_content === null) {
+        return `Item with id '${String(item.id)}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`;
+      }
       const summary = Array.isArray(item.summary) ? item.summary.map((s) => (isItem(s) ? String(s.text) : '')).join('') : '';
       if (item.encrypted_content !== fakeEncrypted(summary)) return `The encrypted content for item ${String(item.id)} could not be verified.`;
     }

@@ -15,6 +15,8 @@ export interface NativeFramesInput {
   reply: ScriptedReply;
   usage: object;
   cost: number;
+  /** Responses: the request asked for `include: ["reasoning.encrypted_content"]` (OpenAI sends it only then). */
+  encrypted?: boolean;
 }
 
 type Payload = { type: string } & Record<string, unknown>;
@@ -38,7 +40,8 @@ export function responsesFrames(input: NativeFramesInput): string[] {
   if (reply.reasoning) {
     const id = `rs_${input.id}`;
     const deltas = splitIntoChunks(reply.reasoning, size).map((delta) => ({ type: 'response.reasoning_summary_text.delta', item_id: id, summary_index: 0, delta }));
-    const done = { type: 'reasoning', id, summary: [{ type: 'summary_text', text: reply.reasoning }], encrypted_content: fakeEncrypted(reply.reasoning) };
+    const done: Record<string, unknown> = { type: 'reasoning', id, summary: [{ type: 'summary_text', text: reply.reasoning }] };
+    if (input.encrypted !== false) done.encrypted_content = fakeEncrypted(reply.reasoning);
     item({ type: 'reasoning', id, summary: [] }, deltas, done);
   }
   if (reply.text) {

@@ -11,6 +11,7 @@ import { handleChatCompletion } from './chatCompletion';
 import { handleControl } from './controlRoutes';
 import { GO_USAGE_PATHS, handleGoUsage, setGoUsage } from './goUsage';
 import { findModel, modelListBody } from './models';
+import { idsOnlyListBody, mountedModels, mountOf } from './mounts';
 import { parseFaultSpec } from './faults';
 import { hasBearer, headerValue, parseBody, readRawBody } from './requestInput';
 import { handleNativeRoute } from './nativeRoutes';
@@ -33,19 +34,23 @@ function baseUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
 }
 
-async function route(state: ServerState, req: http.IncomingMessage, res: http.ServerResponse, log?: (line: string) => void): Promise<void> {
+async function route(given: ServerState, req: http.IncomingMessage, res: http.ServerResponse, log?: (line: string) => void): Promise<void> {
   const method = req.method ?? 'GET';
-  const path = new URL(req.url ?? '/', 'http://fake').pathname;
+  const requested = new URL(req.url ?? '/', 'http://fake').pathname;
+  // Mounted like OpenCode's gateway (mounts.ts): the same handlers, that endpoint's lineup.
+  const mount = mountOf(requested);
+  const path = mount?.path ?? requested;
+  const state = mount ? { ...given, settings: { ...given.settings, models: mountedModels(mount.catalog, given.settings.models) } } : given;
   const body = parseBody(await readRawBody(req));
   if (method === 'POST' && path === '/_control/go-usage') return setGoUsage(state, body, res);
   if (path.startsWith('/_control/')) return handleControl(state, method, path, body, res);
   if (method === 'GET' && GO_USAGE_PATHS.includes(path)) return handleGoUsage(state, req, res);
 
-  const index = state.recorder.record(req, res, path, body);
+  const index = state.recorder.record(req, res, requested, body);
   const notes: string[] = [];
   if (log) {
     const startedAt = Date.now();
-    res.once('close', () => log(requestLogLine(index, method, path, res, Date.now() - startedAt, notes)));
+    res.once('close', () => log(requestLogLine(index, method, requested, res, Date.now() - startedAt, notes)));
   }
   const { requireKey, models } = state.settings;
   const exchange = { state, req, res, body, index, notes };
@@ -59,7 +64,7 @@ async function route(state: ServerState, req: http.IncomingMessage, res: http.Se
   const gemini = method === 'POST' ? GEMINI_PATH.exec(path) : null;
   if (gemini) return handleGemini(decodeURIComponent(gemini[1]), exchange);
   if (requireKey !== undefined && !hasBearer(req, requireKey)) return sendError(res, errors.invalidApiKey());
-  if (method === 'GET' && path === '/v1/models') return sendJson(res, 200, modelListBody(models));
+  if (method === 'GET' && path === '/v1/models') return sendJson(res, 200, mount ? idsOnlyListBody(models) : modelListBody(models));
   if (method === 'POST' && path === '/v1/responses') return handleNativeRoute('responses', exchange);
   if (method === 'POST' && path === '/v1/chat/completions') {
     const model = findModel(models, (body as { model?: unknown } | undefined)?.model);

@@ -1,10 +1,9 @@
 /** Thinking effort → request fields on every route, and the picker's configurationSchema. */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { CATALOG } from '../core/models/catalog/catalogData';
-import { CONTROLS } from '../core/models/catalog/catalog';
-import type { CatalogEntry } from '../core/models/catalog/catalogTypes';
-import { effortFields, mergeEffort } from '../core/routes/effort';
+import { CONTROLS } from '../core/models/reasoning';
+import { effortFields, mergeEffort, type EffortSubject } from '../core/routes/effort';
+import { allCards, cardOf } from './support/modelCards';
 import { effortConfigurationSchema, EFFORT_PROPERTY } from '../core/routes/effortPicker';
 import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
 import { buildResponsesBody } from '../core/routes/responses/responsesBody';
@@ -12,13 +11,9 @@ import { buildMessagesBody } from '../core/routes/messages/messagesBody';
 import type { BodyInput } from '../core/routes/route';
 import { runs } from './support/propertyRuns';
 
-const entry = (catalog: 'zen' | 'go', id: string): CatalogEntry => {
-  const found = CATALOG[catalog].find((e) => e.id === id);
-  assert.ok(found, id);
-  return found;
-};
+const entry = cardOf;
 const input = (modelId: string, extra: Partial<BodyInput> = {}): BodyInput => ({ modelId, messages: [{ role: 'user', content: 'hi' }], tools: [], sessionId: 's', ...extra });
-const ALL = [...CATALOG.zen, ...CATALOG.go];
+const ALL = allCards();
 
 describe('thinking effort per route and family', () => {
   it('"default" sends nothing, on every model; a level the model does not offer is refused', () => {
@@ -59,7 +54,7 @@ describe('thinking effort per route and family', () => {
     const flash = entry('zen', 'gemini-3-flash');
     const body = mergeEffort(buildGeminiBody(input(flash.id, { reasoning: true, maxOutputTokens: 65_536 })), effortFields(flash, 'minimal')!);
     assert.deepStrictEqual(body.generationConfig, { maxOutputTokens: 65_536, thinkingConfig: { includeThoughts: true, thinkingLevel: 'MINIMAL' } });
-    const budgetModel: CatalogEntry = { id: 'gemini-2.5-pro', route: 'gemini', reasoning: { control: 'gemini-budget', levels: ['off', 'high'] }, source: 'test 2026-10' };
+    const budgetModel: EffortSubject = { id: 'gemini-2.5-pro', route: 'gemini', reasoning: { control: 'gemini-budget', levels: ['off', 'high'] } };
     assert.deepStrictEqual(effortFields(budgetModel, 'off'), { generationConfig: { thinkingConfig: { thinkingBudget: 0 } } });
     assert.deepStrictEqual(effortFields(budgetModel, 'high'), { generationConfig: { thinkingConfig: { thinkingBudget: 24_576 } } });
   });
@@ -82,7 +77,7 @@ describe('thinking effort per route and family', () => {
     const schema = effortConfigurationSchema(entry('zen', 'claude-opus-4-7')) as { properties: Record<string, { enum: string[]; enumItemLabels: string[]; default: string }> };
     const property = schema.properties[EFFORT_PROPERTY];
     assert.deepStrictEqual(property.enum, ['default', 'low', 'medium', 'high', 'xhigh', 'max']);
-    assert.deepStrictEqual(property.enumItemLabels, ['Default', 'Low', 'Medium', 'High', 'Extra high', 'Max']);
+    assert.deepStrictEqual(property.enumItemLabels, ['Automatic', 'Low', 'Medium', 'High', 'Extra high', 'Max']);
     assert.strictEqual(property.default, 'default');
     assert.strictEqual(effortConfigurationSchema(entry('zen', 'big-pickle')), undefined);
     assert.strictEqual(effortConfigurationSchema(entry('go', 'minimax-m2.7')), undefined);

@@ -5,7 +5,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { CATALOG } from '../core/models/catalog/catalogData';
+import { allCards } from './support/modelCards';
 import { effortFields, mergeEffort } from '../core/routes/effort';
 import { effortChoice, sendBody } from '../core/request/sendBody';
 import type { ChatMessage } from '../core/types';
@@ -14,7 +14,7 @@ import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 64_000 };
-const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 1_000 };
+const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 5_000 };
 const text = (t: string): ChatMessage => ({ role: 'user', parts: [{ kind: 'text', text: t }] });
 const model = (id: string, api: FakeModel['api']): FakeModel => ({ id, contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api, reasoning: api !== 'chat' });
 const ROUTED = { 'gpt-5.4': 'responses', 'claude-sonnet-4-5': 'messages', 'claude-opus-4-7': 'messages', 'gemini-3.1-pro': 'gemini', 'glm-5.2': 'chat' } as const;
@@ -30,7 +30,7 @@ describe('thinking effort on the wire (real HTTP, fake OpenCode server)', () => 
   }
 
   it('each route carries the picked level in its own field, and the server accepts it', async () => {
-    assert.deepStrictEqual((await send('gpt-5.4', 'high')).body.reasoning, { effort: 'high' });
+    assert.deepStrictEqual((await send('gpt-5.4', 'high')).body.reasoning, { summary: 'auto', effort: 'high' }, 'known to reason: its summary too');
     const budget = await send('claude-sonnet-4-5', 'medium', SETTINGS, { temperature: 0.3 });
     assert.deepStrictEqual(budget.body.thinking, { type: 'enabled', budget_tokens: 16_384 });
     assert.strictEqual(budget.body.temperature, undefined, 'no temperature with a thinking budget');
@@ -69,7 +69,7 @@ describe('thinking effort on the wire (real HTTP, fake OpenCode server)', () => 
 });
 
 describe('sendBody (pure)', () => {
-  const entries = [...CATALOG.zen, ...CATALOG.go];
+  const entries = allCards();
 
   it('folds exactly effortFields into the body for every catalogue level; "default" changes nothing', () => {
     fc.assert(
@@ -77,7 +77,7 @@ describe('sendBody (pure)', () => {
         const base = { model: entry.id, max_tokens: 64_000, generationConfig: { maxOutputTokens: 100 } };
         const levels = entry.reasoning?.levels ?? [];
         const level = levels.length > 0 ? levels[pick % levels.length] : 'default';
-        const out = sendBody(base, { modelId: entry.id, route: entry.route, baseUrl: 'http://127.0.0.1:1/v1', picked: level, dropped: new Set() });
+        const out = sendBody(base, { modelId: entry.id, route: entry.route, catalog: entry.catalog, picked: level, dropped: new Set() });
         const patch = effortFields(entry, level, { maxTokens: 64_000 }) ?? {};
         const expected = mergeEffort(base, patch);
         for (const key of Object.keys(patch)) assert.deepStrictEqual(out[key], expected[key], `${entry.id} ${level} ${key}`);
@@ -89,11 +89,11 @@ describe('sendBody (pure)', () => {
   it('strips temperature for noTemperature models and reasoning_content for chat models that do not need it echoed', () => {
     const history = [{ role: 'assistant', content: 'x', reasoning_content: 'why' }];
     for (const entry of entries.filter((e) => e.route === 'chat')) {
-      const out = sendBody({ temperature: 0.2, messages: history }, { modelId: entry.id, route: 'chat', baseUrl: 'http://127.0.0.1:1/v1', dropped: new Set() });
+      const out = sendBody({ temperature: 0.2, messages: history }, { modelId: entry.id, route: 'chat', catalog: entry.catalog, dropped: new Set() });
       assert.strictEqual('temperature' in out, !entry.noTemperature, entry.id);
       assert.strictEqual(JSON.stringify(out.messages).includes('reasoning_content'), entry.echoReasoningContent === true, entry.id);
     }
-    const unlisted = sendBody({ temperature: 0.2, messages: history }, { modelId: 'my-model', route: 'chat', baseUrl: 'http://127.0.0.1:1/v1', dropped: new Set() });
+    const unlisted = sendBody({ temperature: 0.2, messages: history }, { modelId: 'my-model', route: 'chat', dropped: new Set() });
     assert.deepStrictEqual(unlisted, { temperature: 0.2, messages: history }, 'unlisted models are sent as before');
   });
 

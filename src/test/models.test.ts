@@ -1,10 +1,9 @@
 import * as assert from 'assert';
-import { lookupKnownModel } from '../core/models/knownModels';
 import { parseModelList } from '../core/models/parseModelList';
 import { conversationSessionId } from '../core/session/sessionId';
 
 describe('model list', () => {
-  it('reads limits from the entry, then the bundled table, else leaves them unknown', () => {
+  it('reads only the endpoint\'s own fields (the model table adds what data knows), else leaves them unknown', () => {
     const models = parseModelList({
       data: [
         { id: 'zz-local', context_length: 32_768, max_output_tokens: 4_096, capabilities: { tool_calling: false, image_input: true } },
@@ -15,7 +14,7 @@ describe('model list', () => {
       ],
     });
     assert.deepStrictEqual(models.map((m) => [m.id, m.contextWindow, m.maxOutputTokens, m.limitSource]), [
-      ['kimi-k2-0905', 262_144, 32_768, 'bundled'],
+      ['kimi-k2-0905', undefined, undefined, 'unknown'],
       ['mystery-model', undefined, undefined, 'unknown'],
       ['vllm', 65_536, undefined, 'endpoint'],
       ['zz-local', 32_768, 4_096, 'endpoint'],
@@ -30,11 +29,6 @@ describe('model list', () => {
     assert.deepStrictEqual(parseModelList('nope'), []);
   });
 
-  it('matches served ids to bundled models by longest prefix', () => {
-    assert.strictEqual(lookupKnownModel('glm-4.6-air')?.contextWindow, 204_800);
-    assert.strictEqual(lookupKnownModel('opencode/qwen3-coder')?.contextWindow, 262_144);
-    assert.strictEqual(lookupKnownModel('nothing-like-it'), undefined);
-  });
 });
 
 describe('session id', () => {

@@ -1,9 +1,10 @@
 /** The picker's thinking option: every catalogue model with levels gets a configurationSchema; the value comes back. */
 import * as assert from 'assert';
 import { resolveSettings } from '../core/config/settings';
-import { CATALOG } from '../core/models/catalog/catalogData';
+import { allCards } from './support/modelCards';
 import type { ModelEntry } from '../core/types';
-import { describeModel, type PickerModelInformation } from '../vscode/modelInfo';
+import fc from 'fast-check';
+import { describeModel, reportedSizes, type PickerModelInformation } from '../vscode/modelInfo';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
 import { useActivated, useFakeServer } from './support/suiteHooks';
@@ -14,7 +15,7 @@ const entry = (id: string): ModelEntry => ({ id, name: id, toolCalling: true, im
 
 describe('thinking effort in the model picker', () => {
   it('offers "default" plus exactly the catalogue levels, with labels, for every Zen model that has levels', () => {
-    for (const model of CATALOG.zen) {
+    for (const model of allCards().filter((card) => card.catalog === 'zen')) {
       const info = describeModel(entry(model.id), { contextWindow: 100_000 }, settings);
       const levels = model.reasoning?.levels ?? [];
       if (levels.length === 0) {
@@ -27,6 +28,29 @@ describe('thinking effort in the model picker', () => {
       assert.strictEqual(property.default, 'default');
     }
     assert.strictEqual(describeModel(entry('my-own-model'), {}, settings).configurationSchema, undefined);
+  });
+
+  it('input + output never exceed the window, in both reporting modes (a 400K model is not shown as "508K")', () => {
+    const gpt = describeModel(entry('gpt-5.4-mini'), { contextWindow: 400_000, maxOutputTokens: 128_000 }, settings);
+    assert.ok(gpt.maxInputTokens + gpt.maxOutputTokens <= 400_000, `${gpt.maxInputTokens} + ${gpt.maxOutputTokens}`);
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 10_000_000 }), fc.option(fc.integer({ min: 1, max: 10_000_000 }), { nil: undefined }), fc.constantFrom<'budget' | 'window'>('budget', 'window'), fc.nat({ max: 200_000 }), (window, maxOut, mode, reserved) => {
+        const s = { ...settings, reportedInputLimit: mode, reservedOutputTokens: reserved };
+        const sizes = reportedSizes({ contextWindow: window, maxOutputTokens: maxOut }, s);
+        assert.ok(sizes.maxInputTokens >= 1 && sizes.maxOutputTokens >= 1, JSON.stringify(sizes));
+        assert.ok(sizes.maxInputTokens + sizes.maxOutputTokens <= window, JSON.stringify({ window, maxOut, mode, reserved, sizes }));
+      }),
+    );
+  });
+
+  it('tells what a model is: endpoint, window, price per 1M, reasoning, free', () => {
+    const zen = { ...settings, catalog: 'zen' as const };
+    const opus = describeModel(entry('claude-opus-4-7'), { contextWindow: 1_000_000 }, zen);
+    assert.match(opus.detail ?? '', /^OpenCode Zen · 1M · \$5\/\$25 per 1M · reasoning/);
+    assert.match(opus.tooltip as string, /cache read \$0\.5, cache write \$6\.25/);
+    const pickle = describeModel(entry('big-pickle'), { contextWindow: 200_000 }, zen);
+    assert.match(pickle.name, /\(free\)$/);
+    assert.match(pickle.detail ?? '', /free/);
   });
 
   it('reads the value from modelOptions (per request), then modelConfiguration (the picker), then configuration', () => {

@@ -15,7 +15,8 @@ describe('provider over real HTTP (fake server)', () => {
     assert.ok(large);
     // budget = window − min(20,000 reserve, max output 32,000) = 980,000, reported as the input limit.
     assert.strictEqual(large.maxInputTokens, 980_000);
-    assert.strictEqual(large.maxOutputTokens, 32_000);
+    // VS Code shows input + output as the model's context: never more than the window (issue 19's "508K").
+    assert.strictEqual(large.maxOutputTokens, 20_000);
     assert.deepStrictEqual(large.capabilities, { toolCalling: true, imageInput: false });
     assert.strictEqual(models?.find((m) => m.id === 'fake-vision')?.capabilities.imageInput, true);
     assert.strictEqual(new Set(models?.map((m) => m.id)).size, models?.length, 'no duplicates');
@@ -131,7 +132,8 @@ describe('provider over real HTTP (fake server)', () => {
 
 describe('provider without a key', () => {
   it('tells the user exactly how to set a key when the endpoint is not loopback', async () => {
-    const ext = activateAgainst({ url: 'https://example.invalid/v1' });
+    // A gateway in front of Zen (opencode.endpointCatalog): Zen's ids are listed before any key is set.
+    const ext = activateAgainst({ url: 'https://example.invalid/v1' }, { endpointCatalog: 'zen' });
     const saved = process.env.OPENCODE_API_KEY;
     delete process.env.OPENCODE_API_KEY;
     try {

@@ -39,7 +39,8 @@ describe('routes: native request bodies', () => {
     assert.strictEqual(body.prompt_cache_key, 'ses_1');
     assert.strictEqual(body.max_output_tokens, 999);
     assert.strictEqual(body.stop, undefined);
-    assert.strictEqual(body.include, undefined);
+    assert.deepStrictEqual(body.include, ['reasoning.encrypted_content'], 'always, known model or not');
+    assert.strictEqual(body.reasoning, undefined, 'the summary only for models known to reason');
     assert.deepStrictEqual((body.tools as Json[])[0], { type: 'function', name: 'grep', description: 'search', parameters: TOOLS[0].function.parameters, strict: false });
     assert.deepStrictEqual(body.input, [
       { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'Be brief.' }] },

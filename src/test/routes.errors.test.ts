@@ -17,13 +17,14 @@ describe('OpenCode errors say what is true', () => {
   it('the wrong-format 401 is about the model\'s route, never the key', () => {
     const error = toUserFacingError(apiError(401, opencode('ModelError', 'Model claude-x is not supported for format oa-compat')), context);
     assert.notStrictEqual(error.kind, 'key');
-    assert.match(error.message, /does not serve claude-x in the "oa-compat" format/);
+    assert.match(error.message, /refused claude-x on every route the extension tried \(last: the "oa-compat" format\)/);
+    assert.doesNotMatch(error.message, /another route/, 'every route was tried: "go to another route" would be false');
   });
 
   it('the free-tier 403 says it is usable only from the OpenCode app', () => {
     const error = toUserFacingError(apiError(403, opencode('FreeTierError', 'The free tier can only be used from within OpenCode')), context);
     assert.strictEqual(error.kind, 'model');
-    assert.match(error.message, /free tier can only be used from within the OpenCode app/);
+    assert.strictEqual(error.message, 'The free tier can only be used from within OpenCode', 'exactly what OpenCode says');
     assert.ok(!/API key/.test(error.message));
   });
 

@@ -4,7 +4,7 @@ import { APIError } from 'openai';
 import { NativeReplayMemory } from '../core/routes/nativeReplay';
 import { effortFields, mergeEffort } from '../core/routes/effort';
 import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
-import type { CatalogEntry } from '../core/models/catalog/catalogTypes';
+import type { EffortSubject } from '../core/routes/effort';
 import { classifyOpenCodeError } from '../core/routes/select/openCodeErrors';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage } from '../core/wire/wireTypes';
@@ -90,7 +90,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
   });
 
   it('thinking effort merged into the body is accepted; thinkingLevel and thinkingBudget together are Gemini\'s 400', async () => {
-    const model: CatalogEntry = { id: MODEL, route: 'gemini', reasoning: { control: 'gemini-level', levels: ['low', 'high'] }, source: 'test 2026-10' };
+    const model: EffortSubject = { id: MODEL, route: 'gemini', reasoning: { control: 'gemini-level', levels: ['low', 'high'] } };
     const url = `${server().url}/models/${MODEL}:streamGenerateContent?alt=sse`;
     const post = (body: object) => fetch(url, { method: 'POST', headers: { 'x-goog-api-key': 'sk-test', 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const body = mergeEffort(buildGeminiBody(input([{ role: 'user', content: 'hi' }])), effortFields(model, 'high')!);

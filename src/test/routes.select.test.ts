@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { validateModelOverrides } from '../core/routes/select/modelOverrides';
 import { LearnedRoutes } from '../core/routes/select/learnedRoutes';
 import { nextRoute, selectRoute } from '../core/routes/select/selectRoute';
-import { catalogOf, ROUTE_TABLE } from '../core/routes/select/routeTable';
+import { catalogOf } from '../core/config/endpoint';
+import { FAMILIES } from '../core/models/familyRule';
 import { classifyOpenCodeError, formatDuration, parseWrongRoute } from '../core/routes/select/openCodeErrors';
 import { ROUTE_IDS, type RouteId } from '../core/routes/route';
 import { routeChoiceLine, routeSwitchLine } from '../core/routes/select/routeLog';
@@ -17,8 +18,9 @@ const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {
 
 describe('routes: selection', () => {
   it('setting, then learned, then the bundled table, else chat', () => {
-    assert.deepStrictEqual(choiceOf({ modelId: 'claude-opus-4-7', catalog: 'zen' }), { route: 'messages', source: 'table', reasoning: true });
-    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-5.5', catalog: 'zen' }), { route: 'responses', source: 'table', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'claude-opus-4-7', catalog: 'zen' }), { route: 'messages', source: 'snapshot', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-5.5', catalog: 'zen' }), { route: 'responses', source: 'snapshot', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-9-unlisted', catalog: 'zen' }), { route: 'responses', source: 'family', reasoning: true });
     assert.strictEqual(selectRoute({ modelId: 'minimax-m3', catalog: 'go' }).route, 'messages');
     assert.strictEqual(selectRoute({ modelId: 'minimax-m3', catalog: 'zen' }).route, 'chat', 'MiniMax is chat on Zen, Messages on Go');
     assert.strictEqual(selectRoute({ modelId: 'qwen3.7-max', catalog: 'go' }).route, 'messages');
@@ -57,8 +59,15 @@ describe('routes: selection', () => {
     assert.strictEqual(routeChoiceLine('gpt-5.5', 'responses', 'table'), '[route] model=gpt-5.5 api=responses source=table');
   });
 
-  it('the table routes only to routes that exist', () => {
-    for (const families of Object.values(ROUTE_TABLE)) for (const f of families) assert.ok(ROUTE_IDS.includes(f.route), f.prefix);
+  it('the family rule routes only to routes that exist', () => {
+    for (const f of FAMILIES) assert.ok(ROUTE_IDS.includes(f.route), f.prefix);
+  });
+
+  it('on a custom endpoint the first wrong-format refusal reaches the family\'s route (Gemini after one, not three)', () => {
+    assert.strictEqual(nextRoute('gemini-9-flash', 'chat', []), 'gemini');
+    assert.strictEqual(nextRoute('claude-unlisted-9', 'chat', []), 'messages');
+    assert.strictEqual(nextRoute('gpt-unlisted-9', 'chat', []), 'responses');
+    assert.strictEqual(nextRoute('gemini-3.1-pro', 'chat', []), 'gemini', 'a snapshot card counts on a custom endpoint too');
   });
 });
 
@@ -142,7 +151,7 @@ describe('routes: OpenCode errors', () => {
   it('free tier, credits, Go usage limit (with its reset time), region, missing session, and only AuthError says "key"', () => {
     const free = classifyOpenCodeError(403, { type: 'FreeTierError', message: "Error from provider (Console): OpenCode's free tier can only be used from within OpenCode" });
     assert.strictEqual(free?.kind, 'free-tier');
-    assert.match(free!.message, /only be used from within the OpenCode app/);
+    assert.strictEqual(free!.message, "Error from provider (Console): OpenCode's free tier can only be used from within OpenCode", 'exactly what OpenCode says');
     assert.match(classifyOpenCodeError(403, { type: 'FreeTierError', message: 'Error from provider (Console): OpenCode 1.18.0 or newer is required to use the free tier' })!.message, /1\.18\.0 or newer/);
     const credits = classifyOpenCodeError(401, body('CreditsError', 'Insufficient balance. Manage your billing here: https://opencode.ai/workspace/abc/billing'));
     assert.strictEqual(credits?.kind, 'credits');

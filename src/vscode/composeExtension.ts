@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isLoopbackUrl } from '../core/config/endpoint';
+import { setHostVersion } from '../core/request/clientOptions';
 import { QuotaService } from '../core/quota/quotaService';
 import { limitSentence } from '../core/quota/quotaText';
 import { RequestLog } from '../core/report/requestLog';
@@ -18,6 +19,7 @@ import { ApiKeyStore } from './apiKey';
 import { registerOpenCodeParticipant } from './chatParticipant';
 import { offerToSetKey, registerCommands } from './commands';
 import { ModelCatalog } from './modelCatalog';
+import { startLiveModelData } from './liveModelData';
 import { OpenCodeChatProvider } from './provider';
 import { RequestRecorderFile } from './requestRecorderFile';
 import { ReportPanels } from './reportPanel';
@@ -74,7 +76,7 @@ function createParts(context: vscode.ExtensionContext): Parts {
   const settings = new SettingsReader(log);
   const keys = new ApiKeyStore(context.secrets);
   const endpoint = async () => ({ baseUrl: settings.current.baseUrl, apiKey: await keys.get() });
-  const catalog = new ModelCatalog(context.globalState, log, endpoint);
+  const catalog = new ModelCatalog(context.globalState, log, endpoint, () => settings.current.catalog);
   const requests = new RequestLog();
   const quota = new QuotaService({ endpoint, log });
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
@@ -105,6 +107,7 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     settings: () => settings.current,
     apiKey: () => keys.get(),
     onLimitsChanged: () => provider().notifyInfoChanged(),
+    notify: (message) => void vscode.window.showWarningMessage(message),
     record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
     onAttempt: warming.onAttempt,
     onAccounted: (modelId, prepared, usage, cost) => {
@@ -149,6 +152,7 @@ function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Dis
 }
 
 export function composeExtension(context: vscode.ExtensionContext, options: ComposeOptions = {}): ComposedExtension {
+  setHostVersion(vscode.version ?? '');
   const parts = createParts(context);
   const { log, settings, keys, requests, quota, statusBar, reports } = parts;
   const engine = createEngine(context, parts, () => provider, options);
@@ -163,6 +167,7 @@ export function composeExtension(context: vscode.ExtensionContext, options: Comp
     reports.refreshAll();
   });
   context.subscriptions.push(...subscriptions(parts, provider), ...registerEditorFeatures({ engine, settings, catalog: parts.catalog, log }));
+  context.subscriptions.push(startLiveModelData(context.globalState, log, settings, () => provider.notifyInfoChanged()));
   statusBar.update();
   parts.welcome();
   registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest(), onAnswered: () => parts.steps.mark('chat') });

@@ -3,12 +3,12 @@
  * in the background (or by "OpenCode: Refresh Models"). One list per endpoint; ids are unique.
  */
 import * as vscode from 'vscode';
-import { isLoopbackUrl } from '../core/config/endpoint';
-import { bundledModelEntries } from '../core/models/knownModels';
+import { catalogOf, isLoopbackUrl } from '../core/config/endpoint';
+import { dataEntries } from '../core/models/modelEntries';
 import { parseModelList } from '../core/models/parseModelList';
-import { catalogOf } from '../core/routes/select/routeTable';
 import { fetchModelList, type Endpoint } from '../core/request/chatTransport';
 import type { ModelEntry } from '../core/types';
+import type { EndpointCatalog } from '../core/models/modelData';
 import { PersistedStore } from '../core/state/persisted';
 import { validModelList, type CachedModelList } from '../core/state/records';
 import { errorDetail } from '../core/request/userFacingError';
@@ -27,13 +27,15 @@ export class ModelCatalog implements vscode.Disposable {
     state: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
     private readonly endpoint: () => Promise<Endpoint>,
+    /** The endpoint's catalogue (Settings.catalog); the URL's when not given. */
+    private readonly catalogSetting?: () => EndpointCatalog | undefined,
   ) {
     this.store = new PersistedStore(state, log);
   }
 
   /**
    * Cached models at once; fetches only when nothing is cached, and never prompts. Without a key (for a
-   * non-loopback endpoint) the bundled models are listed, so picking one leads to the "set a key" message.
+   * non-loopback endpoint) the ids the model data lists are shown, so picking one leads to the "set a key" message.
    */
   async models(): Promise<ModelEntry[]> {
     const endpoint = await this.endpoint().catch((error: unknown) => {
@@ -41,14 +43,14 @@ export class ModelCatalog implements vscode.Disposable {
       this.log.warn(`[models] ${redact(error instanceof Error ? error.message : String(error))}`);
       return undefined;
     });
-    if (!endpoint) return bundledModelEntries();
+    if (!endpoint) return dataEntries(this.catalog());
     const cached = this.cached(endpoint.baseUrl);
     const keyless = !endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl);
     if (cached) {
       if (!keyless && Date.now() - cached.fetchedAt > STALE_AFTER_MS) void this.refresh().catch(() => undefined);
       return cached.models;
     }
-    if (keyless) return bundledModelEntries(catalogOf(endpoint.baseUrl));
+    if (keyless) return dataEntries(this.catalog(endpoint.baseUrl));
     try {
       return await this.refresh();
     } catch {
@@ -57,7 +59,11 @@ export class ModelCatalog implements vscode.Disposable {
   }
 
   find(id: string, baseUrl: string): ModelEntry | undefined {
-    return (this.cached(baseUrl)?.models ?? bundledModelEntries(catalogOf(baseUrl))).find((model) => model.id === id);
+    return (this.cached(baseUrl)?.models ?? dataEntries(this.catalog(baseUrl))).find((model) => model.id === id);
+  }
+
+  private catalog(baseUrl?: string): EndpointCatalog | undefined {
+    return this.catalogSetting ? this.catalogSetting() : baseUrl ? catalogOf(baseUrl) : undefined;
   }
 
   /** True when the endpoint needs a key and none is set. */
@@ -76,7 +82,7 @@ export class ModelCatalog implements vscode.Disposable {
   private async fetch(): Promise<ModelEntry[]> {
     const endpoint = await this.endpoint();
     try {
-      const models = parseModelList(await fetchModelList(endpoint), catalogOf(endpoint.baseUrl));
+      const models = parseModelList(await fetchModelList(endpoint));
       const before = JSON.stringify(this.cached(endpoint.baseUrl)?.models ?? []);
       await this.store.save(cacheKey(endpoint.baseUrl), { fetchedAt: Date.now(), models } satisfies CachedModelList);
       this.log.info(`[models] ${models.length} model(s) from ${redactUrl(endpoint.baseUrl)}: ${models.map((m) => `${m.id}(${m.contextWindow ?? '?'}/${m.limitSource})`).join(', ')}`);

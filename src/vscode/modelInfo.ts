@@ -1,11 +1,15 @@
 /**
- * What VS Code is told about a model. By default maxInputTokens is the trim budget itself, so chat's own
- * compaction (at ~0.8–0.9 of it) runs before our trim and the two never fight; the setting
- * opencode.reportedInputLimit = "window" reports the window instead (docs/budget.md).
+ * What VS Code is told about a model: its limits, and what it is (window, price per 1M tokens, thinking effort,
+ * free or paid, preview), from the one model table's facts. By default maxInputTokens is the trim budget itself, so
+ * chat's own compaction (at ~0.8–0.9 of it) runs before our trim and the two never fight; the setting
+ * opencode.reportedInputLimit = "window" reports the window less the output instead (docs/budget.md). Either way
+ * maxInputTokens + maxOutputTokens never exceed the window (VS Code shows their sum as the model's context).
  */
 import type * as vscode from 'vscode';
 import type { Settings } from '../core/config/settings';
-import { entryFor } from '../core/request/sendBody';
+import type { ModelFacts } from '../core/models/modelTable';
+import type { Prices } from '../core/models/modelData';
+import { MODEL_TABLE } from '../core/models/modelTable';
 import { effortConfigurationSchema } from '../core/routes/effortPicker';
 import { computeBudget } from '../core/trim/budget';
 import type { ModelEntry, ModelLimits } from '../core/types';
@@ -16,27 +20,84 @@ const NOMINAL_UNKNOWN_WINDOW = 128_000;
 /** VS Code ≥ 1.104 shows `configurationSchema` next to the model in the picker (not yet in @types/vscode). */
 export type PickerModelInformation = vscode.LanguageModelChatInformation & { configurationSchema?: Record<string, unknown> };
 
-export function describeModel(model: ModelEntry, limits: ModelLimits, settings: Settings): PickerModelInformation {
+/** The sizes VS Code is told: input + output never exceed the window. */
+export function reportedSizes(limits: ModelLimits, settings: Settings): { maxInputTokens: number; maxOutputTokens: number; budget: number | undefined } {
   const budget = computeBudget(limits, settings);
-  const contextWindow = budget.contextWindow ?? NOMINAL_UNKNOWN_WINDOW;
-  const reportedInputLimit = settings.reportedInputLimit === 'window' || !Number.isFinite(budget.tokens) ? contextWindow : budget.tokens;
+  const window = budget.contextWindow ?? NOMINAL_UNKNOWN_WINDOW;
+  const output = Math.max(1, Math.min(limits.maxOutputTokens ?? budget.reserve, Math.floor(window / 2)));
+  const trimmed = Number.isFinite(budget.tokens) ? budget.tokens : undefined;
+  const input = settings.reportedInputLimit === 'window' || trimmed === undefined ? window - output : Math.min(trimmed, window - 1);
+  return { maxInputTokens: input, maxOutputTokens: Math.max(1, Math.min(output, window - input)), budget: trimmed };
+}
+
+export function describeModel(model: ModelEntry, limits: ModelLimits, settings: Settings, facts: ModelFacts = MODEL_TABLE.lookup({ modelId: model.id, catalog: settings.catalog, listed: model })): PickerModelInformation {
+  const sizes = reportedSizes(limits, settings);
+  const endpoint = endpointLabel(settings);
+  const traits = modelTraits(facts);
   return {
     id: model.id,
-    name: model.name,
+    name: facts.free ? `${model.name} (free)` : model.name,
     family: model.id,
-    version: '1',
-    detail: 'OpenCode',
-    tooltip: `${model.id} — window ${limits.contextWindow ?? 'unknown'} tokens (${model.limitSource}), budget ${Number.isFinite(budget.tokens) ? budget.tokens : 'untrimmed'}`,
-    maxInputTokens: reportedInputLimit,
-    maxOutputTokens: limits.maxOutputTokens ?? budget.reserve,
+    version: facts.dataDate ?? '1',
+    detail: [endpoint, ...traits.short].join(' · '),
+    tooltip: [
+      `${model.id} on ${endpoint}`,
+      `Context window ${limits.contextWindow ? tokensLabel(limits.contextWindow) : 'unknown'} tokens (${facts.windowSource}); trim budget ${sizes.budget ? tokensLabel(sizes.budget) : 'untrimmed'}`,
+      `Route ${facts.route} (${facts.routeSource})`,
+      ...traits.long,
+    ].join('\n'),
+    maxInputTokens: sizes.maxInputTokens,
+    maxOutputTokens: sizes.maxOutputTokens,
     capabilities: { toolCalling: model.toolCalling, imageInput: model.imageInput },
-    ...thinkingOption(model.id, settings.baseUrl),
+    ...thinkingOption(facts),
   };
 }
 
-/** The catalogue's reasoning models offer their effort levels in the picker (effortPicker.ts). */
-function thinkingOption(modelId: string, baseUrl: string): { configurationSchema?: Record<string, unknown> } {
-  const entry = entryFor(modelId, baseUrl);
-  const schema = entry ? effortConfigurationSchema(entry) : undefined;
+export function endpointLabel(settings: Pick<Settings, 'catalog' | 'baseUrl'>): string {
+  if (settings.catalog === 'zen') return 'OpenCode Zen';
+  if (settings.catalog === 'go') return 'OpenCode Go';
+  try {
+    return new URL(settings.baseUrl).host;
+  } catch {
+    return 'custom endpoint';
+  }
+}
+
+/** Short words for the picker's detail line, and sentences for its tooltip. */
+export function modelTraits(facts: ModelFacts): { short: string[]; long: string[] } {
+  const short: string[] = [];
+  const long: string[] = [];
+  if (facts.contextWindow) short.push(tokensLabel(facts.contextWindow));
+  if (facts.free) {
+    short.push('free');
+    long.push('Free tier: OpenCode serves it only to the OpenCode app.');
+  } else if (facts.prices) {
+    short.push(priceLabel(facts.prices));
+    long.push(`Price per 1M tokens: input $${facts.prices.input}, output $${facts.prices.output}${facts.prices.cacheRead !== undefined ? `, cache read $${facts.prices.cacheRead}` : ''}${facts.prices.cacheWrite !== undefined ? `, cache write $${facts.prices.cacheWrite}` : ''}.`);
+  }
+  const levels = facts.offeredReasoning?.levels ?? [];
+  if (facts.reasons || facts.offeredReasoning) {
+    short.push('reasoning');
+    long.push(levels.length ? `Reasons; thinking effort: ${levels.join(', ')} (Language Models editor).` : 'Reasons (no effort levels published).');
+  }
+  if (facts.status === 'preview') short.push('preview');
+  if (facts.status === 'deprecated') short.push('deprecated');
+  if (facts.dataDate) long.push(`Model data: ${facts.cardSource} of ${facts.dataDate}.`);
+  return { short, long };
+}
+
+export function tokensLabel(tokens: number): string {
+  if (tokens >= 1_000_000) return `${+(tokens / 1_000_000).toFixed(2)}M`;
+  return tokens >= 1_000 ? `${Math.round(tokens / 1_000)}K` : String(tokens);
+}
+
+function priceLabel(prices: Prices): string {
+  return `$${prices.input}/$${prices.output} per 1M`;
+}
+
+/** Models with effort levels on the route they take offer them in the picker (effortPicker.ts). */
+function thinkingOption(facts: ModelFacts): { configurationSchema?: Record<string, unknown> } {
+  const reasoning = facts.offeredReasoning;
+  const schema = reasoning ? effortConfigurationSchema({ id: facts.id, route: facts.route, reasoning }) : undefined;
   return schema ? { configurationSchema: schema } : {};
 }

@@ -12,7 +12,7 @@ import type { ModelCatalog } from './modelCatalog';
 import type { SettingsReader } from './settingsReader';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
-import { withOverride } from '../core/models/applyOverride';
+import { offered, resolveEntry } from '../core/models/modelEntries';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
 import { isSideRequest } from '../core/request/sideRequest';
@@ -46,8 +46,11 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const models = await this.catalog.models();
     // Only an explicit request (not silent discovery) may ask the user for anything.
     if (!options.silent && (await this.catalog.needsKey())) this.offerKeyPrompt();
-    const overrides = this.settings.current.models ?? {};
-    const infos = models.map((model) => withOverride(model, overrides[model.id])).map((model) => describeModel(model, this.engine.limitsFor(model.id, model), this.settings.current));
+    const settings = this.settings.current;
+    const infos = models
+      .map((model) => resolveEntry(model, settings))
+      .filter(({ facts }) => offered(facts, settings))
+      .map(({ entry, facts }) => describeModel(entry, this.engine.limitsFor(entry.id, entry), settings, facts));
     this.effortOffers.note(infos);
     return infos;
   }
@@ -98,7 +101,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   }
 
   private entryFor(model: vscode.LanguageModelChatInformation): ModelEntry {
-    return withOverride(this.entryOf(model), this.settings.current.models?.[model.id]);
+    return resolveEntry(this.entryOf(model), this.settings.current).entry;
   }
 
   private entryOf(model: vscode.LanguageModelChatInformation): ModelEntry {

@@ -1,4 +1,5 @@
 /** Facts about the endpoint URL that decide whether a key is needed and whether to warn. */
+import type { EndpointCatalog } from '../models/modelData';
 
 export function isLoopbackUrl(baseUrl: string): boolean {
   try {
@@ -16,4 +17,18 @@ export function isInsecureRemoteUrl(baseUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The OpenCode catalogue an endpoint serves, from its URL; undefined for any other endpoint (custom, proxy, local). */
+export function catalogOf(baseUrl: string): EndpointCatalog | undefined {
+  let path: string;
+  try {
+    const url = new URL(baseUrl);
+    if (url.hostname !== 'opencode.ai' && !url.hostname.endsWith('.opencode.ai')) return undefined;
+    path = url.pathname;
+  } catch {
+    return undefined;
+  }
+  if (/\/zen\/go(\/|$)/.test(path)) return 'go';
+  return /\/zen(\/|$)/.test(path) ? 'zen' : undefined;
 }

@@ -4,8 +4,10 @@
  * a warning names the setting and the value actually used.
  */
 
+import type { EndpointCatalog } from '../models/modelData';
 import { validateModelOverrides, type ModelOverride } from '../routes/select/modelOverrides';
 import type { AnthropicTtl, CacheLifetime, OpenAiRetention } from '../routes/cacheLifetime';
+import { catalogOf } from './endpoint';
 import { redact, redactUrl } from '../util/redact';
 import { resolveEditorSettings, type EditorSettings } from './editorSettings';
 
@@ -36,6 +38,12 @@ export interface PromptCacheSettings extends CacheLifetime {
 
 export interface Settings {
   baseUrl: string;
+  /** Whose model data applies to the endpoint (opencode.endpointCatalog; "auto" resolved from the URL). */
+  catalog?: EndpointCatalog;
+  /** Fetch models.dev's data once a day in the background (opencode.liveModelData). */
+  liveModelData?: boolean;
+  /** List OpenCode's free-tier models in the picker (opencode.showFreeModels). */
+  showFreeModels?: boolean;
   reservedOutputTokens: number;
   /** opencode.maxInputTokens (the budget override): > 0 replaces the budget; 0 = derive it from the window. */
   budgetOverrideTokens: number;
@@ -67,8 +75,13 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
     warn(`opencode.historyTrim.headroomMaxTokens (${headroomMaxTokens}) is below headroomMinTokens; using ${headroomMinTokens}.`);
     headroomMaxTokens = headroomMinTokens;
   }
+  const baseUrl = resolveBaseUrl(read, warn);
+  const catalogSetting = readChoice(read, warn, 'endpointCatalog', ['auto', 'zen', 'go', 'none'], 'auto');
   return {
-    baseUrl: resolveBaseUrl(read, warn),
+    baseUrl,
+    catalog: catalogSetting === 'auto' ? catalogOf(baseUrl) : catalogSetting === 'none' ? undefined : catalogSetting,
+    liveModelData: readBoolean(read, warn, 'liveModelData', true),
+    showFreeModels: readBoolean(read, warn, 'showFreeModels', false),
     reservedOutputTokens: num('reservedOutputTokens', 20_000, 0, 1_000_000),
     budgetOverrideTokens: num('maxInputTokens', 0, 0, 100_000_000),
     maxRequestBytes: num('maxRequestBytes', 0, 0, 1_000_000_000),

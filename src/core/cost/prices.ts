@@ -1,9 +1,13 @@
 /**
  * What a model's tokens cost: one price table per model, looked up through `pricesFor` alone, so the source of the
- * prices (today the bundled catalogue's price rows, catalogPrices.ts) can change in one place.
+ * prices (the one model table: live models.dev data, else the bundled snapshot) is named in one place.
  */
-import { CATALOG_PRICES, type PriceRow, type PriceTuple } from '../models/catalog/catalogPrices';
-import { catalogOf, type Catalog } from '../routes/select/routeTable';
+import { catalogOf } from '../config/endpoint';
+import type { EndpointCatalog } from '../models/modelData';
+import { MODEL_TABLE } from '../models/modelTable';
+
+/** input, output, cache read, cache write: USD per million tokens (a cache price may be unlisted). */
+export type PriceTuple = [number, number, number?, number?];
 
 /** USD per million tokens. A cache write is a prompt token written to the cache (Anthropic's 5-minute rate). */
 export interface PriceTable {
@@ -25,27 +29,18 @@ export function priceTable([input, output, cacheRead, cacheWrite]: PriceTuple): 
   return { input, output, cacheRead: cacheRead ?? input, cacheWrite: cacheWrite ?? input };
 }
 
-function modelPrices(row: PriceRow): ModelPrices {
-  const prices: ModelPrices = { base: priceTable(row.base) };
-  if (row.above !== undefined && row.tier) {
-    prices.above = row.above;
-    prices.tier = priceTable(row.tier);
-  }
-  return prices;
-}
-
 /**
- * The model's list prices: the endpoint's catalogue first (Go and Zen price some models differently), else Zen's,
- * else Go's (a custom endpoint serving a model under OpenCode's id gets OpenCode's price, marked computed).
- * Undefined when no catalogue prices the model.
+ * The model's list prices from the one model table (core/models/modelTable.ts): the endpoint's catalogue first (Go
+ * and Zen price some models differently), else Zen's, else Go's (a custom endpoint serving a model under OpenCode's
+ * id gets OpenCode's price, marked computed). Undefined when no data prices the model.
  */
 export function pricesFor(modelId: string, baseUrl?: string): ModelPrices | undefined {
   const id = modelId.toLowerCase().replace(/^.*\//, '');
   const first = baseUrl === undefined ? undefined : catalogOf(baseUrl);
-  const order: Catalog[] = first === 'go' ? ['go', 'zen'] : ['zen', 'go'];
+  const order: EndpointCatalog[] = first === 'go' ? ['go', 'zen'] : ['zen', 'go'];
   for (const catalog of order) {
-    const row = Object.prototype.hasOwnProperty.call(CATALOG_PRICES[catalog], id) ? CATALOG_PRICES[catalog][id] : undefined;
-    if (row) return modelPrices(row);
+    const prices = MODEL_TABLE.pricesFor(id, catalog);
+    if (prices) return { base: priceTable([prices.input, prices.output, prices.cacheRead, prices.cacheWrite]) };
   }
   return undefined;
 }

@@ -1,41 +1,35 @@
 /**
- * `GET {baseUrl}/models` → our model entries. Endpoints name their limits differently (OpenRouter
- * `context_length`, vLLM `max_model_len`, models.dev-style `limit.context`, …); the first positive number
- * found wins, then the bundled table, else the limit stays unknown (the trim's fallback handles that).
- * Duplicate ids are dropped and the list is sorted so the picker is stable.
+ * `GET {baseUrl}/models` → the endpoint's own fields per model. Endpoints name their limits differently (OpenRouter
+ * `context_length`, vLLM `max_model_len`, models.dev-style `limit.context`, …); the first positive number found
+ * wins, else the field stays unknown. What the model data knows is added at lookup time (modelTable.ts), so newer
+ * data applies without listing again. Duplicate ids are dropped and the list is sorted so the picker is stable.
  */
-import type { Catalog } from '../routes/select/routeTable';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
-import { lookupKnownModel } from './knownModels';
 
 const CONTEXT_FIELDS = ['context_length', 'context_window', 'max_context_length', 'max_model_len', 'max_input_tokens', 'limit.context', 'top_provider.context_length'];
 const OUTPUT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'limit.output', 'top_provider.max_completion_tokens'];
 
-/** `catalog`: the endpoint's OpenCode catalogue, whose figures are tried first for ids without limits. */
-export function parseModelList(body: unknown, catalog?: Catalog): ModelEntry[] {
+export function parseModelList(body: unknown): ModelEntry[] {
   const data = isRecord(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [];
   const byId = new Map<string, ModelEntry>();
   for (const raw of data) {
     if (!isRecord(raw) || typeof raw.id !== 'string' || !raw.id || byId.has(raw.id)) continue;
-    byId.set(raw.id, toModelEntry(raw as Record<string, unknown> & { id: string }, catalog));
+    byId.set(raw.id, toModelEntry(raw as Record<string, unknown> & { id: string }));
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-function toModelEntry(raw: Record<string, unknown> & { id: string }, catalog?: Catalog): ModelEntry {
-  const known = lookupKnownModel(raw.id, catalog);
+function toModelEntry(raw: Record<string, unknown> & { id: string }): ModelEntry {
   const contextWindow = firstPositive(raw, CONTEXT_FIELDS);
-  const maxOutputTokens = firstPositive(raw, OUTPUT_FIELDS);
-  const limitSource = contextWindow ? 'endpoint' : known?.contextWindow ? 'bundled' : 'unknown';
   return {
     id: raw.id,
     name: typeof raw.name === 'string' && raw.name ? raw.name : raw.id,
-    contextWindow: contextWindow ?? known?.contextWindow,
-    maxOutputTokens: maxOutputTokens ?? known?.maxOutputTokens,
+    contextWindow,
+    maxOutputTokens: firstPositive(raw, OUTPUT_FIELDS),
     toolCalling: readCapability(raw, ['tool_calling', 'tools', 'function_calling']) ?? true,
-    imageInput: readCapability(raw, ['image_input', 'vision']) ?? hasImageModality(raw) ?? known?.imageInput ?? false,
-    limitSource,
+    imageInput: readCapability(raw, ['image_input', 'vision']) ?? hasImageModality(raw) ?? false,
+    limitSource: contextWindow ? 'endpoint' : 'unknown',
   };
 }
 

@@ -8,12 +8,13 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
 import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
-import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
+import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
 import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
+import { learnedWins } from '../models/modelTable';
 import type { RouteChoice } from '../routes/select/selectRoute';
-import { chooseRoute, learnRoute, switchedRoute, type RouteSwitch } from './routeSwitch';
+import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
@@ -35,6 +36,7 @@ import { attemptBody } from './sendBody';
 import { unsupportedParamOf, withoutParams } from './unsupportedParams';
 import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
+import { OnceKeys } from '../util/onceKeys';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
 
@@ -71,6 +73,8 @@ export class ChatEngine {
   readonly accounting: AccountingState;
 
   private readonly store: PersistedStore;
+  /** Pinned routes (opencode.models api) the gateway refused this session, and the route that answered. */
+  private readonly refusedPins = new RefusedPins();
 
   /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
   constructor(private readonly deps: EngineDeps) {
@@ -92,13 +96,14 @@ export class ChatEngine {
   /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */
   limitsFor(modelId: string, listed: ModelLimits): ModelLimits {
     const learned = this.learned.get(modelId);
-    if (learned && (!listed.contextWindow || learned < listed.contextWindow)) return { ...listed, contextWindow: learned };
-    return listed;
+    // The table's precedence (models/modelTable.ts): the setting, then the learned window, then the rest.
+    if (this.deps.settings().models?.[modelId]?.contextWindow) return listed;
+    return learnedWins(listed.contextWindow, learned) ? { ...listed, contextWindow: learned } : listed;
   }
 
   /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
   routeFor(modelId: string, settings: Settings = this.deps.settings()): RouteChoice {
-    return chooseRoute(modelId, settings, this.routes);
+    return chooseRoute(modelId, settings, this.routes, this.refusedPins);
   }
 
   /** Converts and prepares in one call (tests); run() converts once (convertForRequest) and prepares from that (prepareFrom), again after a context-length 400. */
@@ -128,13 +133,13 @@ export class ChatEngine {
     });
   }
 
-  private readonly unknownWindowsNoted = new Set<string>();
+  /** Notes said once: the window assumed per model and fallback, incomplete reasoning items dropped per model. */
+  private readonly noted = new OnceKeys();
 
   /** Once per model and fallback value: say which window the trim assumes, or that it is off. */
   private noteUnknownWindow(modelId: string, fallback: number): void {
     const key = `${modelId}\u0000${fallback}`;
-    if (this.unknownWindowsNoted.has(key)) return;
-    this.unknownWindowsNoted.add(key);
+    if (!this.noted.first(`window\u0000${key}`)) return;
     if (fallback > 0) this.deps.log.info(`[history-trim] ${modelId}: context window unknown; trimming to opencode.contextLimitFallback=${fallback}.`);
     else this.deps.log.warn(`[history-trim] ${modelId}: context window unknown and opencode.contextLimitFallback is 0, so its history is not trimmed; long chats may fail with "context too long".`);
   }
@@ -173,12 +178,12 @@ export class ChatEngine {
       sent = { prepared, body: attemptBody(prepared, settings, this.unsupported[request.modelId] ?? []), refused: [...refused] };
       const tried = await this.attempt(scope, prepared, sent.body);
       if (!('error' in tried)) {
-        if (switches.length > 0) this.rememberRoute(settings.baseUrl, request.modelId, switches, prepared.route.id);
+        if (switches.length > 0) this.rememberRoute(settings, request.modelId, switches, prepared.route.id);
         return { sent, outcome: tried.outcome };
       }
       const { error, shown } = tried;
       if (signal.aborted) return { sent, error: cancelledError(error) };
-      const switched = shown === 'thinking' ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings.baseUrl);
+      const switched = shown === 'thinking' ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings);
       if (switched) {
         prepared = switched;
         continue;
@@ -203,10 +208,11 @@ export class ChatEngine {
   }
 
   /** The route that answered after a refusal: remembered (persisted) and said in one [route] line. */
-  private rememberRoute(baseUrl: string, modelId: string, switches: RouteSwitch[], route: RouteId): void {
-    const learned = learnRoute(this.routes, baseUrl, modelId, switches, route);
+  private rememberRoute(settings: Settings, modelId: string, switches: RouteSwitch[], route: RouteId): void {
+    const learned = learnRoute(this.routes, settings.baseUrl, modelId, switches, route, settings.models?.[modelId]?.api, this.refusedPins);
     if (learned.changed) void this.store.save(STORE_KEYS.routes, this.routes.toJSON());
     this.deps.log.info(learned.line);
+    if (learned.notice) this.deps.notify?.(learned.notice);
   }
 
   /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
@@ -269,7 +275,7 @@ export class ChatEngine {
       this.reasoning.remember(answer.callIds, answer.thinking);
       void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
     }
-    this.rememberLayout(answer.layout);
+    this.rememberLayout(modelId, answer.layout);
     // Usage goes one way: the answer's result → accounting → VS Code, once.
     if (answer.usage) onEvent({ kind: 'usage', usage: answer.usage });
     const outcome: RunOutcome = { prepared, truncated: !tried.complete };
@@ -279,7 +285,10 @@ export class ChatEngine {
   }
 
   /** Native items to pass back on later turns, persisted so they survive a restart. */
-  private rememberLayout(layout: AssistantLayout | undefined): void {
+  private rememberLayout(modelId: string, layout: AssistantLayout | undefined): void {
+    if (layout && completeLayout(layout).dropped > 0 && this.noted.first(`incomplete\u0000${modelId}`)) {
+      this.deps.log.warn(`[request] ${modelId} returned reasoning or thinking without its encrypted content or signature; it is not passed back (the API would refuse it).`);
+    }
     if (!this.nativeReplay.remember(layout)) return;
     void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
   }

@@ -9,6 +9,21 @@
  */
 import type { ClientOptions as OpenAIOptions } from 'openai';
 import { redactUrl } from '../util/redact';
+import { EXTENSION_VERSION } from './version';
+
+/** The extension's name as it introduces itself to endpoints (OpenCode asks clients for their own User-Agent). */
+export const CLIENT_NAME = 'opencode-chat-provider';
+let hostPart = '';
+
+/** The editor it runs in, from the adapter at activation (core never imports vscode). */
+export function setHostVersion(vscodeVersion: string): void {
+  hostPart = /^[\w.+-]{1,40}$/.test(vscodeVersion) ? ` VSCode/${vscodeVersion}` : '';
+}
+
+/** `opencode-chat-provider/0.1.0 VSCode/1.139.0` on every request of every route, never the SDK's own. */
+export function userAgent(): string {
+  return `${CLIENT_NAME}/${EXTENSION_VERSION}${hostPart}`;
+}
 
 /**
  * Internal request header naming where the route wants the key: `authorization` (Bearer, the default),
@@ -51,6 +66,8 @@ export function isolatedFetch(input: IsolatedFetchInput, inner: typeof fetch = f
     given.forEach((value, name) => {
       if (ALLOWED_HEADERS.has(name)) headers.set(name, value);
     });
+    // The SDK's "OpenAI/JS …" (or a minified class name) is replaced: OpenCode lists generic clients as problematic.
+    headers.set('user-agent', userAgent());
     const keyHeader = keyHeaderOf(given.get(KEY_HEADER));
     if (input.apiKey) headers.set(keyHeader, keyHeader === 'authorization' ? `Bearer ${input.apiKey}` : input.apiKey);
     return inner(url, { ...init, headers });

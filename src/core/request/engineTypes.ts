@@ -16,6 +16,8 @@ export interface EngineDeps {
   store: KeyValueStore;
   settings: () => Settings;
   apiKey: () => Promise<string | undefined>;
+  /** Tells the user something once (a notification): a setting the endpoint contradicts. */
+  notify?: (message: string) => void;
   /** Called when a learned context limit changes what VS Code should be told about a model. */
   onLimitsChanged?: () => void;
   /** Called after each answer's usage is accounted (feeds the session report's request log). */

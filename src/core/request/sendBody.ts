@@ -6,11 +6,11 @@
  * after the trim: the same model and choice give the same bytes every turn. Pure.
  */
 import type { Settings } from '../config/settings';
-import { catalogEntry } from '../models/catalog/catalog';
-import { EFFORT_LEVELS, type CatalogEntry } from '../models/catalog/catalogTypes';
+import type { EndpointCatalog } from '../models/modelData';
+import { MODEL_TABLE, type RouteCard } from '../models/modelTable';
+import { EFFORT_LEVELS } from '../models/reasoning';
 import { effortFields, mergeEffort, type EffortChoice } from '../routes/effort';
 import type { RouteId } from '../routes/route';
-import { catalogOf } from '../routes/select/routeTable';
 import { routeById } from '../routes/registry';
 import type { PreparedRequest } from './prepareRequest';
 import { withoutParams } from './unsupportedParams';
@@ -18,23 +18,14 @@ import { withoutParams } from './unsupportedParams';
 export interface SendShape {
   modelId: string;
   route: RouteId;
-  baseUrl: string;
+  /** The endpoint's catalogue (Settings.catalog); undefined for a custom endpoint. */
+  catalog?: EndpointCatalog;
   /** The picker's value for this request (VS Code's model configuration), unvalidated. */
   picked?: unknown;
   /** `opencode.models["<id>"].reasoningEffort`. */
   setting?: EffortChoice;
   /** Parameters this model refused before. */
   dropped: ReadonlySet<string>;
-}
-
-/**
- * The catalogue entry for a model: the endpoint's catalogue, else Zen's, else Go's (custom and local endpoints);
- * with a route, the first whose route it is (MiniMax M3 is chat on Zen, Messages on Go).
- */
-export function entryFor(modelId: string, baseUrl: string, route?: RouteId): CatalogEntry | undefined {
-  const catalog = catalogOf(baseUrl);
-  const found = [catalog && catalogEntry(catalog, modelId), catalogEntry('zen', modelId), catalogEntry('go', modelId)].filter((e): e is CatalogEntry => !!e);
-  return (route && found.find((entry) => entry.route === route)) || found[0];
 }
 
 /**
@@ -49,16 +40,16 @@ export function effortChoice(picked: unknown, setting: EffortChoice | undefined)
 /** The body one attempt sends for a prepared request: its route, the picked effort, the setting, what the model refused. */
 export function attemptBody(prepared: Pick<PreparedRequest, 'body' | 'route' | 'effort' | 'bodyInput'>, settings: Settings, refused: readonly string[]): Record<string, unknown> {
   const modelId = prepared.bodyInput.modelId;
-  const shape: SendShape = { modelId, route: prepared.route.id, baseUrl: settings.baseUrl, picked: prepared.effort, setting: settings.models?.[modelId]?.reasoningEffort, dropped: new Set(refused) };
+  const shape: SendShape = { modelId, route: prepared.route.id, catalog: settings.catalog, picked: prepared.effort, setting: settings.models?.[modelId]?.reasoningEffort, dropped: new Set(refused) };
   return sendBody(prepared.body, shape);
 }
 
 export function sendBody(body: Record<string, unknown>, shape: SendShape): Record<string, unknown> {
-  const entry = entryFor(shape.modelId, shape.baseUrl, shape.route);
+  // The model table's card on this route only: its fields would not fit another (a setting or a learned switch).
+  const entry: RouteCard | undefined = MODEL_TABLE.cardOn(shape.modelId, shape.catalog, shape.route);
   const dropped = new Set(shape.dropped);
   let out = body;
-  // The catalogue's fields describe its own route; on another (a setting or a learned switch) they would not fit.
-  if (entry && entry.route === shape.route) {
+  if (entry) {
     const patch = effortFields(entry, effortChoice(shape.picked, shape.setting), { maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : undefined });
     if (patch && Object.keys(patch).length > 0) out = mergeEffort(out, patch);
     if (entry.noTemperature) dropped.add('temperature');

@@ -5,7 +5,8 @@
  * model does not offer returns undefined (the caller drops it and logs why).
  */
 import { isRecord } from '../util/isRecord';
-import type { CatalogEntry, EffortLevel } from '../models/catalog/catalogTypes';
+import type { EffortLevel, ModelReasoning } from '../models/reasoning';
+import type { RouteId } from './route';
 
 export type EffortChoice = EffortLevel | 'default';
 type Patch = Record<string, unknown>;
@@ -16,12 +17,20 @@ const ANTHROPIC_BUDGET: Partial<Record<EffortLevel, number>> = { low: 4_096, med
 const GEMINI_BUDGET: Partial<Record<EffortLevel, number>> = { off: 0, low: 1_024, medium: 8_192, high: 24_576, max: 32_768 };
 const MIN_ANTHROPIC_BUDGET = 1_024;
 
+/** What the rule reads of a model: its route and, on that route, its reasoning control (modelTable.cardOn). */
+export interface EffortSubject {
+  id: string;
+  route: RouteId;
+  reasoning?: ModelReasoning;
+  maxOutputTokens?: number;
+}
+
 export interface EffortContext {
   /** The request's max_tokens (Messages): a budget must stay below it. */
   maxTokens?: number;
 }
 
-export function effortFields(entry: CatalogEntry, choice: EffortChoice, context: EffortContext = {}): Patch | undefined {
+export function effortFields(entry: EffortSubject, choice: EffortChoice, context: EffortContext = {}): Patch | undefined {
   if (choice === 'default') return {};
   const reasoning = entry.reasoning;
   if (!reasoning || !reasoning.levels.includes(choice)) return undefined;

@@ -4,15 +4,17 @@
  * The adapter (phase B) passes it on the model's LanguageModelChatInformation and reads the chosen value back
  * from the request's model configuration; `opencode.models["<id>"].reasoningEffort` is the settings fallback.
  */
-import type { CatalogEntry, EffortLevel } from '../models/catalog/catalogTypes';
+import type { EffortLevel } from '../models/reasoning';
+import type { EffortSubject } from './effort';
 
 export const EFFORT_PROPERTY = 'reasoningEffort';
 
 const LABELS: Record<EffortLevel | 'default', string> = {
-  default: 'Default', off: 'Off', on: 'On', none: 'None', minimal: 'Minimal', low: 'Low', medium: 'Medium', high: 'High', xhigh: 'Extra high', max: 'Max',
+  // VS Code adds "(default)" after the schema default's label itself: "Default (default)" read twice.
+  default: 'Automatic', off: 'Off', on: 'On', none: 'None', minimal: 'Minimal', low: 'Low', medium: 'Medium', high: 'High', xhigh: 'Extra high', max: 'Max',
 };
 
-export function effortConfigurationSchema(entry: CatalogEntry): Record<string, unknown> | undefined {
+export function effortConfigurationSchema(entry: EffortSubject): Record<string, unknown> | undefined {
   const levels = entry.reasoning?.levels ?? [];
   if (levels.length === 0) return undefined;
   const values = ['default', ...levels] as const;
@@ -22,7 +24,7 @@ export function effortConfigurationSchema(entry: CatalogEntry): Record<string, u
       [EFFORT_PROPERTY]: {
         type: 'string',
         title: 'Thinking effort',
-        description: `How much ${entry.id} thinks before answering. Default lets the model decide.`,
+        description: `How much ${entry.id} thinks before answering. Automatic lets the model decide.`,
         enum: [...values],
         enumItemLabels: values.map((v) => LABELS[v]),
         default: 'default',

@@ -66,6 +66,27 @@ export const NATIVE_REPLAY_BOUNDS = {
   maxLayoutChars: 256_000,
 } as const;
 
+const filled = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+
+/**
+ * A native item the API can take back: a Responses reasoning item with its encrypted content (under `store: false`
+ * one without it is refused: "Item with id 'rs_…' not found"), a thinking block with its signature, a redacted block
+ * with its data. Anything else (Gemini's signed-call records) is complete as recorded.
+ */
+export function isCompleteNative(item: Record<string, unknown>): boolean {
+  if (item.type === 'reasoning') return filled(item.encrypted_content);
+  if (item.type === 'thinking') return typeof item.thinking === 'string' && filled(item.signature);
+  if (item.type === 'redacted_thinking') return filled(item.data);
+  return true;
+}
+
+/** The layout without incomplete native items, and how many were dropped (the engine logs it once per model). */
+export function completeLayout(layout: AssistantLayout): { layout: AssistantLayout; dropped: number } {
+  const slots = layout.slots.filter((slot) => slot.kind !== 'native' || isCompleteNative(slot.item));
+  const dropped = layout.slots.length - slots.length;
+  return { layout: dropped ? { ...layout, slots } : layout, dropped };
+}
+
 /** What a layout weighs in the memory: its JSON with its key, as it is persisted. */
 const layoutChars = (layout: AssistantLayout, callId = ''): number => JSON.stringify(layout).length + callId.length;
 
@@ -73,7 +94,8 @@ export class NativeReplayMemory implements NativeReplay {
   private readonly byCallId = new BoundedMap<string, AssistantLayout>(NATIVE_REPLAY_BOUNDS.maxEntries, { weigh: layoutChars, maxWeight: NATIVE_REPLAY_BOUNDS.maxChars });
 
   /** Remembers an answer's layout when it carries native items and at least one call. */
-  remember(layout: AssistantLayout | undefined): boolean {
+  remember(given: AssistantLayout | undefined): boolean {
+    const layout = given && completeLayout(given).layout;
     const first = layout?.slots.find((slot) => slot.kind === 'call');
     if (!layout || !first || first.kind !== 'call' || !layout.slots.some((slot) => slot.kind === 'native')) return false;
     if (layoutChars(layout) > NATIVE_REPLAY_BOUNDS.maxLayoutChars) return false;
@@ -116,7 +138,12 @@ export class NativeReplayMemory implements NativeReplay {
   static fromJSON(value: unknown): NativeReplayMemory {
     const memory = new NativeReplayMemory();
     if (!isRecord(value)) return memory;
-    for (const [callId, layout] of Object.entries(value)) if (isLayout(layout) && layoutChars(layout) <= NATIVE_REPLAY_BOUNDS.maxLayoutChars) memory.byCallId.set(callId, layout);
+    for (const [callId, saved] of Object.entries(value)) {
+      if (!isLayout(saved) || layoutChars(saved) > NATIVE_REPLAY_BOUNDS.maxLayoutChars) continue;
+      // A layout saved by an older version may hold incomplete items: they are never sent back.
+      const { layout } = completeLayout(saved);
+      if (layout.slots.some((slot) => slot.kind === 'native')) memory.byCallId.set(callId, layout);
+    }
     return memory;
   }
 }

@@ -15,7 +15,7 @@ export class MemoryStore implements KeyValueStore {
 }
 
 /** `hooks`: the engine's optional callbacks (record, onAttempt, …). */
-export function engineFor(baseUrl: string, overrides: Record<string, unknown> = {}, store = new MemoryStore(), timing?: Partial<EngineTiming>, hooks: Pick<EngineDeps, 'record' | 'onAttempt' | 'onAccounted'> = {}) {
+export function engineFor(baseUrl: string, overrides: Record<string, unknown> = {}, store = new MemoryStore(), timing?: Partial<EngineTiming>, hooks: Pick<EngineDeps, 'record' | 'onAttempt' | 'onAccounted' | 'notify'> = {}) {
   const log = new MemoryLogger();
   const values: Record<string, unknown> = { baseUrl, ...overrides };
   const settings: Settings = resolveSettings((key) => values[key], (m) => log.warn(`[settings] ${m}`));

@@ -13,3 +13,7 @@ moduleWithResolve._resolveFilename = function (request: string, ...rest: unknown
   if (request === 'vscode') return doublePath;
   return originalResolve.call(this, request, ...rest);
 };
+
+// An activated extension checks live model data in the background: never the real models.dev from a test
+// (port 9 on loopback refuses at once); the live-data tests run their own stand-in.
+process.env.OPENCODE_MODEL_DATA_URL ??= 'http://127.0.0.1:9/api.json';

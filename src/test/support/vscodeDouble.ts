@@ -8,6 +8,8 @@ import * as nodeFs from 'fs';
 import { CancellationTokenSource, Disposable, EventEmitter, FileType, LanguageModelTextPart, Position, Range, Uri } from './vscodeTypes';
 
 export * from './vscodeTypes';
+/** VS Code's version as the extension reads it (vscode.version). */
+export const version = '1.139.0-double';
 
 /** Present or absent at run time in real VS Code; tests delete and restore it to try both (so it is an own, deletable export here, not a re-export). */
 export class LanguageModelThinkingPart {

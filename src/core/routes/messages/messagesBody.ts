@@ -7,7 +7,7 @@
  */
 import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireTypes';
 import { anthropicToolId } from '../callIds';
-import type { AssistantLayout } from '../nativeReplay';
+import { isCompleteNative, type AssistantLayout } from '../nativeReplay';
 import type { BodyInput } from '../route';
 import { samplingFields, withinRoom } from '../sampling';
 import { placeBreakpoints } from './cacheBreakpoints';
@@ -99,7 +99,8 @@ function assistantBlocks(message: AssistantWire, layout: AssistantLayout | undef
   const blocks: Block[] = [];
   let textSent = false;
   for (const slot of layout?.slots ?? []) {
-    if (slot.kind === 'native') blocks.push(slot.item);
+    // Only complete blocks: a thinking block without its signature is refused by the API.
+    if (slot.kind === 'native' && isCompleteNative(slot.item)) blocks.push(slot.item);
     else if (slot.kind === 'text' && !textSent) {
       blocks.push(...textBlock(message.content ?? ''));
       textSent = true;

@@ -6,7 +6,7 @@
  */
 import type { WireMessage, WireTool } from '../../wire/wireTypes';
 import { responsesItemId } from '../callIds';
-import type { AssistantLayout } from '../nativeReplay';
+import { isCompleteNative, type AssistantLayout } from '../nativeReplay';
 import type { BodyInput } from '../route';
 import { samplingFields } from '../sampling';
 import { retentionField } from '../cacheLifetime';
@@ -18,10 +18,10 @@ export function buildResponsesBody(input: BodyInput): Record<string, unknown> {
   const body: Record<string, unknown> = { model: input.modelId, stream: true, store: false, prompt_cache_key: input.sessionId };
   const retention = retentionField(input);
   if (retention) body.prompt_cache_retention = retention;
-  if (input.reasoning) {
-    body.include = ['reasoning.encrypted_content'];
-    body.reasoning = { summary: 'auto' };
-  }
+  // Always, known model or not: a model that reasons anyway returns items that can only be passed back with their
+  // encrypted content under store:false. The summary is asked of models known to reason only.
+  body.include = ['reasoning.encrypted_content'];
+  if (input.reasoning) body.reasoning = { summary: 'auto' };
   if (input.tools.length > 0) body.tools = input.tools.map(toResponsesTool);
   if (input.toolChoice === 'required' && input.tools.length > 0) body.tool_choice = 'required';
   // Responses has no `stop`; max_output_tokens counts reasoning too.
@@ -72,7 +72,10 @@ function assistantItems(message: AssistantMessage, layout: AssistantLayout | und
   const items: Item[] = [];
   let textSent = !message.content;
   for (const slot of layout?.slots ?? []) {
-    if (slot.kind === 'native') items.push(slot.item);
+    // Never an item without its encrypted content (the memory already drops them; old or foreign layouts too).
+    if (slot.kind === 'native') {
+      if (isCompleteNative(slot.item)) items.push(slot.item);
+    }
     else if (slot.kind === 'text' && !textSent) {
       items.push(assistantText(message.content ?? ''));
       textSent = true;

@@ -48,7 +48,8 @@ export function classifyOpenCodeError(status: number, body: unknown, retryAfter?
   const { type, message } = errorFields(body);
   const wrong = parseWrongRoute(body);
   if (wrong) {
-    return { kind: 'wrong-route', format: wrong.format, refusedRoute: wrong.refusedRoute, message: `OpenCode does not serve ${wrong.model} in the "${wrong.format}" format; the request must go to another route.` };
+    // Shown only when no route is left to try (routeSwitch.ts moves the request otherwise): say so, not "go elsewhere".
+    return { kind: 'wrong-route', format: wrong.format, refusedRoute: wrong.refusedRoute, message: `OpenCode refused ${wrong.model} on every route the extension tried (last: the "${wrong.format}" format). The model may no longer be served there: refresh the model list (OpenCode: Refresh Models) or pick another model.` };
   }
   if (type === 'FreeTierError' || /free tier/i.test(message)) return { kind: 'free-tier', message: freeTierSentence(message) };
   if (type === 'CreditsError' || /insufficient balance/i.test(message)) {
@@ -64,7 +65,9 @@ export function classifyOpenCodeError(status: number, body: unknown, retryAfter?
   return undefined;
 }
 
+/** OpenCode's own words when it gave any (the user can search for them); else what they mean. */
 function freeTierSentence(message: string): string {
+  if (message.trim()) return message.trim();
   const version = /OpenCode (\S+) or newer is required/.exec(message)?.[1];
   if (version) return `OpenCode's free models require the OpenCode app ${version} or newer; they cannot be used from this extension. Pick a paid Go or Zen model.`;
   return "OpenCode's free tier can only be used from within the OpenCode app, not from this extension. Pick a paid Go or Zen model, or use the free model in OpenCode.";

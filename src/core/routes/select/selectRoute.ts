@@ -1,51 +1,42 @@
 /**
- * A model's route, in order: the user's per-model setting, what the gateway taught us (persisted), the bundled
- * table for the endpoint's catalogue, else Chat Completions. Pure.
+ * A model's route, from the one model table (models/modelTable.ts): the user's per-model setting, what the
+ * gateway taught us, the model data for the endpoint's catalogue, the family rule, else Chat Completions. Pure.
  */
+import { familyOf } from '../../models/familyRule';
+import type { EndpointCatalog } from '../../models/modelData';
+import { MODEL_TABLE, type FactSource, type ModelQuery, type ModelTable } from '../../models/modelTable';
 import { ROUTE_IDS, type RouteId } from '../route';
-import type { ModelOverride } from './modelOverrides';
-import { tableFamily, type Catalog } from './routeTable';
 
-export type RouteSource = 'setting' | 'learned' | 'table' | 'default';
+export type RouteSource = FactSource;
 
 export interface RouteChoice {
   route: RouteId;
   source: RouteSource;
-  /** The model reasons (catalogue / table); on Gemini assumed unless the catalogue says it does not. */
+  /** The model reasons (data / family rule); on Gemini assumed unless the data says it does not. */
   reasoning: boolean;
   /** The same rule on another route (a switch after "not supported for format" rebuilds the body for it). */
   reasoningOn: (route: RouteId) => boolean;
 }
 
-export interface RouteQuery {
-  modelId: string;
-  override?: ModelOverride;
-  learned?: RouteId;
-  catalog?: Catalog;
-}
+export type RouteQuery = Pick<ModelQuery, 'modelId' | 'override' | 'catalog'> & { learned?: RouteId };
 
-export function selectRoute(query: RouteQuery): RouteChoice {
-  const family = tableFamily(query.modelId, query.catalog);
-  const [route, source]: [RouteId, RouteSource] = query.override?.api
-    ? [query.override.api, 'setting']
-    : query.learned
-      ? [query.learned, 'learned']
-      : family
-        ? [family.route, 'table']
-        : ['chat', 'default'];
-  const reasoningOn = (on: RouteId): boolean => (on === 'gemini' ? family?.reasoning !== false : family?.reasoning === true);
-  return { route, source, reasoning: reasoningOn(route), reasoningOn };
+export function selectRoute(query: RouteQuery, table: ModelTable = MODEL_TABLE): RouteChoice {
+  const facts = table.lookup({ modelId: query.modelId, catalog: query.catalog, override: query.override, learnedRoute: query.learned });
+  return { route: facts.route, source: facts.routeSource, reasoning: facts.reasons, reasoningOn: facts.reasonsOn };
 }
 
 /**
- * After "not supported for format F" on `failed`: the route to try next — the table's, then the route the same
- * family takes in the other catalogue, then the others in a fixed order — never one already tried.
+ * After "not supported for format F" on `failed`: the route to try next, never one already tried — the model data's
+ * route (on a custom endpoint Zen's, then Go's), the family rule (this endpoint's, then any), then the rest in a
+ * fixed order. On a custom endpoint the first refusal so reaches the family's route (Gemini after one, not three).
  */
-export function nextRoute(modelId: string, failed: RouteId, tried: readonly RouteId[], catalog?: Catalog): RouteId | undefined {
+export function nextRoute(modelId: string, failed: RouteId, tried: readonly RouteId[], catalog?: EndpointCatalog, table: ModelTable = MODEL_TABLE): RouteId | undefined {
   const excluded = new Set<RouteId>([failed, ...tried]);
   const candidates: (RouteId | undefined)[] = [
-    tableFamily(modelId, catalog)?.route,
-    tableFamily(modelId, catalog === 'go' ? 'zen' : 'go')?.route,
+    table.card(modelId, catalog)?.card.route,
+    table.card(modelId, undefined)?.card.route,
+    familyOf(modelId, catalog)?.route,
+    familyOf(modelId, undefined)?.route,
     ...ROUTE_IDS,
   ];
   return candidates.find((route): route is RouteId => route !== undefined && !excluded.has(route));

@@ -1,0 +1,152 @@
+/**
+ * models.dev's data (the api.json shape: `{ "opencode": { models: {…} }, "opencode-go": { … } }`) → our model data.
+ * The one conversion: the snapshot generator (tools/catalogUpdate.ts) and the live fetch (liveModelData.ts) both
+ * call it, so an offline user and an online one read the same facts the same way. Defensive: a malformed model is
+ * left out with a reason, never guessed; a provider missing altogether makes the whole answer invalid.
+ *
+ * The route comes from the model's `provider.npm` (OpenCode's own client picks its SDK package by it: the OpenAI
+ * package speaks Responses, the Anthropic one Messages, the Google one Gemini), else the provider's npm (the
+ * OpenAI-compatible package: Chat Completions). Reasoning controls come from `reasoning_options` (docs/effort.md).
+ */
+import { isRouteId, type RouteId } from '../routes/route';
+import { isRecord } from '../util/isRecord';
+import { isFreeTierId } from './familyRule';
+import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, Prices } from './modelData';
+import { CONTROLS, EFFORT_LEVELS, type EffortLevel, type ModelReasoning } from './reasoning';
+
+export const PROVIDER_OF: Readonly<Record<EndpointCatalog, string>> = { zen: 'opencode', go: 'opencode-go' };
+/** More models than any provider has listed by far: an answer beyond this is not the catalogue. */
+export const MAX_MODELS_PER_PROVIDER = 2_000;
+const MAX_TOKENS = 100_000_000;
+const MAX_PRICE = 100_000;
+const ID = /^[a-z0-9][a-z0-9._-]{0,127}$/;
+
+const NPM_ROUTES: Readonly<Record<string, RouteId>> = {
+  '@ai-sdk/openai': 'responses',
+  '@ai-sdk/anthropic': 'messages',
+  '@ai-sdk/google': 'gemini',
+  '@ai-sdk/openai-compatible': 'chat',
+};
+
+export interface Converted {
+  data?: ModelData;
+  /** One sentence per model left out, or why the whole answer was refused. */
+  problems: string[];
+}
+
+export function fromModelsDev(raw: unknown, date: string, source: string): Converted {
+  if (!isRecord(raw)) return { problems: ['the answer is not a JSON object'] };
+  const problems: string[] = [];
+  const out: Record<EndpointCatalog, Record<string, ModelCard>> = { zen: {}, go: {} };
+  for (const catalog of ['zen', 'go'] as const) {
+    const provider = raw[PROVIDER_OF[catalog]];
+    if (!isRecord(provider) || !isRecord(provider.models)) return { problems: [`provider "${PROVIDER_OF[catalog]}" is missing or has no models`] };
+    const entries = Object.entries(provider.models);
+    if (entries.length > MAX_MODELS_PER_PROVIDER) return { problems: [`provider "${PROVIDER_OF[catalog]}" lists ${entries.length} models (more than ${MAX_MODELS_PER_PROVIDER})`] };
+    const defaultRoute = routeOfNpm(provider.npm) ?? 'chat';
+    for (const [id, model] of entries) {
+      const card = ID.test(id) && isRecord(model) ? cardOf(id, model, defaultRoute) : undefined;
+      if (card) out[catalog][id] = card;
+      else problems.push(`${PROVIDER_OF[catalog]}/${id.slice(0, 80)}: not a usable model entry`);
+    }
+  }
+  if (Object.keys(out.zen).length + Object.keys(out.go).length === 0) return { problems: [...problems, 'no usable model at all'] };
+  return { data: { date, source, zen: out.zen, go: out.go }, problems };
+}
+
+function routeOfNpm(npm: unknown): RouteId | undefined {
+  return typeof npm === 'string' ? NPM_ROUTES[npm] : undefined;
+}
+
+function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteId): ModelCard | undefined {
+  const provider = isRecord(model.provider) ? model.provider : {};
+  const shape = provider.shape === 'responses' ? 'responses' : provider.shape === 'completions' ? 'chat' : undefined;
+  const route = routeOfNpm(provider.npm) ?? shape ?? defaultRoute;
+  if (!isRouteId(route)) return undefined;
+  const limit = isRecord(model.limit) ? model.limit : {};
+  const contextWindow = tokens(limit.context);
+  let maxOutputTokens = tokens(limit.output);
+  if (contextWindow !== undefined && maxOutputTokens !== undefined && maxOutputTokens > contextWindow) maxOutputTokens = undefined;
+  const card: ModelCard = { route };
+  if (typeof model.name === 'string' && model.name.length <= 200) card.name = model.name;
+  if (contextWindow !== undefined) card.contextWindow = contextWindow;
+  if (maxOutputTokens !== undefined) card.maxOutputTokens = maxOutputTokens;
+  const input = isRecord(model.modalities) && Array.isArray(model.modalities.input) ? model.modalities.input : undefined;
+  if (input) card.imageInput = input.includes('image');
+  const reasoning = model.reasoning === true ? reasoningOf(route, model.reasoning_options) : undefined;
+  if (reasoning) card.reasoning = reasoning;
+  if (route === 'chat' && (model.interleaved === true || (isRecord(model.interleaved) && model.interleaved.field === 'reasoning_content'))) card.echoReasoningContent = true;
+  if (model.temperature === false) card.noTemperature = true;
+  const prices = pricesOf(model.cost);
+  if (prices) card.prices = prices;
+  if (isFree(id, prices)) card.free = true;
+  const status = statusOf(model.status);
+  if (status) card.status = status;
+  return card;
+}
+
+function tokens(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_TOKENS ? value : undefined;
+}
+
+function price(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_PRICE ? value : undefined;
+}
+
+/** The base prices (the first tier); tiers above a context size are the cost feature's business, not the picker's. */
+function pricesOf(cost: unknown): Prices | undefined {
+  if (!isRecord(cost)) return undefined;
+  const input = price(cost.input);
+  const output = price(cost.output);
+  if (input === undefined || output === undefined) return undefined;
+  const prices: Prices = { input, output };
+  const cacheRead = price(cost.cache_read);
+  const cacheWrite = price(cost.cache_write);
+  if (cacheRead !== undefined) prices.cacheRead = cacheRead;
+  if (cacheWrite !== undefined) prices.cacheWrite = cacheWrite;
+  return prices;
+}
+
+/** OpenCode names its free-tier ids `…-free`; a model priced at zero everywhere is free too (Big Pickle). */
+function isFree(id: string, prices: Prices | undefined): boolean {
+  if (isFreeTierId(id)) return true;
+  return !!prices && prices.input === 0 && prices.output === 0 && !prices.cacheRead && !prices.cacheWrite;
+}
+
+function statusOf(status: unknown): ModelStatus | undefined {
+  if (status === 'deprecated') return 'deprecated';
+  return status === 'alpha' || status === 'beta' ? 'preview' : undefined;
+}
+
+/**
+ * `reasoning_options` → the control our route speaks and the levels to offer. `effort` values are levels as such;
+ * `toggle` adds off/on (or just off beside effort levels); `budget_tokens` is a budget control. Levels a control
+ * cannot express are dropped, so a card never offers what the request cannot carry.
+ */
+export function reasoningOf(route: RouteId, options: unknown): ModelReasoning {
+  const list = Array.isArray(options) ? options.filter(isRecord) : [];
+  const effort = list.find((o) => o.type === 'effort');
+  const values = Array.isArray(effort?.values) ? effort.values.filter((v): v is EffortLevel => EFFORT_LEVELS.includes(v as EffortLevel)) : [];
+  const toggle = list.some((o) => o.type === 'toggle');
+  const budget = list.find((o) => o.type === 'budget_tokens');
+  const maxBudget = tokens(budget?.max);
+  const pick = (control: ModelReasoning['control'], levels: EffortLevel[], withBudget = false): ModelReasoning => {
+    const allowed = CONTROLS[control].levels;
+    const out: ModelReasoning = { control, levels: [...new Set(levels)].filter((l) => allowed.includes(l)) };
+    if (withBudget && maxBudget !== undefined) out.maxBudget = maxBudget;
+    return out;
+  };
+  switch (route) {
+    case 'responses':
+      return pick('responses-effort', values);
+    case 'gemini':
+      return values.length || !budget ? pick('gemini-level', values) : pick('gemini-budget', ['off', 'low', 'medium', 'high', 'max'], true);
+    case 'messages':
+      if (values.length) return pick('anthropic-adaptive', values);
+      if (budget) return pick('anthropic-budget', ['off', 'low', 'medium', 'high'], true);
+      return pick('thinking-toggle', toggle ? ['off', 'on'] : []);
+    case 'chat':
+      if (values.length) return pick('reasoning_effort', toggle ? ['off', ...values] : values);
+      return toggle ? pick('thinking-toggle', ['off', 'on']) : pick('reasoning_effort', []);
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The shape of model data, whatever it came from (the bundled snapshot, models.dev's live answer): per OpenCode
+ * endpoint, per model id, what the model is. Produced only by fromModelsDev.ts, so both sources follow one rule.
+ */
+import type { RouteId } from '../routes/route';
+import type { ModelReasoning } from './reasoning';
+
+/** The OpenCode endpoints with published model data. A custom endpoint has none of its own. */
+export type EndpointCatalog = 'zen' | 'go';
+export const ENDPOINT_CATALOGS: readonly EndpointCatalog[] = ['zen', 'go'];
+
+/** USD per 1M tokens. Cache prices are undefined when not published. */
+export interface Prices {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+export type ModelStatus = 'preview' | 'deprecated';
+
+export interface ModelCard {
+  name?: string;
+  route: RouteId;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  imageInput?: boolean;
+  /** Present when the model reasons. */
+  reasoning?: ModelReasoning;
+  /** Chat: the model's reasoning_content must be echoed on assistant turns (400 otherwise). */
+  echoReasoningContent?: boolean;
+  /** The model refuses `temperature`. */
+  noTemperature?: boolean;
+  prices?: Prices;
+  /** OpenCode's free tier: usable only from the OpenCode app. */
+  free?: boolean;
+  status?: ModelStatus;
+}
+
+export interface ModelData {
+  /** The date of the data (models.dev commit date, or the day it was fetched). */
+  date: string;
+  /** Where it came from, for the log and the report ("models.dev f3fc6922", "https://models.dev/api.json"). */
+  source: string;
+  zen: Readonly<Record<string, ModelCard>>;
+  go: Readonly<Record<string, ModelCard>>;
+}

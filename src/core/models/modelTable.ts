@@ -1,0 +1,222 @@
+/**
+ * The one model table: "what do we know about model M on endpoint E". Every reader of model facts (route choice,
+ * trim budget, effort picker, image handling, prices, the picker, the report) asks `lookup`. Precedence, highest
+ * first, field by field:
+ *
+ *   `opencode.models` override → learned (route, window) → live model data → bundled snapshot → family rule →
+ *   the endpoint's own `/models` fields → `opencode.contextLimitFallback`.
+ *
+ * Live data and the snapshot describe OpenCode's endpoints: for a custom endpoint they are asked after its own
+ * `/models` fields (a proxy in front of Zen still finds Zen's windows), and never for the first route (an Ollama
+ * `qwen3` is chat, not Zen's Messages); there the family rule picks the route only after a wrong-format refusal.
+ * One matching rule (familyRule.bareId). Pure apart from the live data it holds.
+ */
+import type { ModelOverride } from '../routes/select/modelOverrides';
+import type { EffortSubject } from '../routes/effort';
+import type { RouteId } from '../routes/route';
+import { SNAPSHOT } from './data/snapshot';
+import { bareId, familyOf, isFreeTierId } from './familyRule';
+import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, Prices } from './modelData';
+import type { ModelReasoning } from './reasoning';
+
+export type FactSource = 'setting' | 'learned' | 'live' | 'snapshot' | 'family' | 'endpoint' | 'fallback' | 'default' | 'unknown';
+
+/** What the endpoint's own `/models` entry said (parseModelList.ts). */
+export interface ListedFields {
+  name?: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  imageInput?: boolean;
+  toolCalling?: boolean;
+}
+
+export interface ModelQuery {
+  modelId: string;
+  /** The endpoint's OpenCode catalogue; undefined for a custom endpoint. */
+  catalog?: EndpointCatalog;
+  override?: ModelOverride;
+  learnedRoute?: RouteId;
+  /** A window the endpoint enforced (named in its context-length error): learnedWins. */
+  learnedWindow?: number;
+  listed?: ListedFields;
+  /** `opencode.contextLimitFallback` (0: none). */
+  fallbackWindow?: number;
+}
+
+export interface ModelFacts {
+  id: string;
+  name: string;
+  route: RouteId;
+  routeSource: FactSource;
+  contextWindow?: number;
+  windowSource: FactSource;
+  maxOutputTokens?: number;
+  imageInput: boolean;
+  toolCalling: boolean;
+  /** The card's reasoning control, when its route is the route taken (a control exists on its own route only). */
+  reasoning?: ModelReasoning;
+  /**
+   * The levels the picker offers: the card on the route taken, else the model's card on its own route (on a custom
+   * endpoint the first refusal moves the request there; sendBody applies a level only on the card's route).
+   */
+  offeredReasoning?: ModelReasoning;
+  /** The model reasons on `route`: Responses asks for encrypted reasoning, Gemini for thoughts. */
+  reasons: boolean;
+  /** The same rule for another route (a switch rebuilds the body for it). */
+  reasonsOn: (route: RouteId) => boolean;
+  echoReasoningContent: boolean;
+  noTemperature: boolean;
+  prices?: Prices;
+  free: boolean;
+  status?: ModelStatus;
+  /** Where the card came from, if any ("live", "snapshot"). */
+  cardSource?: 'live' | 'snapshot';
+  /** The date of the data the card came from. */
+  dataDate?: string;
+}
+
+/** What shapes a request body on one route (effort fields, per-family quirks: core/request/sendBody.ts). */
+export interface RouteCard extends EffortSubject {
+  echoReasoningContent: boolean;
+  noTemperature: boolean;
+}
+
+interface FoundCard {
+  card: ModelCard;
+  source: 'live' | 'snapshot';
+  date: string;
+}
+
+export class ModelTable {
+  private live: ModelData | undefined;
+
+  constructor(private readonly snapshot: ModelData = SNAPSHOT) {}
+
+  /** Live data (liveModelData.ts) replaces the snapshot for every model it lists; undefined goes back to it. */
+  setLive(data: ModelData | undefined): void {
+    this.live = data;
+  }
+
+  get liveDate(): string | undefined {
+    return this.live?.date;
+  }
+
+  get snapshotDate(): string {
+    return this.snapshot.date;
+  }
+
+  /** Every id the data lists for an endpoint (live over snapshot), sorted: the picker's list before /models answers. */
+  ids(catalog: EndpointCatalog): string[] {
+    return [...new Set([...Object.keys(this.live?.[catalog] ?? {}), ...Object.keys(this.snapshot[catalog])])].sort();
+  }
+
+  /**
+   * The card for a model: live before snapshot; on a custom endpoint Zen's then Go's. With `route`, a card on that
+   * route is preferred (MiniMax M3 is chat on Zen, Messages on Go).
+   */
+  card(modelId: string, catalog: EndpointCatalog | undefined, route?: RouteId): FoundCard | undefined {
+    const id = bareId(modelId);
+    const found: FoundCard[] = [];
+    for (const cat of catalog ? [catalog] : (['zen', 'go'] as const)) {
+      for (const [data, source] of [[this.live, 'live'], [this.snapshot, 'snapshot']] as const) {
+        const card = data?.[cat][id];
+        if (card && Object.prototype.hasOwnProperty.call(data[cat], id)) found.push({ card, source, date: data.date });
+      }
+    }
+    return (route && found.find((f) => f.card.route === route)) || found[0];
+  }
+
+  /** The card's request-shaping facts for a model on one route, or undefined when no card is on that route. */
+  cardOn(modelId: string, catalog: EndpointCatalog | undefined, route: RouteId): RouteCard | undefined {
+    const card = this.card(modelId, catalog, route)?.card;
+    if (card?.route !== route) return undefined;
+    const { reasoning, maxOutputTokens } = card;
+    return { id: modelId, route, reasoning, maxOutputTokens, echoReasoningContent: card.echoReasoningContent === true, noTemperature: card.noTemperature === true };
+  }
+
+  lookup(query: ModelQuery): ModelFacts {
+    const { modelId, catalog, override, listed = {} } = query;
+    const found = this.card(modelId, catalog);
+    const family = familyOf(modelId, catalog);
+    const [route, routeSource] = routeOf(query, found, family?.route);
+    // A card on the route taken (the same model may sit on two routes, one per endpoint).
+    const onRoute = this.card(modelId, catalog, route);
+    const card = onRoute?.card.route === route ? onRoute : undefined;
+    const [contextWindow, windowSource] = windowOf(query, found);
+    const dataFirst = catalog !== undefined;
+    const fromData = found?.card;
+    const maxOutputTokens = override?.maxOutputTokens ?? (dataFirst ? fromData?.maxOutputTokens ?? listed.maxOutputTokens : listed.maxOutputTokens ?? fromData?.maxOutputTokens);
+    const cardReasons = fromData ? fromData.reasoning !== undefined : undefined;
+    const familyReasons = family?.reasoning;
+    const reasonsOn = (on: RouteId): boolean => {
+      const known = cardReasons ?? familyReasons;
+      // Every Gemini model served reasons; elsewhere only a model known to reason asks for its reasoning.
+      return on === 'gemini' ? known !== false : known === true;
+    };
+    return {
+      id: modelId,
+      name: listed.name && listed.name !== modelId ? listed.name : fromData?.name ?? modelId,
+      route,
+      routeSource,
+      contextWindow,
+      windowSource,
+      maxOutputTokens: maxOutputTokens !== undefined && contextWindow !== undefined ? Math.min(maxOutputTokens, contextWindow) : maxOutputTokens,
+      imageInput: override?.imageInput ?? (dataFirst ? fromData?.imageInput ?? listed.imageInput : listed.imageInput ?? fromData?.imageInput) ?? false,
+      toolCalling: listed.toolCalling ?? true,
+      reasoning: card?.card.reasoning,
+      offeredReasoning: card ? card.card.reasoning : fromData?.reasoning,
+      reasons: reasonsOn(route),
+      reasonsOn,
+      echoReasoningContent: card?.card.echoReasoningContent === true,
+      noTemperature: card?.card.noTemperature === true,
+      prices: fromData?.prices,
+      free: fromData?.free ?? isFreeTierId(modelId),
+      status: fromData?.status,
+      cardSource: found?.source,
+      dataDate: found?.date,
+    };
+  }
+
+  /** USD per 1M tokens for a model on an endpoint, or undefined when no data has its prices. */
+  pricesFor(modelId: string, catalog: EndpointCatalog | undefined): Prices | undefined {
+    const prices = this.card(modelId, catalog)?.card.prices;
+    return prices ? { ...prices } : undefined;
+  }
+}
+
+function routeOf(query: ModelQuery, found: FoundCard | undefined, familyRoute: RouteId | undefined): [RouteId, FactSource] {
+  if (query.override?.api) return [query.override.api, 'setting'];
+  if (query.learnedRoute) return [query.learnedRoute, 'learned'];
+  // A custom endpoint: chat first; a wrong-format refusal then lets the family rule choose (nextRoute).
+  if (!query.catalog) return ['chat', 'default'];
+  if (found) return [found.card.route, found.source];
+  if (familyRoute) return [familyRoute, 'family'];
+  return ['chat', 'default'];
+}
+
+function windowOf(query: ModelQuery, found: FoundCard | undefined): [number | undefined, FactSource] {
+  if (query.override?.contextWindow) return [query.override.contextWindow, 'setting'];
+  const listed = query.listed?.contextWindow;
+  const data = found?.card.contextWindow;
+  const candidates: [number | undefined, FactSource][] = query.catalog ? [[data, found?.source ?? 'unknown'], [listed, 'endpoint']] : [[listed, 'endpoint'], [data, found?.source ?? 'unknown']];
+  const [known, source] = candidates.find(([value]) => value !== undefined) ?? [undefined, 'unknown' as FactSource];
+  if (learnedWins(known, query.learnedWindow)) return [query.learnedWindow, 'learned'];
+  if (known !== undefined) return [known, source];
+  return query.fallbackWindow ? [query.fallbackWindow, 'fallback'] : [undefined, 'unknown'];
+}
+
+/**
+ * The endpoint named a window in its own context-length error: it wins over every published figure below the
+ * setting, when smaller (a larger one would be a misread error or a stale record; the published window stands).
+ */
+export function learnedWins(known: number | undefined, learned: number | undefined): learned is number {
+  return !!learned && (known === undefined || learned < known);
+}
+
+/** The table the extension uses; the live fetch sets its data (liveModelData.ts), tests may build their own. */
+export const MODEL_TABLE = new ModelTable();
+
+/** The price lookup for the cost feature: USD per 1M tokens, or undefined. */
+export function pricesFor(modelId: string, catalog: EndpointCatalog | undefined): Prices | undefined {
+  return MODEL_TABLE.pricesFor(modelId, catalog);
+}
