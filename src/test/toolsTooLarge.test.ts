@@ -27,7 +27,7 @@ const ROUTE_MODELS = ['fake-large', 'fake-responses', 'fake-messages', 'fake-nat
 const ROUTE_SETTINGS = { models: { 'fake-responses': { api: 'responses' }, 'fake-messages': { api: 'messages' }, 'fake-native-gemini': { api: 'gemini' } } };
 
 const systemMessage = (text: string): unknown => ({ role: 3, content: [new double.LanguageModelTextPart(text)] });
-const statusItem = (): { text: string; tooltip: unknown; backgroundColor?: { id: string } } => double.createdStatusItems[double.createdStatusItems.length - 1];
+const statusItem = (): { text: string; tooltip: unknown; backgroundColor?: { id: string } } => double.createdStatusItems.filter((item) => item.id === 'opencode.status').at(-1);
 
 describe('tools that cannot fit the budget', function () {
   this.timeout(60_000);

@@ -40,7 +40,13 @@ export function pricesFor(modelId: string, baseUrl?: string): ModelPrices | unde
   const order: EndpointCatalog[] = first === 'go' ? ['go', 'zen'] : ['zen', 'go'];
   for (const catalog of order) {
     const prices = MODEL_TABLE.pricesFor(id, catalog);
-    if (prices) return { base: priceTable([prices.input, prices.output, prices.cacheRead, prices.cacheWrite]) };
+    if (!prices) continue;
+    const found: ModelPrices = { base: priceTable([prices.input, prices.output, prices.cacheRead, prices.cacheWrite]) };
+    if (prices.above !== undefined && prices.tier) {
+      found.above = prices.above;
+      found.tier = priceTable([prices.tier.input, prices.tier.output, prices.tier.cacheRead, prices.tier.cacheWrite]);
+    }
+    return found;
   }
   return undefined;
 }

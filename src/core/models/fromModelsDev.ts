@@ -11,7 +11,7 @@
 import { isRouteId, type RouteId } from '../routes/route';
 import { isRecord } from '../util/isRecord';
 import { isFreeTierId } from './familyRule';
-import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, Prices } from './modelData';
+import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, PriceSet, Prices } from './modelData';
 import { CONTROLS, EFFORT_LEVELS, type EffortLevel, type ModelReasoning } from './reasoning';
 
 export const PROVIDER_OF: Readonly<Record<EndpointCatalog, string>> = { zen: 'opencode', go: 'opencode-go' };
@@ -93,13 +93,26 @@ function price(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_PRICE ? value : undefined;
 }
 
-/** The base prices (the first tier); tiers above a context size are the cost feature's business, not the picker's. */
+/** The base prices, and the first long-context tier (`tiers[0]`, above `tier.size` prompt tokens) when listed. */
 function pricesOf(cost: unknown): Prices | undefined {
+  const prices: Prices | undefined = priceSetOf(cost);
+  if (!prices || !isRecord(cost) || !Array.isArray(cost.tiers)) return prices;
+  const first: unknown = cost.tiers[0];
+  const above = isRecord(first) && isRecord(first.tier) ? tokens(first.tier.size) : undefined;
+  const tier = priceSetOf(first);
+  if (above !== undefined && tier) {
+    prices.above = above;
+    prices.tier = tier;
+  }
+  return prices;
+}
+
+function priceSetOf(cost: unknown): PriceSet | undefined {
   if (!isRecord(cost)) return undefined;
   const input = price(cost.input);
   const output = price(cost.output);
   if (input === undefined || output === undefined) return undefined;
-  const prices: Prices = { input, output };
+  const prices: PriceSet = { input, output };
   const cacheRead = price(cost.cache_read);
   const cacheWrite = price(cost.cache_write);
   if (cacheRead !== undefined) prices.cacheRead = cacheRead;

@@ -10,11 +10,17 @@ export type EndpointCatalog = 'zen' | 'go';
 export const ENDPOINT_CATALOGS: readonly EndpointCatalog[] = ['zen', 'go'];
 
 /** USD per 1M tokens. Cache prices are undefined when not published. */
-export interface Prices {
+export interface PriceSet {
   input: number;
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+}
+
+/** A model's prices; `tier` applies to a whole request whose prompt is above `above` tokens (long-context pricing). */
+export interface Prices extends PriceSet {
+  above?: number;
+  tier?: PriceSet;
 }
 
 export type ModelStatus = 'preview' | 'deprecated';

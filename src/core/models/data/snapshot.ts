@@ -178,9 +178,15 @@ export const SNAPSHOT: ModelData = {
    "maxOutputTokens": 128000,
    "name": "MiMo V2 Pro",
    "prices": {
+    "above": 256000,
     "cacheRead": 0.2,
     "input": 1,
-    "output": 3
+    "output": 3,
+    "tier": {
+     "cacheRead": 0.4,
+     "input": 2,
+     "output": 6
+    }
    },
    "reasoning": {
     "control": "reasoning_effort",
@@ -262,9 +268,15 @@ export const SNAPSHOT: ModelData = {
    "maxOutputTokens": 131072,
    "name": "MiniMax-M3 (3x usage)",
    "prices": {
+    "above": 512000,
     "cacheRead": 0.06,
     "input": 0.3,
-    "output": 1.2
+    "output": 1.2,
+    "tier": {
+     "cacheRead": 0.12,
+     "input": 0.6,
+     "output": 2.4
+    }
    },
    "reasoning": {
     "control": "thinking-toggle",
@@ -305,10 +317,17 @@ export const SNAPSHOT: ModelData = {
    "maxOutputTokens": 65536,
    "name": "Qwen3.6 Plus",
    "prices": {
+    "above": 256000,
     "cacheRead": 0.05,
     "cacheWrite": 0.625,
     "input": 0.5,
-    "output": 3
+    "output": 3,
+    "tier": {
+     "cacheRead": 0.2,
+     "cacheWrite": 2.5,
+     "input": 2,
+     "output": 6
+    }
    },
    "reasoning": {
     "control": "anthropic-budget",
@@ -351,10 +370,17 @@ export const SNAPSHOT: ModelData = {
    "maxOutputTokens": 65536,
    "name": "Qwen3.7 Plus",
    "prices": {
+    "above": 256000,
     "cacheRead": 0.04,
     "cacheWrite": 0.5,
     "input": 0.4,
-    "output": 1.6
+    "output": 1.6,
+    "tier": {
+     "cacheRead": 0.12,
+     "cacheWrite": 1.5,
+     "input": 1.2,
+     "output": 4.8
+    }
    },
    "reasoning": {
     "control": "anthropic-budget",
@@ -570,10 +596,17 @@ export const SNAPSHOT: ModelData = {
    "maxOutputTokens": 64000,
    "name": "Claude Sonnet 4",
    "prices": {
+    "above": 200000,
     "cacheRead": 0.3,
     "cacheWrite": 3.75,
     "input": 3,
-    "output": 15
+    "output": 15,
+    "tier": {
+     "cacheRead": 0.6,
+     "cacheWrite": 7.5,
+     "input": 6,
+     "output": 22.5
+    }
    },
    "reasoning": {
     "control": "anthropic-budget",
@@ -592,10 +625,17 @@ export const SNAPSHOT: ModelData = {
    "maxOutputTokens": 64000,
    "name": "Claude Sonnet 4.5",
    "prices": {
+    "above": 200000,
     "cacheRead": 0.3,
     "cacheWrite": 3.75,
     "input": 3,
-    "output": 15
+    "output": 15,
+    "tier": {
+     "cacheRead": 0.6,
+     "cacheWrite": 7.5,
+     "input": 6,
+     "output": 22.5
+    }
    },
    "reasoning": {
     "control": "anthropic-budget",
@@ -745,9 +785,15 @@ export const SNAPSHOT: ModelData = {
    "maxOutputTokens": 65536,
    "name": "Gemini 3 Pro",
    "prices": {
+    "above": 200000,
     "cacheRead": 0.2,
     "input": 2,
-    "output": 12
+    "output": 12,
+    "tier": {
+     "cacheRead": 0.4,
+     "input": 4,
+     "output": 18
+    }
    },
    "reasoning": {
     "control": "gemini-level",
@@ -765,9 +811,15 @@ export const SNAPSHOT: ModelData = {
    "maxOutputTokens": 65536,
    "name": "Gemini 3.1 Pro Preview",
    "prices": {
+    "above": 200000,
     "cacheRead": 0.2,
     "input": 2,
-    "output": 12
+    "output": 12,
+    "tier": {
+     "cacheRead": 0.4,
+     "input": 4,
+     "output": 18
+    }
    },
    "reasoning": {
     "control": "gemini-level",
@@ -1193,9 +1245,15 @@ export const SNAPSHOT: ModelData = {
    "name": "GPT-5.4",
    "noTemperature": true,
    "prices": {
+    "above": 272000,
     "cacheRead": 0.25,
     "input": 2.5,
-    "output": 15
+    "output": 15,
+    "tier": {
+     "cacheRead": 0.5,
+     "input": 5,
+     "output": 22.5
+    }
    },
    "reasoning": {
     "control": "responses-effort",
@@ -1283,9 +1341,15 @@ export const SNAPSHOT: ModelData = {
    "name": "GPT-5.5",
    "noTemperature": true,
    "prices": {
+    "above": 272000,
     "cacheRead": 0.5,
     "input": 5,
-    "output": 30
+    "output": 30,
+    "tier": {
+     "cacheRead": 1,
+     "input": 10,
+     "output": 45
+    }
    },
    "reasoning": {
     "control": "responses-effort",
