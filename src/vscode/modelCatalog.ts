@@ -50,7 +50,8 @@ export class ModelCatalog implements vscode.Disposable {
       if (!keyless && Date.now() - cached.fetchedAt > STALE_AFTER_MS) void this.refresh().catch(() => undefined);
       return cached.models;
     }
-    if (keyless) return dataEntries(this.catalog(endpoint.baseUrl));
+    // A custom endpoint has no data of its own: Zen's ids stand in, so that a pick still reaches the "set a key" hint.
+    if (keyless) return dataEntries(this.catalog(endpoint.baseUrl) ?? 'zen');
     try {
       return await this.refresh();
     } catch {
