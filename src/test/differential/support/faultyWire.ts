@@ -22,13 +22,21 @@ function stringCounts(value: unknown, inUsage = false): unknown {
 }
 
 /** `body` with its usage counts as numeric strings, frame by frame. */
+/**
+ * Each `data:` line of an SSE body through `map`. Split on "\n" only: a JS regex in multiline mode also ends lines
+ * at U+2028/U+2029, which JSON leaves unescaped inside generated text (a seed that drew one split a payload).
+ */
+function mapDataLines(body: string, map: (line: string, json: string) => string): string {
+  return body.split('\n').map((line) => (line.startsWith('data: ') ? map(line, line.slice('data: '.length)) : line)).join('\n');
+}
+
 export function withStringCounts(body: string): string {
-  return body.replace(/^data: (.*)$/gm, (line, json: string) => (json === '[DONE]' ? line : `data: ${JSON.stringify(stringCounts(JSON.parse(json)))}`));
+  return mapDataLines(body, (line, json) => (json === '[DONE]' ? line : `data: ${JSON.stringify(stringCounts(JSON.parse(json)))}`));
 }
 
 /** Chat: every fragment of a call repeats its id and whole name (as some gateways stream them). */
 export function chatWithRepeatedNames(a: Answer): string {
-  return encodeChat(a).replace(/^data: (.*)$/gm, (line, json: string) => {
+  return mapDataLines(encodeChat(a), (line, json) => {
     if (json === '[DONE]') return line;
     const chunk = JSON.parse(json) as { choices: { delta?: { tool_calls?: { index: number; id?: string; type?: string; function: { name?: string } }[] } }[] };
     for (const call of chunk.choices[0]?.delta?.tool_calls ?? []) {
@@ -67,7 +75,7 @@ export function errorFrame(route: RouteCase['route'], message: string, typed: bo
 
 /** `body` with every usage object emptied (`usage: {}`), as some gateways send on the last frame. */
 export function withEmptyUsage(body: string): string {
-  return body.replace(/^data: (.*)$/gm, (line, json: string) => {
+  return mapDataLines(body, (line, json) => {
     if (json === '[DONE]') return line;
     const frame = JSON.parse(json) as Record<string, unknown> & { response?: Record<string, unknown> };
     for (const holder of [frame, frame.response]) for (const key of USAGE_KEYS) if (holder && holder[key]) holder[key] = {};
