@@ -59,7 +59,7 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
     });
   }
 
-  it('gemini (issue 12\'s route, through the same transport): a plain answer on /models/{id}:streamGenerateContent', async () => {
+  it('gemini: a plain answer on /models/{id}:streamGenerateContent', async () => {
     const { engine, log } = engineFor(server().url, { models: { 'fake-native-gemini': { api: 'gemini' } } }, new MemoryStore(), fast);
     const answer = await run(engine, 'fake-native-gemini', [text('hello gemini')], []);
     assert.match(answer.text, /^Answer 1 to: hello gemini/);

@@ -1,5 +1,5 @@
 /**
- * Where an answer ends, over real HTTP against the fake server (issue 9 items 4, 6, 8, 12): `[DONE]` ends the
+ * Where an answer ends, over real HTTP against the fake server: `[DONE]` ends the
  * read even when the server holds the connection or resets it afterwards; after a finish reason and usage the
  * wait is short; usage that arrived is never dropped, also when the stream then breaks; a 200 JSON body is an
  * answer or an error; a [retry] line never carries a whole HTML page.
