@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import { cutNote } from '../core/answer/notes';
 import { AFTER_USAGE_MS } from '../core/stream/answerEnd';
-import { RETRY_DETAIL_MAX } from '../core/request/streamLog';
+import { RETRY_DETAIL_MAX } from '../core/util/excerpt';
 import { startFakeServer, type FaultSpec } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
 import { chat, engineFor, runOnce } from './support/engineHarness';
