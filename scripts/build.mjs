@@ -4,6 +4,8 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 
 const production = process.argv.includes('--production');
+// package.json is the one source of the version (src/core/request/version.ts).
+const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const common = {
   bundle: true,
   platform: 'node',
@@ -23,8 +25,9 @@ const extension = await esbuild.build({
   entryPoints: ['src/extension.ts'],
   outfile: 'dist/extension.js',
   external: ['vscode', './tokenizer.js'],
-  // Makes tokenCounter.ts require the separate dist/tokenizer.js instead of bundling the rank tables.
-  define: { __OPENCODE_BUNDLE__: 'true' },
+  // Makes tokenCounter.ts require the separate dist/tokenizer.js instead of bundling the rank tables, and
+  // writes package.json's version in (version.ts reads the file only when unbundled).
+  define: { __OPENCODE_BUNDLE__: 'true', __OPENCODE_VERSION__: JSON.stringify(version) },
 });
 // The bundle holds only product code: its inputs are written beside it (a test reads them) and checked here.
 const inputs = Object.keys(extension.metafile.inputs).filter((f) => f.startsWith('src/')).sort();

@@ -1,4 +1,4 @@
-// Browser test of whole chats in the real chat view (issue 19): on each route (fake-large = Chat Completions,
+// Browser test of whole chats in the real chat view: on each route (fake-large = Chat Completions,
 // fake-responses, fake-messages, fake-native-gemini) a 10-turn `@opencode` chat with a pasted text on turn 2 and a
 // typed `#file:` on turn 4, all in one page session; with AGENT=1 also VS Code's own agent (a bare prompt) on one
 // model with a tool round trip (offline it stops at a Copilot sign-in). Checked on the fake server's recorded requests and the window's OpenCode.log:

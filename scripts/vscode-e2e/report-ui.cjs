@@ -144,7 +144,7 @@ async function main() {
     await item.hover().catch(() => undefined);
     await page.waitForTimeout(1200);
     await page.screenshot({ path: path.join(shots, 'statusbar-tooltip.png') }).catch(() => undefined);
-    // Issue 23: the tooltip's "conversation so far" is the sum of the [usage] lines' dollars (six decimals, zeros trimmed to four).
+    // The tooltip's "conversation so far" is the sum of the [usage] lines' dollars (six decimals, zeros trimmed to four).
     const hover = await page.locator('.monaco-hover, .workbench-hover').first().innerText().catch(() => '');
     const spent = lines.reduce((sum, l) => sum + Number((/ cost[=≈]\$(\d+\.\d+)/.exec(l) || [])[1]), 0);
     const shown = `$${spent.toFixed(6).replace(/0{1,2}$/, '')}`;

@@ -38,7 +38,7 @@ describe('session report (real VS Code)', function () {
     const data = (await vscode.commands.executeCommand('opencode.showReport', 'latest')) as { records: ReportRecord[]; totals: { requests: number } } | undefined;
     assert.ok(data, 'the report command returned its data');
     assert.strictEqual(data.totals.requests, 3);
-    // Dollars too (issue 23): each request's cost is its [usage] line's (OpenCode's cost frame, six decimals).
+    // Dollars too: each request's cost is its [usage] line's (OpenCode's cost frame, six decimals).
     assert.deepStrictEqual(data.records.map((r) => ({ prompt: r.promptTokens, cached: r.cachedTokens, cost: Number((r.costUsd ?? NaN).toFixed(6)) })), usage);
     assert.ok(usage[2].cached > 0, 'the third request hit the cache');
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 12 in a real VS Code: a reasoning model (gpt-5.4-mini, a catalogue id the fake server serves on
+ * Thinking effort (docs/effort.md) in a real VS Code: a reasoning model (gpt-5.4-mini, a catalogue id the fake server serves on
  * Responses) is listed and offered with its thinking-effort levels (the provider's `configurationSchema`, written
  * to the real OpenCode.log by the `[picker]` line), the level chosen for a request reaches the wire, and
  * fake-native-gemini answers through vscode.lm with a `[usage]` line in the real OpenCode.log.

@@ -1,5 +1,5 @@
 /**
- * Fuzz over the assembler (issue 20): random sequences of neutral events — text, thinking, refusals, tool-call
+ * Fuzz over the assembler: random sequences of neutral events — text, thinking, refusals, tool-call
  * pieces and ends in any order (some keys repeated, some ids missing or repeated, some arguments broken), usage
  * frames (numbers, numeric strings, junk), finish reasons, keep-alives, cost, junk payloads. Whatever arrives: no
  * throw but the documented one, text shown exactly as it came (plus the one filter note), one delivery per wire

@@ -1,5 +1,5 @@
 /**
- * Stream rules through the engine over real HTTP, on every route (issue 20, issue 21 item 8): an error after text
+ * Stream rules through the engine over real HTTP, on every route: an error after text
  * keeps the text and says so; keep-alives never hold off the idle timeout; after a finish reason the answer ends
  * within the documented wait whatever keeps arriving; OpenCode's cost reaches the outcome; a 200 body that is not
  * an event stream is read for what it is; [stream] lines are redacted with the key in use.

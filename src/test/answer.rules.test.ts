@@ -1,5 +1,5 @@
 /**
- * One set of stream rules, the same on every route (issue 20): each rule is run on the four routes' wire formats
+ * One set of stream rules, the same on every route: each rule is run on the four routes' wire formats
  * (support/wireScripts.ts), read split at random byte positions, through `route.newReader()`.
  */
 import * as assert from 'assert';

@@ -1,5 +1,5 @@
 /**
- * The safety margin follows the calibration spread (issue 11, follow-up). The endpoint's count is the
+ * The safety margin follows the calibration spread. The endpoint's count is the
  * estimator's raw tokens × a true factor that drifts and jitters; the trim plans with the learned factor and
  * holds at B·(1 − μ), μ = 1.5 × the recent peak under-estimate (bounded 0.5%–3%).
  *

@@ -1,5 +1,5 @@
 /**
- * Calibration never learns from an anomalous usage record, nor jumps on a first outlier (issue 20): one odd
+ * Calibration never learns from an anomalous usage record, nor jumps on a first outlier: one odd
  * answer used to set a model's factor (persisted) to its floor, and the next request carried about twice what a
  * fresh start would send.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 1: the SDKs read many environment variables (base URL, organisation, project, custom headers
+ * The SDKs read many environment variables (base URL, organisation, project, custom headers
  * that can replace Authorization, log level, tracing). With them all set to hostile values, a request over
  * real HTTP to a loopback recorder carries only the headers this extension decides, and nothing goes to the
  * base URL the environment names.
@@ -75,7 +75,7 @@ function leaksIn(headers: http.IncomingHttpHeaders): string[] {
     .map(([name, value]) => `${name}: ${String(value)}`);
 }
 
-describe('client isolation: environment variables never reach the endpoint (issue 9 item 1)', function () {
+describe('client isolation: environment variables never reach the endpoint', function () {
   this.timeout(15_000);
   const saved: Record<string, string | undefined> = {};
   let decoy: Recorder;

@@ -1,5 +1,5 @@
 /**
- * The `[error]` line and the chat sentence after the retries run out (issue 9 item 12, second half): the server's
+ * The `[error]` line and the chat sentence after the retries run out: the server's
  * words reach them as a short redacted excerpt, never as a whole HTML page or a body of many kilobytes. Over real
  * HTTP through the activated extension, against a gateway that answers with such bodies.
  */
@@ -24,7 +24,7 @@ const bodies: Record<string, { status: number; type: string; body: string }> = {
   'long-json-500': { status: 500, type: 'application/json', body: JSON.stringify({ error: { message: `internal: ${'trace line\n'.repeat(2000)}` } }) },
 };
 
-describe('[error] line after retries run out: a short redacted excerpt (issue 9 item 12)', function () {
+describe('[error] line after retries run out: a short redacted excerpt', function () {
   let server: http.Server;
   let url: string;
   let current = 'html-502';

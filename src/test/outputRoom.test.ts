@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 4: input + max output never exceeds the window, on any route (the body's max output is clamped
+ * Input + max output never exceeds the window, on any route (the body's max output is clamped
  * to what the window leaves after the trimmed input, core/trim/budget.ts outputRoom), and every provider's
  * context-length wording is read as one: the named limit learned, one re-trim (real HTTP, all four routes).
  */
@@ -36,7 +36,7 @@ function prepared(route: RouteId, contextWindow: number, maxOutputTokens: number
   });
 }
 
-describe('the output reservation (issue 21 item 4)', function () {
+describe('the output reservation', function () {
   this.timeout(120_000);
 
   it('a 200K-window model with 64K max output, history at the budget: Messages asks for what the window leaves, not 64,000', () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 9: corrupt or hostile globalState never breaks the extension. Every persisted store is loaded
+ * Corrupt or hostile globalState never breaks the extension. Every persisted store is loaded
  * through one helper (core/state/persisted.ts) with a validator per record (core/state/records.ts): random
  * JSON and near-valid shapes never throw and yield only valid records, with one WARN line per store.
  */
@@ -38,7 +38,7 @@ const nearModel = fc.oneof(
 const nearModelList = fc.record({ fetchedAt: fc.oneof(nearNumber, fc.constant(undefined)), models: fc.oneof(fc.array(nearModel), fc.constant(null)) }, { requiredKeys: [] });
 const anyStoreValue = fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.oneof(nearNumber, nearTrimState, nearParams, fc.string(), fc.jsonValue())));
 
-describe('persisted state: every loader survives random JSON (issue 9 item 9)', function () {
+describe('persisted state: every loader survives random JSON', function () {
   this.timeout(60_000);
   const server = useFakeServer();
 

@@ -15,7 +15,7 @@ describe('provider over real HTTP (fake server)', () => {
     assert.ok(large);
     // budget = window − min(20,000 reserve, max output 32,000) = 980,000, reported as the input limit.
     assert.strictEqual(large.maxInputTokens, 980_000);
-    // VS Code shows input + output as the model's context: never more than the window (issue 19's "508K").
+    // VS Code shows input + output as the model's context: never more than the window.
     assert.strictEqual(large.maxOutputTokens, 20_000);
     assert.deepStrictEqual(large.capabilities, { toolCalling: true, imageInput: false });
     assert.strictEqual(models?.find((m) => m.id === 'fake-vision')?.capabilities.imageInput, true);

@@ -1,4 +1,4 @@
-/** opencode.recordRequests records each request once, not each attempt: a retry adds no `{"append":[]}` line (issue 14). */
+/** opencode.recordRequests records each request once, not each attempt: a retry adds no `{"append":[]}` line. */
 import * as assert from 'assert';
 import { resolveSettings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';

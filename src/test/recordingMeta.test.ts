@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
-import { parseRecordingMeta } from '../core/report/recordedConversation';
+import { parseRecordingMeta } from '../core/replay/recordingMeta';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';

@@ -1,5 +1,5 @@
 /**
- * Issue 9 items 2 and 3: a key with a control character is refused when stored and read, a transport or
+ * A key with a control character is refused when stored and read, a transport or
  * server message that quotes a key is redacted before it reaches chat or the log, and a base URL with
  * credentials or a query is refused and never shown verbatim.
  */
@@ -47,7 +47,7 @@ function errorsQuoting(key: string): unknown[] {
   ];
 }
 
-describe('redaction: keys and URL secrets never reach chat or the log (issue 9 items 2, 3)', function () {
+describe('redaction: keys and URL secrets never reach chat or the log', function () {
   this.timeout(30_000);
 
   it('redact-unit: masks Bearer tokens, sk- keys, URL userinfo and secret query values', () => {

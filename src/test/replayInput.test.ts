@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 11: bad input to the replay CLI. Every bad line is an error naming the line and the field;
+ * Bad input to the replay CLI. Every bad line is an error naming the line and the field;
  * every bad flag a clear error and exit code 2; random lines never produce an uncaught TypeError.
  */
 import * as assert from 'assert';
@@ -17,7 +17,7 @@ import { runs } from './support/propertyRuns';
 const REPLAY = path.join(__dirname, '..', 'tools', 'replay.js');
 const GOOD = '{"messages":[{"role":"system","content":"sys"},{"role":"user","content":"hi"}]}';
 
-describe('replay tool: bad input (issue 9 item 11)', function () {
+describe('replay tool: bad input', function () {
   this.timeout(30_000);
   let dir: string;
   before(() => {

@@ -35,7 +35,7 @@ describe('routes: Gemini', () => {
   it('path names the model, key goes in x-goog-api-key only', () => {
     assert.strictEqual(routeById('gemini').pathFor?.('gemini-3.1-pro'), '/models/gemini-3.1-pro:streamGenerateContent?alt=sse');
     // The route names the header; the client's fetch wrapper puts the key there (clientIsolation.test.ts checks the wire).
-    const headers = routeById('gemini').headers({ apiKey: 'k', sessionId: 's', requestId: 'r' });
+    const headers = routeById('gemini').headers({ sessionId: 's', requestId: 'r' });
     assert.strictEqual(headers[KEY_HEADER], 'x-goog-api-key');
     assert.strictEqual(headers.authorization, undefined);
     assert.ok(!Object.values(headers).includes('k'), 'the key itself is never in route headers');

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 10: two conversations with the same opening (same agent prompt and task template) never
+ * Two conversations with the same opening (same agent prompt and task template) never
  * share trim state or the x-opencode-session header, while one conversation keeps its header across turns
  * and across a restart.
  */
@@ -26,7 +26,7 @@ function conversation(tag: string, pairs: number, tokens: number): ChatMessage[]
 
 const LIMITS = { contextWindow: 60_000, maxOutputTokens: 4_000 };
 
-describe('session identity: same opening, different conversations (issue 9 item 10)', function () {
+describe('session identity: same opening, different conversations', function () {
   this.timeout(30_000);
   const server = useFakeServer();
 

@@ -1,5 +1,5 @@
 /**
- * Small texts a user reads (issue 21 item 10): the "not an answer" sentence says what came once; the replay
+ * Small texts a user reads: the "not an answer" sentence says what came once; the replay
  * validator shows the wrong string it got and reads a file that starts with a byte order mark; saved entries
  * beyond a store's capacity are not called invalid.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §4 over real HTTP (fake OpenCode server): the session header on the model list, the `usage` data part
+ * Side requests (docs/effort.md, "Side requests…") over real HTTP (fake OpenCode server): the session header on the model list, the `usage` data part
  * only for conversation turns (not title/summary requests), and id-less tool calls getting ids unique per call and
  * stable across turns.
  */

@@ -1,5 +1,5 @@
 /**
- * Fuzz suite for stream frames (issue 9): random answers (reasoning, text that may mention `<think>`, tool calls)
+ * Fuzz suite for stream frames: random answers (reasoning, text that may mention `<think>`, tool calls)
  * sent as random frame sequences with junk mixed in (payloads that are not JSON, chunks of the wrong shape,
  * keep-alive comments, usage in pieces, a gateway's cost frame), cut into random byte pieces, read the way the
  * transport reads them. Never a throw; the text arrives exactly once, never lost, never duplicated; tool calls

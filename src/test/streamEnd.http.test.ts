@@ -1,5 +1,5 @@
 /**
- * Where an answer ends, over real HTTP against the fake server (issue 9 items 4, 6, 8, 12): `[DONE]` ends the
+ * Where an answer ends, over real HTTP against the fake server: `[DONE]` ends the
  * read even when the server holds the connection or resets it afterwards; after a finish reason and usage the
  * wait is short; usage that arrived is never dropped, also when the stream then breaks; a 200 JSON body is an
  * answer or an error; a [retry] line never carries a whole HTML page.
@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import { cutNote } from '../core/answer/notes';
 import { AFTER_USAGE_MS } from '../core/stream/answerEnd';
-import { RETRY_DETAIL_MAX } from '../core/request/streamLog';
+import { RETRY_DETAIL_MAX } from '../core/util/excerpt';
 import { startFakeServer, type FaultSpec } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
 import { chat, engineFor, runOnce } from './support/engineHarness';

@@ -1,6 +1,6 @@
 /**
- * Split-anywhere properties of the stream's parts (issue 14 item 6) and random usage objects (issue 9's fuzz
- * suite): the tool-call accumulator assembles the same calls however the arguments are cut and whether or not
+ * Split-anywhere properties of the stream's parts and random usage objects:
+ * the tool-call accumulator assembles the same calls however the arguments are cut and whether or not
  * later fragments carry `index`; the think-tag splitter gives the same pieces however the text is cut, and
  * only an opening block is thinking; no usage object, however odd, throws or yields a count that is not a
  * non-negative integer, or cache reads above the context.

@@ -1,5 +1,5 @@
 /**
- * What a stream carries, over real HTTP (issue 9 items 5 and 7, issue 14's missing-index tool call, issue 10's
+ * What a stream carries, over real HTTP (a missing-index tool call, a gateway's
  * prompt_tokens that exclude the cache reads): chunks of the wrong shape are skipped and logged, tool-call
  * fragments without `index` join their call, `<think>` in the middle of an answer is text, and a gateway's
  * cache-exclusive prompt is counted as the real context with one WARN.

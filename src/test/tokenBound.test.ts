@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 2: counting tokens is bounded work whatever the text. The exact encoder (gpt-tokenizer) is
+ * Counting tokens is bounded work whatever the text. The exact encoder (gpt-tokenizer) is
  * quadratic in one pre-token's length, so no pre-token longer than MAX_PIECE_CHARS may reach it, and random-looking
  * text (DNA, base64, one character repeated) is mostly estimated from exact samples. Checked on the encoder's
  * input (a spy on the o200k module), not on time: speed targets are in `npm run bench`. Ordinary text keeps its
@@ -53,7 +53,7 @@ const PATHOLOGICAL: [string, (n: number, seed: number) => string, boolean][] = [
   ['a symbol', (n) => '='.repeat(n), false],
 ];
 
-describe('token counting is bounded work whatever the text (issue 21 item 2)', function () {
+describe('token counting is bounded work whatever the text', function () {
   // Generous: the old encoder path takes 30 s on the first of these texts alone (a secondary check).
   this.timeout(30_000);
 

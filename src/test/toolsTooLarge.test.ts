@@ -1,7 +1,7 @@
 /**
  * VS Code's agent offers ~15K tokens of tools; on a model whose budget cannot hold them (with the instructions)
  * no cut helps. The request is refused before it is sent, the user reads what the tools take, what would fit and
- * what to do, the status bar warns, and the system message is never cut to a stub on the way (issue 19 item 2).
+ * what to do, the status bar warns, and the system message is never cut to a stub on the way.
  */
 import * as assert from 'assert';
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * Issue 11, the single-message and calibration cases: an oversized message keeps what fits, truncation is a
+ * An oversized message keeps what fits, truncation is a
  * function of the message alone, the WARN is written once, calibration learns only from what was sent and
  * ignores an odd sample, and the fake server counts a message the way a chat template does.
  */
@@ -23,7 +23,7 @@ function context(calibration = 1, states = new ConversationStates(), log = new M
   return { settings: { ...defaultSettings, budgetOverrideTokens: BUDGET }, limits: { contextWindow: 128_000 }, calibration, memo: new SizeMemo(), states, log };
 }
 
-describe('oversized messages keep what fits (issue 11)', function () {
+describe('oversized messages keep what fits', function () {
   this.timeout(60_000);
 
   for (const pasteTokens of [110_000, 115_000, 150_000, 400_000]) {
@@ -73,7 +73,7 @@ describe('oversized messages keep what fits (issue 11)', function () {
   });
 });
 
-describe('calibration learns from what was sent, in bounded steps (issue 11)', () => {
+describe('calibration learns from what was sent, in bounded steps', () => {
   it('after a truncated request the factor stays near the truth instead of falling to its floor', () => {
     const calibrations = new Calibrations();
     const states = new ConversationStates();
@@ -101,7 +101,7 @@ describe('calibration learns from what was sent, in bounded steps (issue 11)', (
   });
 });
 
-describe('fake server: token count like a chat template (issue 11)', () => {
+describe('fake server: token count like a chat template', () => {
   it('counts content and tool-call arguments, not JSON keys or escapes; images at a fixed price', () => {
     const content = 'say "hi" and print a\\b\n'.repeat(50);
     assert.strictEqual(countValueTokens({ role: 'user', content }), countTextTokens(content));

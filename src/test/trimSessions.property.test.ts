@@ -1,5 +1,5 @@
 /**
- * The cut holds in every kind of session (issue 11). Random sessions — long agent turns, ordinary turns,
+ * The cut holds in every kind of session. Random sessions — long agent turns, ordinary turns,
  * random large outputs and pastes — replayed request by request through planTrim, the extension's own trim
  * path, under random calibration sequences (random walks, jumps, and values oscillating around a rounding
  * edge). Checked on every request:

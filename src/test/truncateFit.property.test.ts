@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 1: the newest message, when it alone is over the budget, keeps as much as the budget allows
+ * The newest message, when it alone is over the budget, keeps as much as the budget allows
  * whatever its characters — JSON, code, logs with quotes, newlines and backslashes, unicode — on every route,
  * as a user message or a tool result. "What fits" is the trim's own measure (calibrated estimator tokens and the
  * bytes the text takes in the JSON body); the kept part must be at least 90% of it, the request must fit, and
@@ -103,7 +103,7 @@ const caseArb = (maxChars: number): fc.Arbitrary<Case> =>
     asToolResult: fc.boolean(),
   }).map(({ over, ...rest }) => ({ ...rest, chars: Math.min(maxChars, Math.round(rest.budget * 3 * over)) }));
 
-describe('truncation keeps what fits, whatever the text (issue 21 item 1)', function () {
+describe('truncation keeps what fits, whatever the text', function () {
   this.timeout(240_000);
 
   it('the issue\'s case: a 2 MB JSON paste on a 128K model keeps most of the budget, not the marker alone', () => {

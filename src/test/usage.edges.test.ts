@@ -1,6 +1,6 @@
 /**
- * Usage edge cases found by the adversarial probe (issue 9 item 8) and the gateways that pass Anthropic's cache
- * fields through an OpenAI-compatible route (issue 10 item 5): numeric strings, Gemini's tool-use prompt,
+ * Usage edge cases found by the adversarial probe and the gateways that pass Anthropic's cache
+ * fields through an OpenAI-compatible route: numeric strings, Gemini's tool-use prompt,
  * chunk-level usageMetadata, trailing usage frames that merge, and prompt_tokens that exclude the cache reads.
  */
 import * as assert from 'assert';

@@ -1,5 +1,5 @@
 /**
- * The walkthrough ticks each step when it is done (issue 19 item 4): the endpoint step at startup when a base URL or
+ * The walkthrough ticks each step when it is done: the endpoint step at startup when a base URL or
  * a key is set, "Pick a model" once an OpenCode model answered, "Chat with @opencode" once the participant answered
  * — through context keys the activated extension sets (vscode double) and package.json's `onContext:` events. No
  * step links a command whose shortcut would be shown as a tip and closes the chat.

@@ -7,7 +7,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Settings } from '../core/config/settings';
-import { MAX_RECORDING_BYTES, parseRecordingMeta, readRecording, type RecordingResult } from '../core/report/recordedConversation';
+import { MAX_RECORDING_BYTES, readRecording, type RecordingResult } from '../core/report/recordedConversation';
+import { parseRecordingMeta } from '../core/replay/recordingMeta';
 
 export interface RecordingFile {
   file: string;

@@ -53,7 +53,7 @@ function scaled(size: MessageSize, factor: number): MessageSize {
 
 /**
  * How a rule applies the factor learned from the reported prompt tokens (as ours calibrates, so the rule
- * and not the estimate is compared). `quantized` rounds it to 0.05, as our grid did before issue 11 froze it (cutPolicy.gridFor):
+ * and not the estimate is compared). `quantized` rounds it to 0.05, as our grid did before it was frozen (cutPolicy.gridFor):
  * a rule with a step grid would otherwise move its cut on calibration noise alone. Minimal fit has no
  * grid and no margin, so it takes the exact factor.
  */

@@ -96,7 +96,7 @@ ${perRegime}
 
 ## The same rivals with the text-only token count
 
-The cache model now counts like a chat template (issue 11); this section replays the same seeds with the bench's
+The cache model now counts like a chat template; this section replays the same seeds with the bench's
 own text-only count (no per-tool-call markers), pre-filled by that count. The two counts are close, so these
 tables mostly confirm the main ones. Ours calibrates to whichever count the endpoint reports; chars/4 does not.
 

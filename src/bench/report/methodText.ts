@@ -19,9 +19,9 @@ export const METHOD_AND_LIMITS = `## How the numbers are made
   below, so every run starts with the previous turn (the pre-fill without the current user message) cached.
   Blocks are measured once per message object and fed to each run's model through \`observeMeasured\`: the same
   numbers as \`observe\`, without re-serializing and re-hashing megabytes on every request.
-* **Token count.** The cache model counts each message as a chat template does (issue 11): its text — content,
+* **Token count.** The cache model counts each message as a chat template does: its text — content,
   tool-call names and arguments, reasoning — plus 4 tokens per message and 3 per tool call, images at a fixed
-  800; the tools block as its JSON. (Until issue 11 it counted each message's JSON, keys, quotes and escapes
+  800; the tools block as its JSON. (Before that it counted each message's JSON, keys, quotes and escapes
   included: 12–15% more, which made every calibrated policy keep less than a real endpoint allows.) Regimes
   (b)–(d) are also run with the bench's own text-only count on a session pre-filled by it; the two counts now
   differ only by the tool-call markers. In (g) the endpoint's count is the cache model's times a factor that

@@ -1,5 +1,5 @@
 /**
- * Issue 11's acceptance bar, on the two session shapes it added: a long agent turn (f) and a drifting
+ * The acceptance bar for the two session shapes that test the cut: a long agent turn (f) and a drifting
  * calibration (g). On each: ours at least 30% fewer cut moves than the leading extension's
  * rule given the same token counts: the leading rule on our calibrated estimator; the rule as it ships, with
  * chars/4, is shown beside it), mean cache hit ≥ 95%, and never more
@@ -51,7 +51,7 @@ export function sessionBarSection(results: readonly RegimeResult[]): string {
   const checks = regimes.flatMap(checksOf);
   const pass = checks.every((c) => c.pass);
   const table: Table = { headers: ['check', 'measured', 'bar', 'result'], rows: checks.map((c) => [c.label, c.measured, c.bar, c.bar.startsWith('shown') ? '—' : c.pass ? 'PASS' : 'FAIL']) };
-  return `## Acceptance bar (issue 11: agent turns and drifting calibration)
+  return `## Acceptance bar (agent turns and drifting calibration)
 
 On (f) a long agent turn and (g) a session whose reported token count drifts across the 0.05 rounding edges:
 ours at least ${Math.round(TRIM_BAR.minFewerMoves * 100)}% fewer cut moves than the leading extension's rule given the same token counts (its rule on our

@@ -24,7 +24,7 @@ export function stdoutReport(results: BenchResults): string {
   }
   const a = results.acceptance;
   parts.push(heading('Acceptance bar'), renderText(acceptanceTable(a)), `overall (cache-model count, as specified): ${a.pass ? 'PASS' : 'FAIL'}; with the text count: ${a.textCountPass ? 'PASS' : 'FAIL'}`, acceptanceSummary(a, results.regimes));
-  parts.push(heading('Acceptance bar (issue 11)'), sessionBarSection(results.regimes));
+  parts.push(heading('Acceptance bar'), sessionBarSection(results.regimes));
   if (results.messages) parts.push(heading(`Messages regime (${results.messages.regime.title})`), messagesText(results.messages));
   if (results.pauses) parts.push(heading(`Pause regime (${results.pauses.regime.title})`), pausesText(results.pauses));
   parts.push(heading('Speed'), renderText(speedTable(results.speed)));

@@ -2,7 +2,7 @@
  * The session shapes the benchmark compares policies on. Sizes are in o200k tokens (the cache model's
  * unit). (a) mirrors the production session the leading extension's rule was measured on; (b) and (c) are the two regimes the leading
  * extension published simulation figures for; (d) and (e) stress the estimators (JSON and CJK are where
- * chars/4 is furthest from the real count); (f) is a long agent turn and (g) a drifting calibration (issue 11).
+ * chars/4 is furthest from the real count); (f) is a long agent turn and (g) a drifting calibration.
  */
 import type { SampleKind } from '../../test/fixtures/textSamples';
 

@@ -24,7 +24,6 @@ export const RECORDED_MODEL = 'recorded';
 
 export type RecordingResult = { ok: true; log: ConversationLog } | { ok: false; reason: string };
 
-export { parseRecordingMeta, type RecordingMeta } from '../replay/recordingMeta';
 
 /** The settings and limits a recording is replayed with: pinned to its recorded budget when known. */
 function replayBasis(settings: Settings, meta: RecordingMeta | undefined): { settings: Settings; limits: ModelLimits } {

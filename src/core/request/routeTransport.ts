@@ -19,7 +19,7 @@ import { isRecord } from '../util/isRecord';
 import { redact } from '../util/redact';
 import { clientFor, type Endpoint } from './chatTransport';
 import { NotAnAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
-import { excerptOf } from './streamLog';
+import { excerptOf } from '../util/excerpt';
 
 export interface RouteSendOptions {
   route: Route;

@@ -9,7 +9,6 @@ import { redact } from '../util/redact';
 import { errorDetail } from './userFacingError';
 import { excerptOf } from '../util/excerpt';
 
-export { excerptOf, RETRY_DETAIL_MAX } from '../util/excerpt';
 
 /** Content was already shown, so the answer is kept as it is and the user is not told to try again. */
 export function truncationLine(error: unknown, model: string): string {

@@ -47,14 +47,11 @@ export interface BodyInput {
   reasoning?: boolean;
   /** Native items of earlier answers (reasoning items, signed thinking blocks), looked up by tool-call id. */
   replay?: NativeReplay;
-  /** Chat only: false when the model rejects `stream_options` (then no usage arrives). Default true. */
-  includeUsage?: boolean;
   /** The cache lifetime the settings ask for (cacheLifetime.ts); absent: the provider's default lifetime. */
   cacheLifetime?: CacheLifetime;
 }
 
 export interface HeaderInput {
-  apiKey?: string;
   sessionId: string;
   requestId: string;
   /** x-opencode-client, e.g. "vscode-opencode-chat-provider/0.1.0". */

@@ -19,7 +19,7 @@ export interface RouteAnswer {
 export async function askRoute(baseUrl: string, routeId: RouteId, input: BodyInput, apiKey = 'sk-test'): Promise<RouteAnswer> {
   const route = routeById(routeId);
   const body = route.buildBody(input);
-  const response = await sendRoute(clientFor({ baseUrl, apiKey }), { route, body, modelId: input.modelId, headers: { apiKey, sessionId: input.sessionId, requestId: 'req_test', client: 'test/1' } });
+  const response = await sendRoute(clientFor({ baseUrl, apiKey }), { route, body, modelId: input.modelId, headers: { sessionId: input.sessionId, requestId: 'req_test', client: 'test/1' } });
   const reader = route.newReader();
   const answer: RouteAnswer = { events: [], summary: reader.summary, errors: [], body };
   for await (const payload of ssePayloads(response.body)) {

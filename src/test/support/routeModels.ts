@@ -1,7 +1,7 @@
 /** The fake server's model per route, each route's path, and the setting that puts each model on its route. */
 import type { RouteId } from '../../core/routes/route';
 
-/** The three routes wired through the engine in issue 10 (Gemini: issue 12, wired separately). */
+/** The three routes wired through the engine (Gemini is wired separately). */
 export type WiredRoute = Exclude<RouteId, 'gemini'>;
 export const ROUTE_MODEL: Record<WiredRoute, string> = { chat: 'fake-large', responses: 'fake-responses', messages: 'fake-messages' };
 export const ROUTES: WiredRoute[] = ['chat', 'responses', 'messages'];

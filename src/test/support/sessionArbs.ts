@@ -1,5 +1,5 @@
 /**
- * Random sessions for the trim's session-level property tests (issue 11): long agent turns (one prompt,
+ * Random sessions for the trim's session-level property tests: long agent turns (one prompt,
  * many tool rounds), ordinary turns, random large tool outputs and pasted logs; and random calibration
  * sequences (random walks, jumps, values oscillating around a 0.05 rounding edge).
  */

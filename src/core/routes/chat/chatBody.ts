@@ -18,7 +18,7 @@ export function buildChatBody(input: BodyInput): Record<string, unknown> {
   body.stream = true;
   const retention = retentionField(input);
   if (retention) body.prompt_cache_retention = retention;
-  if (input.includeUsage !== false) body.stream_options = { include_usage: true };
+  body.stream_options = { include_usage: true };
   body.messages = withToolImagesAsUser(input.messages);
   return body;
 }

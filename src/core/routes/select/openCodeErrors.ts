@@ -1,7 +1,7 @@
 /**
  * OpenCode's own error answers → what is true and what to do, as one sentence each. The gateway reuses 401
  * for a wrong wire format, so errors are told apart by their type and message, never by status alone; only a
- * real AuthError talks about the key. Pure: phase B calls this from userFacingError.ts.
+ * real AuthError talks about the key. Pure: read through request/openCodeError.ts.
  */
 import { isRecord } from '../../util/isRecord';
 import type { RouteId } from '../route';

@@ -1,6 +1,6 @@
 /**
  * The one `[route]` line written when the gateway said a model is on another route and the request moved
- * there (proposed format; phase B adds it to the README's log-line contract).
+ * there (README.md, log lines).
  */
 import type { RouteId } from '../route';
 

@@ -1,6 +1,6 @@
 /**
  * Differential properties over the provider behaviours in faultyWire.ts, each written to the behaviour
- * docs/reliability.md asks for (issue 20's rules), whatever today's readers do.
+ * docs/reliability.md asks for, whatever today's readers do.
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
