@@ -163,7 +163,7 @@ const pageArb = fc.record({
 }).map((p): ReportPage => {
   const totals = { requests: p.records.length, promptTokens: 0, coldTokens: 0, cachedTokens: 0, completionTokens: 0, cutMoves: 0, meanHit: 0, overCeiling: 0 };
   const costs = [{ id: 'ours' as const, label: 'this extension', summary, cost: 1_700, relative: 0.5, overBudget: 0 }];
-  const data: ReportData = { sessionId: p.sessionId, modelId: p.modelId, records: p.records, totals, observedCost: 0, cachedPrice: 0.1, costs, ...(p.recordedFile ? { recordedFile: p.recordedFile } : {}) };
+  const data: ReportData = { sessionId: p.sessionId, modelId: p.modelId, records: p.records, totals, observedCost: 0, cachedPrice: 0.1, dollars: { unpriced: 0, cacheSaved: 0.5, warming: { requests: 1, costUsd: 0.01 } }, priced: true, costs, ...(p.recordedFile ? { recordedFile: p.recordedFile } : {}) };
   const whatIf: WhatIf | undefined = p.whatIf ? { current: side, chosen: side } : undefined;
   return { data, whatIf, quota: p.quota, chosen: p.chosen, notice: p.notice, nonce: p.nonce };
 });

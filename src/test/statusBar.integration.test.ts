@@ -82,7 +82,7 @@ describe('status bar and session report (activated extension)', () => {
 
   it('report page: strict CSP with a nonce, nothing remote, chart and tables present, text escaped', () => {
     const record = { at: 0, modelId: 'm<script>', sessionId: 's', promptTokens: 5000, cachedTokens: 4000, completionTokens: 10, cacheHit: 0.8, budget: 6144, contextWindow: 8192, reserve: 2048, maxBytes: 524288, headroom: 614, cutStep: 614, ceiling: 5888, lowWater: 4660, cutMoved: true, removed: 3, inputCount: 9, estTokens: 4900, overCeiling: false, factor: 1 };
-    const data: ReportData = { sessionId: 's', modelId: 'm<script>', records: [record], totals: { requests: 1, promptTokens: 5000, coldTokens: 1000, cachedTokens: 4000, completionTokens: 10, cutMoves: 1, meanHit: 0.8, overCeiling: 0 }, observedCost: 1400, cachedPrice: 0.1, costs: [] };
+    const data: ReportData = { sessionId: 's', modelId: 'm<script>', records: [record], totals: { requests: 1, promptTokens: 5000, coldTokens: 1000, cachedTokens: 4000, completionTokens: 10, cutMoves: 1, meanHit: 0.8, overCeiling: 0 }, observedCost: 1400, cachedPrice: 0.1, dollars: { unpriced: 1 }, priced: false, costs: [] };
     const html = reportHtml({ data, chosen: { headroom: 614, step: 614 }, nonce: 'abc123' });
     assert.ok(html.includes(`content="default-src 'none'; img-src data:; style-src 'nonce-abc123'; script-src 'nonce-abc123';"`));
     assert.ok(!/https?:\/\/(?!www\.w3\.org\/2000\/svg)/.test(html), 'no remote URL');

@@ -4,8 +4,10 @@
  * values next to the current ones.
  */
 import type { Settings } from '../config/settings';
+import { pricesFor, type ModelPrices } from '../cost/prices';
 import { cutGeometry } from '../trim/cutPolicy';
 import type { TrimOverrides } from './policies';
+import { promptUsd, reportDollars, type ReportDollars } from './reportDollars';
 import { ConversationFigures, type PolicyId, type TrackedReplay } from './reportFigures';
 import type { ConversationLog, RequestRecord } from './requestLog';
 import type { SimStep, SimSummary } from './simulate';
@@ -17,6 +19,8 @@ export interface CostRow {
   summary: SimSummary;
   /** Prompt cost in cold-token equivalents (cached tokens at `cachedPrice`). */
   cost: number;
+  /** Prompt dollars at the model's list prices (cold at input, cached at cache read); undefined: no price known. */
+  usd?: number;
   /** Cost relative to no trimming (1 = the same). */
   relative: number;
   /** Requests that would have exceeded the budget (no trim: the endpoint would have refused them). */
@@ -31,21 +35,28 @@ export interface ReportData {
   /** Observed cost, cold-token equivalents. */
   observedCost: number;
   cachedPrice: number;
+  /** Dollars spent, saved by the cache, and spent warming (reportDollars.ts). */
+  dollars: ReportDollars;
+  /** Whether the model has list prices (the dollar columns say "no price" without). */
+  priced: boolean;
   costs: CostRow[];
   /** Set when the conversation was read from a request recording: its records are replayed, not observed. */
   recordedFile?: string;
 }
 
 /** The whole report at once (tests, a recording): a fresh set of figures stepped through every request. */
-export function reportData(log: ConversationLog, settings: Settings, cachedPrice = DEFAULT_CACHED_PRICE): ReportData {
+export function reportData(log: ConversationLog, settings: Settings, cachedPrice = DEFAULT_CACHED_PRICE, prices = pricesFor(log.modelId)): ReportData {
   const last = log.records[log.records.length - 1];
   const figures = last ? new ConversationFigures(settings, last, log) : undefined;
   figures?.advance(log);
-  return reportDataOf(log, figures, cachedPrice);
+  return reportDataOf(log, figures, cachedPrice, prices);
 }
 
-/** The report from figures already stepped (the panel keeps them incrementally); no figures, no cost rows. */
-export function reportDataOf(log: ConversationLog, figures: ConversationFigures | undefined, cachedPrice = DEFAULT_CACHED_PRICE): ReportData {
+/**
+ * The report from figures already stepped (the panel keeps them incrementally); no figures, no cost rows.
+ * `prices`: the model's list prices (default: looked up by its id), for the cache's savings and the replays' dollars.
+ */
+export function reportDataOf(log: ConversationLog, figures: ConversationFigures | undefined, cachedPrice = DEFAULT_CACHED_PRICE, prices = pricesFor(log.modelId)): ReportData {
   const t = totals(log.records);
   return {
     sessionId: log.sessionId,
@@ -54,7 +65,9 @@ export function reportDataOf(log: ConversationLog, figures: ConversationFigures 
     totals: t,
     observedCost: inputCost(t.coldTokens, t.cachedTokens, cachedPrice),
     cachedPrice,
-    costs: figures ? costRows(figures, cachedPrice) : [],
+    dollars: reportDollars(log, prices),
+    priced: prices !== undefined,
+    costs: figures ? costRows(figures, cachedPrice, prices) : [],
     ...(log.recordedFile ? { recordedFile: log.recordedFile } : {}),
   };
 }
@@ -65,13 +78,14 @@ export function costComparison(log: ConversationLog, settings: Settings, cachedP
 
 const LABELS: Record<PolicyId, string> = { noTrim: 'no trim', minimalFit: 'minimal fit', ours: 'this extension' };
 
-function costRows(figures: ConversationFigures, cachedPrice: number): CostRow[] {
+function costRows(figures: ConversationFigures, cachedPrice: number, prices: ModelPrices | undefined): CostRow[] {
   const budget = figures.basis.budget;
   const rows = (['noTrim', 'minimalFit', 'ours'] as const).map((id) => {
     const { replay } = figures.policies[id];
     const summary = replay.summary();
     const overBudget = replay.steps.filter((s) => s.promptTokens > budget).length;
-    return { id, label: LABELS[id], summary, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice), relative: 0, overBudget };
+    const usd = promptUsd(replay.steps, prices);
+    return { id, label: LABELS[id], summary, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice), ...(usd !== undefined ? { usd } : {}), relative: 0, overBudget };
   });
   const base = rows[0].cost;
   for (const row of rows) row.relative = base > 0 ? row.cost / base : 1;
@@ -86,6 +100,8 @@ export interface WhatIfSide {
   summary: SimSummary;
   steps: SimStep[];
   cost: number;
+  /** Prompt dollars at the model's list prices; undefined: no price known. */
+  usd?: number;
 }
 
 export interface WhatIf {
@@ -94,17 +110,17 @@ export interface WhatIf {
 }
 
 /** The conversation replayed with the current trim values and with the chosen ones, side by side (all at once). */
-export function whatIf(log: ConversationLog, settings: Settings, chosen: TrimOverrides, cachedPrice = DEFAULT_CACHED_PRICE): WhatIf | undefined {
+export function whatIf(log: ConversationLog, settings: Settings, chosen: TrimOverrides, cachedPrice = DEFAULT_CACHED_PRICE, prices = pricesFor(log.modelId)): WhatIf | undefined {
   const last = log.records[log.records.length - 1];
   if (!last) return undefined;
   const figures = new ConversationFigures(settings, last, log);
   const replay = figures.whatIfReplay(log, chosen);
   figures.advance(log, Infinity, [replay]);
-  return whatIfOf(figures, replay, chosen, cachedPrice);
+  return whatIfOf(figures, replay, chosen, cachedPrice, prices);
 }
 
 /** The what-if from figures and a chosen replay already stepped. */
-export function whatIfOf(figures: ConversationFigures, chosenReplay: TrackedReplay, chosen: TrimOverrides, cachedPrice = DEFAULT_CACHED_PRICE): WhatIf {
+export function whatIfOf(figures: ConversationFigures, chosenReplay: TrackedReplay, chosen: TrimOverrides, cachedPrice = DEFAULT_CACHED_PRICE, prices = pricesFor(figures.basis.modelId)): WhatIf {
   const side = (tracked: TrackedReplay, overrides: TrimOverrides): WhatIfSide => {
     const budget = Number.isFinite(figures.basis.budget) ? figures.basis.budget : 0;
     const trim = { ...figures.settings.historyTrim, ...overrides };
@@ -112,7 +128,11 @@ export function whatIfOf(figures: ConversationFigures, chosenReplay: TrackedRepl
     const summary = tracked.replay.summary();
     const asked = { headroom: Math.min(trim.headroomMaxTokens, Math.max(trim.headroomMinTokens, Math.round(trim.headroomRatio * budget))), step: trim.cutStepTokens };
     const capped = asked.headroom !== geometry.headroom || asked.step !== geometry.cutStep;
-    return { headroom: geometry.headroom, step: geometry.cutStep, ...(capped ? { asked } : {}), summary, steps: tracked.replay.steps, cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice) };
+    const usd = promptUsd(tracked.replay.steps, prices);
+    return {
+      headroom: geometry.headroom, step: geometry.cutStep, ...(capped ? { asked } : {}), summary, steps: tracked.replay.steps,
+      cost: inputCost(summary.coldTokens, summary.cachedTokens, cachedPrice), ...(usd !== undefined ? { usd } : {}),
+    };
   };
   return { current: side(figures.policies.ours, {}), chosen: side(chosenReplay, chosen) };
 }

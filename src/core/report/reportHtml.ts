@@ -6,6 +6,7 @@
  */
 import type { Quota } from '../quota/goUsage';
 import { formatReset } from '../quota/quotaText';
+import { formatUsd } from '../cost/requestCost';
 import { chartSvg } from './chartSvg';
 import { RECORDED_MODEL } from './recordedConversation';
 import type { ReportData, WhatIf } from './reportData';
@@ -27,6 +28,20 @@ export interface ReportPage {
 
 const n = (v: number): string => (Number.isFinite(v) ? whole(v) : '∞');
 const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
+/** A figure computed from list prices is marked "≈"; without prices the cell says so. */
+const usdCell = (usd: number | undefined): string => (usd === undefined ? 'no price' : `≈${formatUsd(usd)}`);
+
+/** The totals' dollar rows: spent (≈ when any request's cost was computed), saved by the cache, warming apart. */
+function dollarRows(data: ReportData): [string, string, string][] {
+  const { spent, unpriced, cacheSaved, warming } = data.dollars;
+  const spentNote = spent?.computed ? 'some or all computed from list prices' : "OpenCode's cost frames";
+  const rows: [string, string, string][] = [
+    ['dollars spent', spent ? `${spent.computed ? '≈' : ''}${formatUsd(spent.usd)}` : 'unknown', spent ? `${spentNote}${unpriced > 0 ? `; ${n(unpriced)} request(s) without a cost` : ''}` : 'no request had a cost'],
+    ['saved by the cache', usdCell(cacheSaved), 'cached tokens at the input price minus the same at the cache-read price'],
+  ];
+  if (warming) rows.push(['warming requests', `${n(warming.requests)} (${formatUsd(warming.costUsd)})`, 'counted apart: not in the figures above']);
+  return rows;
+}
 
 function totalsSection(data: ReportData): string {
   const t = data.totals;
@@ -38,19 +53,22 @@ function totalsSection(data: ReportData): string {
     ['cut moves', n(t.cutMoves), 'each re-bills the prompt cold'],
     ['mean cache hit', pct(t.meanHit), ''],
     ['sent over budget', n(t.overCeiling), 'ERROR lines'],
+    ...dollarRows(data),
   ];
   return `<table class="totals" id="totals"><caption>Totals (${data.recordedFile ? 'replayed from the recording' : 'what the [usage] lines said'})</caption>${rows.map(([k, v, note]) => `<tr><th scope="row">${k}</th><td data-key="${esc(k)}">${v}</td><td class="note">${note}</td></tr>`).join('')}</table>`;
 }
 
-function summaryCells(s: SimSummary, cost: number): string {
-  return `<td>${n(s.cutMoves)}</td><td>${pct(s.meanHit)}</td><td>${n(s.meanKept)}</td><td>${n(s.coldTokens)}</td><td>${n(s.cachedTokens)}</td><td>${n(cost)}</td>`;
+function summaryCells(s: SimSummary, cost: number, usd: number | undefined): string {
+  return `<td>${n(s.cutMoves)}</td><td>${pct(s.meanHit)}</td><td>${n(s.meanKept)}</td><td>${n(s.coldTokens)}</td><td>${n(s.cachedTokens)}</td><td>${n(cost)}</td><td class="usd">${usdCell(usd)}</td>`;
 }
 
 function costSection(data: ReportData): string {
-  const head = '<tr><th scope="col">policy</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th><th scope="col">vs no trim</th><th scope="col">over budget</th></tr>';
-  const rows = data.costs.map((row) => `<tr data-policy="${row.id}"><th scope="row">${esc(row.label)} (replayed)</th>${summaryCells(row.summary, row.cost)}<td>${pct(row.relative)}</td><td>${n(row.overBudget)}</td></tr>`);
+  const head = '<tr><th scope="col">policy</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th><th scope="col">prompt dollars</th><th scope="col">vs no trim</th><th scope="col">over budget</th></tr>';
+  const rows = data.costs.map((row) => `<tr data-policy="${row.id}"><th scope="row">${esc(row.label)} (replayed)</th>${summaryCells(row.summary, row.cost, row.usd)}<td>${pct(row.relative)}</td><td>${n(row.overBudget)}</td></tr>`);
   return `<table class="costs" id="costs"><caption>The same requests with other trims</caption>${head}${rows.join('')}</table>` +
-    `<p class="note">Cost = cold tokens + ${data.cachedPrice} × cached tokens (cache reads are billed at about a tenth). Replays use the extension's estimator scaled to what the endpoint reported, and an exact-prefix cache model; no trim would have been refused wherever it is over budget.</p>`;
+    `<p class="note">Cost = cold tokens + ${data.cachedPrice} × cached tokens (cache reads are billed at about a tenth). ` +
+    `Prompt dollars = cold tokens at the model's input price + cached tokens at its cache-read price${data.priced ? '' : ' (this model has no known price)'}; ` +
+    `output tokens are left out, since they are the same for every policy. Replays use the extension's estimator scaled to what the endpoint reported, and an exact-prefix cache model; no trim would have been refused wherever it is over budget.</p>`;
 }
 
 function whatIfSection(page: ReportPage): string {
@@ -61,9 +79,9 @@ function whatIfSection(page: ReportPage): string {
     `<button type="submit" id="replay">Replay</button> <button type="button" id="apply">Write to settings</button></fieldset></form>`;
   const notice = page.notice ? `<p role="status" id="notice">${esc(page.notice)}</p>` : '';
   if (!whatIf) return form + notice;
-  const head = '<tr><th scope="col"></th><th scope="col">headroom</th><th scope="col">step</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th></tr>';
+  const head = '<tr><th scope="col"></th><th scope="col">headroom</th><th scope="col">step</th><th scope="col">cut moves</th><th scope="col">mean hit</th><th scope="col">mean context kept</th><th scope="col">cold tokens</th><th scope="col">cached tokens</th><th scope="col">cost</th><th scope="col">prompt dollars</th></tr>';
   const cell = (used: number, asked: number | undefined): string => (asked === undefined || asked === used ? `<td>${n(used)}</td>` : `<td class="capped">${n(used)} <span class="note">(asked ${n(asked)})</span></td>`);
-  const row = (label: string, side: WhatIf['current']): string => `<tr><th scope="row">${label}</th>${cell(side.headroom, side.asked?.headroom)}${cell(side.step, side.asked?.step)}${summaryCells(side.summary, side.cost)}</tr>`;
+  const row = (label: string, side: WhatIf['current']): string => `<tr><th scope="row">${label}</th>${cell(side.headroom, side.asked?.headroom)}${cell(side.step, side.asked?.step)}${summaryCells(side.summary, side.cost, side.usd)}</tr>`;
   const capped = whatIf.chosen.asked || whatIf.current.asked
     ? `<p class="note" id="whatif-capped">Headroom and cut step are each capped at 10% of the budget (${n(page.data.records[page.data.records.length - 1]?.budget ?? 0)} tokens): the replay used the capped values, and the trim would too.</p>`
     : '';
