@@ -9,7 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { QuotaService } from '../core/quota/quotaService';
+import { pricesFor } from '../core/cost/prices';
 import { reportDataOf, whatIfOf, whatIfSettings, type ReportData } from '../core/report/reportData';
+import { DEFAULT_CACHED_PRICE } from '../core/report/totals';
 import { basisKey, catchUp, ConversationFigures, type TrackedReplay } from '../core/report/reportFigures';
 import { reportHtml } from '../core/report/reportHtml';
 import { parseReportMessage } from '../core/report/reportMessages';
@@ -177,10 +179,12 @@ export class ReportPanels implements vscode.Disposable {
   }
 
   private render(report: OpenReport, log: ConversationLog, figures: ConversationFigures, chosenReplay: TrackedReplay | undefined): void {
-    const data = reportDataOf(log, figures);
+    // The endpoint's own prices (Go and Zen price some models differently).
+    const prices = pricesFor(log.modelId, this.settings.current.baseUrl);
+    const data = reportDataOf(log, figures, DEFAULT_CACHED_PRICE, prices);
     const last = log.records[log.records.length - 1];
     const chosen = report.chosen ?? { headroom: last.headroom, step: last.cutStep };
-    const result = report.chosen && chosenReplay ? whatIfOf(figures, chosenReplay, whatIfSettings(chosen.headroom, chosen.step)) : undefined;
+    const result = report.chosen && chosenReplay ? whatIfOf(figures, chosenReplay, whatIfSettings(chosen.headroom, chosen.step), DEFAULT_CACHED_PRICE, prices) : undefined;
     const nonce = randomBytes(16).toString('base64');
     report.panel.title = this.title(log.sessionId, log);
     report.panel.webview.html = reportHtml({ data, whatIf: result, quota: this.quota.current, chosen, notice: report.notice, nonce });
