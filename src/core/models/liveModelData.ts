@@ -11,6 +11,7 @@ import { isRecord } from '../util/isRecord';
 import { fromModelsDev, PROVIDER_OF } from './fromModelsDev';
 import type { ModelData } from './modelData';
 import type { ModelTable } from './modelTable';
+import { readAtMost } from '../util/boundedBody';
 
 export const MODELS_DEV_URL = 'https://models.dev/api.json';
 export const STORE_KEY = 'opencode.liveModelData';
@@ -135,21 +136,10 @@ export async function boundedText(response: Response, maxBytes: number): Promise
     await response.body?.cancel().catch(() => undefined);
     throw new Error(`the answer is ${declared} bytes, more than ${maxBytes}`);
   }
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error(`the answer is more than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  if (!response.body) return '';
+  const text = await readAtMost(response.body, maxBytes);
+  if (text === undefined) throw new Error(`the answer is more than ${maxBytes} bytes`);
+  return text;
 }
 
 function providersOf(body: unknown): Record<string, unknown> {

@@ -5,6 +5,7 @@
  * page of hundreds of MB) costs at most that much memory, never the whole answer.
  */
 import { parseGoUsage, type ParsedUsage } from './goUsage';
+import { readAtMost } from '../util/boundedBody';
 
 /** The part of a fetch Response this file reads; `body` absent (test doubles) falls back to text(). */
 export interface FetchedAnswer {
@@ -60,18 +61,5 @@ export async function boundedText(response: FetchedAnswer, maxBytes: number): Pr
     const text = await response.text();
     return Buffer.byteLength(text) > maxBytes ? undefined : text;
   }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return readAtMost(response.body, maxBytes);
 }
