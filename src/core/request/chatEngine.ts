@@ -33,7 +33,7 @@ import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type ShownSoFar } from './streamAnswer';
 import { attemptBody } from './sendBody';
-import { unsupportedParamOf, withoutParams } from './unsupportedParams';
+import { unsupportedParamOf } from './unsupportedParams';
 import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
 import { OnceKeys } from '../util/onceKeys';
@@ -268,7 +268,7 @@ export class ChatEngine {
     );
     const { answer } = tried;
     // Usage that arrived before a failure (a break after only thinking, an empty answer) is accounted too.
-    if (answer.usage) this.account(modelId, prepared, answer.usage, !answer.usageAnomaly, answer.cost);
+    if (answer.usage) this.account(modelId, prepared, answer.usage, { trusted: !answer.usageAnomaly, reportedUsd: answer.cost, longCacheWrites: longLivedWrites(body) });
     if (tried.error !== undefined) return { error: tried.error, shown: tried.shown };
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
@@ -293,10 +293,12 @@ export class ChatEngine {
     void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
   }
 
-  /** `trusted`: the usage record was consistent (calibration learns only from such records). `reportedUsd`: OpenCode's cost frame. */
-  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, trusted: boolean, reportedUsd?: number): void {
-    const longCacheWrites = longLivedWrites(withoutParams(prepared.body, new Set(this.unsupported[modelId] ?? []), prepared.route.id));
-    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: trusted, reportedUsd, longCacheWrites });
+  /**
+   * `trusted`: the usage record was consistent (calibration learns only from such records); `reportedUsd`:
+   * OpenCode's cost frame; `longCacheWrites`: the body that was sent asked for 1-hour cache writes.
+   */
+  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): void {
+    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites });
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage, result.cost);
