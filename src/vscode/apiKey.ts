@@ -1,31 +1,46 @@
 /**
- * The API key lives in VS Code's SecretStorage, never in settings and never in a log line. The
- * OPENCODE_API_KEY environment variable is used when no key is stored. A key that cannot be a header value
- * (control character, space, non-ASCII) is refused when typed and when read, without ever being quoted.
+ * API keys live in VS Code's SecretStorage, one per endpoint, never in settings and never in a log line. The default
+ * endpoint's key is `opencode.apiKey` (as before several endpoints existed); another endpoint's is
+ * `opencode.apiKey@<endpoint id>`. The OPENCODE_API_KEY environment variable stands in when no key is stored, for the
+ * default endpoint and OpenCode's own endpoints only: it never goes to an endpoint the user added by URL. A key that
+ * cannot be a header value (control character, space, non-ASCII) is refused when typed and when read, never quoted.
  */
 import * as vscode from 'vscode';
 import { apiKeyProblem, InvalidApiKeyError } from '../core/config/apiKeyFormat';
+import type { EndpointConfig } from '../core/config/endpoints';
+import { isOpenCodeUrl } from '../core/config/endpoint';
 
 const SECRET_KEY = 'opencode.apiKey';
+
+/** Which endpoint a key belongs to: the default one (first) or another by id. */
+export interface KeyTarget {
+  endpoint: EndpointConfig;
+  isDefault: boolean;
+}
+
+export function secretName(target: KeyTarget): string {
+  return target.isDefault ? SECRET_KEY : `${SECRET_KEY}@${target.endpoint.id}`;
+}
 
 export class ApiKeyStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
   /** The key to send, or undefined when none is set. Throws InvalidApiKeyError for an unusable key. */
-  async get(): Promise<string | undefined> {
-    const stored = (await this.secrets.get(SECRET_KEY))?.trim();
+  async get(target: KeyTarget): Promise<string | undefined> {
+    const stored = (await this.secrets.get(secretName(target)))?.trim();
+    const envAllowed = target.isDefault || isOpenCodeUrl(target.endpoint.baseUrl);
     const source = stored ? 'secret storage' : 'OPENCODE_API_KEY';
-    const key = stored || process.env.OPENCODE_API_KEY?.trim() || undefined;
+    const key = stored || (envAllowed ? process.env.OPENCODE_API_KEY?.trim() : undefined) || undefined;
     const problem = key === undefined ? undefined : apiKeyProblem(key);
     if (problem) throw new InvalidApiKeyError(source, problem);
     return key;
   }
 
-  /** Asks for a key; an empty answer removes the stored key. Returns false when the user dismissed the box. */
-  async promptAndStore(): Promise<boolean> {
+  /** Asks for the endpoint's key; an empty answer removes it. Returns false when the user dismissed the box. */
+  async promptAndStore(target: KeyTarget): Promise<boolean> {
     const value = await vscode.window.showInputBox({
-      title: 'OpenCode API Key',
-      prompt: 'Paste your OpenCode API key. It is kept in VS Code\'s secret storage. Leave empty to remove the stored key.',
+      title: `API Key for ${target.endpoint.label}`,
+      prompt: `Paste your API key for ${target.endpoint.label}. It is kept in VS Code's secret storage. Leave empty to remove the stored key.`,
       password: true,
       ignoreFocusOut: true,
       validateInput: (input) => {
@@ -34,14 +49,14 @@ export class ApiKeyStore {
       },
     });
     if (value === undefined) return false;
-    return this.store(value);
+    return this.store(target, value);
   }
 
   /** Stores a trimmed key (empty removes it); refuses an unusable one with a message. */
-  async store(value: string): Promise<boolean> {
+  async store(target: KeyTarget, value: string): Promise<boolean> {
     const key = value.trim();
     if (!key) {
-      await this.secrets.delete(SECRET_KEY);
+      await this.secrets.delete(secretName(target));
       return true;
     }
     const problem = apiKeyProblem(key);
@@ -49,13 +64,14 @@ export class ApiKeyStore {
       void vscode.window.showErrorMessage(`OpenCode: the API key was not stored: it ${problem}. Paste the key alone, without line breaks or spaces.`);
       return false;
     }
-    await this.secrets.store(SECRET_KEY, key);
+    await this.secrets.store(secretName(target), key);
     return true;
   }
 
+  /** Any endpoint's key changed. */
   onDidChange(listener: () => void): vscode.Disposable {
     return this.secrets.onDidChange((event) => {
-      if (event.key === SECRET_KEY) listener();
+      if (event.key === SECRET_KEY || event.key.startsWith(`${SECRET_KEY}@`)) listener();
     });
   }
 }

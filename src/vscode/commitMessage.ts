@@ -8,8 +8,7 @@ import * as vscode from 'vscode';
 import { buildCommitPrompt, cleanCommitMessage, summarizedNote, RECENT_SUBJECTS } from '../core/commit/commitPrompt';
 import type { InlineEngine } from '../core/inline/inlineRequest';
 import type { ModelLimits } from '../core/types';
-import type { ModelCatalog } from './modelCatalog';
-import { pickModelFor } from './modelPick';
+import { pickModelFor, type ModelList } from './modelPick';
 import type { SettingsReader } from './settingsReader';
 
 export const COMMIT_COMMAND = 'opencode.generateCommitMessage';
@@ -29,7 +28,7 @@ interface GitApi {
 export interface CommitDeps {
   engine: InlineEngine;
   settings: SettingsReader;
-  catalog: ModelCatalog;
+  catalog: ModelList;
   log: vscode.LogOutputChannel;
   limitsOf: (modelId: string) => ModelLimits;
 }

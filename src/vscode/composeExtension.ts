@@ -9,16 +9,16 @@ import { setHostVersion } from '../core/request/clientOptions';
 import { QuotaService } from '../core/quota/quotaService';
 import { limitSentence } from '../core/quota/quotaText';
 import { RequestLog } from '../core/report/requestLog';
-import { ChatEngine, type EngineTiming } from '../core/request/chatEngine';
+import { STORE_KEYS, type ChatEngine, type EngineTiming } from '../core/request/chatEngine';
 import type { UserFacingError } from '../core/request/userFacingError';
-import { OPENCODE_CLIENT } from '../core/request/chatTransport';
-import { CacheWarmer, NODE_TIMERS, type WarmTimers } from '../core/warming/cacheWarmer';
-import { sendWarming } from '../core/warming/warmRequest';
-import { warmingHooks, warmingSettings } from '../core/warming/warmingHooks';
+import { moveUnscopedState } from '../core/state/scopedStore';
+import { SizeMemo } from '../core/trim/messageSize';
+import type { WarmTimers } from '../core/warming/cacheWarmer';
 import { ApiKeyStore } from './apiKey';
+import { endpointPartBuilder } from './composeEndpoint';
+import { EndpointRegistry } from './endpointParts';
 import { registerOpenCodeParticipant } from './chatParticipant';
 import { offerToSetKey, registerCommands } from './commands';
-import { ModelCatalog } from './modelCatalog';
 import { startLiveModelData } from './liveModelData';
 import { OpenCodeChatProvider } from './provider';
 import { RequestRecorderFile } from './requestRecorderFile';
@@ -37,6 +37,8 @@ export interface ComposeOptions {
 export interface ComposedExtension {
   log: vscode.LogOutputChannel;
   settings: SettingsReader;
+  endpoints: EndpointRegistry;
+  /** The default endpoint's engine. */
   engine: ChatEngine;
   provider: OpenCodeChatProvider;
   requests: RequestLog;
@@ -45,12 +47,12 @@ export interface ComposedExtension {
 
 /**
  * The welcome is tried whenever the endpoint may have become usable: at start, after a key or settings change; the
- * walkthrough's first step is ticked at the same moments.
+ * walkthrough's first step is ticked at the same moments. Both concern the default endpoint.
  */
-function welcomeTrigger(context: vscode.ExtensionContext, settings: SettingsReader, keys: ApiKeyStore, steps: WalkthroughSteps): () => void {
-  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await keys.get());
+function welcomeTrigger(context: vscode.ExtensionContext, settings: SettingsReader, defaultKey: () => Promise<string | undefined>, steps: WalkthroughSteps): () => void {
+  const usable = async (): Promise<boolean> => isLoopbackUrl(settings.current.baseUrl) || !!(await defaultKey());
   const tick = async (): Promise<void> => {
-    if (endpointChosen(!!(await keys.get()))) steps.mark('endpoint');
+    if (endpointChosen(!!(await defaultKey()))) steps.mark('endpoint');
   };
   return () => {
     void tick().catch(() => undefined);
@@ -62,7 +64,7 @@ interface Parts {
   log: vscode.LogOutputChannel;
   settings: SettingsReader;
   keys: ApiKeyStore;
-  catalog: ModelCatalog;
+  endpoints: EndpointRegistry;
   requests: RequestLog;
   quota: QuotaService;
   statusBar: OpenCodeStatusBar;
@@ -71,78 +73,57 @@ interface Parts {
   welcome: () => void;
 }
 
-function createParts(context: vscode.ExtensionContext): Parts {
+function createParts(context: vscode.ExtensionContext, options: ComposeOptions, provider: () => OpenCodeChatProvider | undefined): Parts {
   const log = vscode.window.createOutputChannel('OpenCode', { log: true });
   const settings = new SettingsReader(log);
   const keys = new ApiKeyStore(context.secrets);
-  const endpoint = async () => ({ baseUrl: settings.current.baseUrl, apiKey: await keys.get() });
-  const catalog = new ModelCatalog(context.globalState, log, endpoint, () => settings.current.catalog);
   const requests = new RequestLog();
-  const quota = new QuotaService({ endpoint, log });
-  const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await keys.get()));
-  const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath);
+  const memo = new SizeMemo();
   const steps = new WalkthroughSteps();
-  return { log, settings, keys, catalog, requests, quota, statusBar, reports, steps, welcome: welcomeTrigger(context, settings, keys, steps) };
-}
-
-/** The engine; `provider()` is read only during requests, after the provider exists. */
-function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: () => OpenCodeChatProvider, options: ComposeOptions): ChatEngine {
-  const { log, settings, keys, requests, statusBar, reports, quota } = parts;
+  // The quota is OpenCode Go's: the first enabled Go endpoint's, else the default endpoint's (which then has none).
+  const quotaPart = () => endpoints.all().find((part) => part.config().catalog === 'go') ?? endpoints.default();
+  const quota = new QuotaService({ endpoint: async () => ({ baseUrl: quotaPart().config().baseUrl, apiKey: await keys.get(endpoints.keyTarget(quotaPart())) }), log });
+  const defaultKey = () => keys.get(endpoints.keyTarget(endpoints.default()));
+  const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await defaultKey()));
+  const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath, (modelId) => endpoints.catalogOf(modelId));
+  reports.useSizes(memo);
   const recorder = new RequestRecorderFile(context.logUri.fsPath, log);
-  const warmer = new CacheWarmer({
-    timers: options.warmTimers ?? NODE_TIMERS,
-    settings: () => warmingSettings(settings.current),
-    send: (target, body, signal) => sendWarming({ endpoint: async () => ({ baseUrl: settings.current.baseUrl, apiKey: await keys.get() }), client: OPENCODE_CLIENT, idleTimeoutMs: settings.current.streamIdleTimeoutSeconds * 1000 }, target, body, signal),
-    log,
-    onWarmed: (target, outcome) => {
-      requests.addWarming(target.sessionId, outcome.cost);
-      statusBar.update();
-    },
-  });
-  context.subscriptions.push({ dispose: () => warmer.dispose() });
-  const warming = warmingHooks(warmer, () => settings.current, (modelId) => engine.unsupported[modelId] ?? []);
-  const engine: ChatEngine = new ChatEngine({
-    log,
-    store: context.globalState,
-    settings: () => settings.current,
-    apiKey: () => keys.get(),
-    onLimitsChanged: () => provider().notifyInfoChanged(),
-    notify: (message) => void vscode.window.showWarningMessage(message),
-    record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
-    onAttempt: warming.onAttempt,
-    onAccounted: (modelId, prepared, usage, cost) => {
-      warming.onAccounted(modelId, prepared, usage);
-      requests.add(modelId, prepared, usage, Date.now(), prepared.route.id, cost);
-      parts.steps.mark('model');
-      if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
-      statusBar.update();
-      reports.refresh(prepared.sessionId);
-      void quota.refresh();
-    },
-    timing: options.timing,
-  });
-  reports.useSizes(engine.memo);
-  return engine;
+  const endpoints: EndpointRegistry = new EndpointRegistry(
+    () => settings.current,
+    endpointPartBuilder({
+      context, log, settings, keys, requests, quota, recorder, memo, timing: options.timing, warmTimers: options.warmTimers,
+      onAccounted: (sessionId) => {
+        steps.mark('model');
+        statusBar.update();
+        reports.refresh(sessionId);
+        void quota.refresh();
+      },
+      onWarmed: () => statusBar.update(),
+      onInfoChanged: () => provider()?.notifyInfoChanged(),
+    }),
+  );
+  // State saved before endpoints had scopes belongs to the default endpoint (core/state/scopedStore.ts).
+  void moveUnscopedState(context.globalState, Object.values(STORE_KEYS), endpoints.default().config().id).catch(() => undefined);
+  return { log, settings, keys, endpoints, requests, quota, statusBar, reports, steps, welcome: welcomeTrigger(context, settings, defaultKey, steps) };
 }
 
 function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Disposable[] {
-  const { log, settings, keys, catalog, statusBar, reports } = parts;
+  const { log, settings, keys, endpoints, statusBar, reports } = parts;
   const endpointChanged = (): void => {
     statusBar.update();
     parts.welcome();
-    void catalog.refresh().catch(() => undefined);
+    for (const part of endpoints.all()) void part.catalog.refresh().catch(() => undefined);
   };
   return [
     log,
     settings,
-    catalog,
+    endpoints,
     vscode.lm.registerLanguageModelChatProvider('opencode', provider),
     statusBar,
     reports,
-    ...registerCommands(keys, catalog, log),
+    ...registerCommands(keys, endpoints, log),
     vscode.commands.registerCommand('opencode.openChat', () => openChat()),
     vscode.commands.registerCommand('opencode.showReport', (sessionId?: unknown) => reports.show(typeof sessionId === 'string' ? sessionId : undefined)),
-    catalog.onDidChange(() => provider.notifyInfoChanged()),
     keys.onDidChange(endpointChanged),
     settings.onDidChange(() => {
       provider.notifyInfoChanged();
@@ -153,23 +134,25 @@ function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Dis
 
 export function composeExtension(context: vscode.ExtensionContext, options: ComposeOptions = {}): ComposedExtension {
   setHostVersion(vscode.version ?? '');
-  const parts = createParts(context);
-  const { log, settings, keys, requests, quota, statusBar, reports } = parts;
-  const engine = createEngine(context, parts, () => provider, options);
+  // The parts tell the provider when model info changed; the provider is built from the parts.
+  const late: { provider?: OpenCodeChatProvider } = {};
+  const parts = createParts(context, options, () => late.provider);
+  const { log, settings, keys, endpoints, requests, quota, statusBar, reports } = parts;
   const explainLimit = async (): Promise<string | undefined> => {
     await quota.refresh();
     return limitSentence(quota.current);
   };
   const onFailed = (error: UserFacingError): void => (error.kind === 'context' ? statusBar.refused(error.message) : undefined);
-  const provider = new OpenCodeChatProvider(engine, parts.catalog, settings, log, () => void offerToSetKey(keys, settings.current.baseUrl), explainLimit, onFailed);
+  const shown = new OpenCodeChatProvider(endpoints, log, () => void offerToSetKey(keys, endpoints), explainLimit, onFailed);
+  late.provider = shown;
   quota.onDidChange(() => {
     statusBar.update();
     reports.refreshAll();
   });
-  context.subscriptions.push(...subscriptions(parts, provider), ...registerEditorFeatures({ engine, settings, catalog: parts.catalog, log }));
-  context.subscriptions.push(startLiveModelData(context.globalState, log, settings, () => provider.notifyInfoChanged()));
+  context.subscriptions.push(...subscriptions(parts, shown), ...registerEditorFeatures({ endpoints, settings, log }));
+  context.subscriptions.push(startLiveModelData(context.globalState, log, settings, () => shown.notifyInfoChanged()));
   statusBar.update();
   parts.welcome();
   registerOpenCodeParticipant(context, log, { lastRequest: () => requests.latest(), onAnswered: () => parts.steps.mark('chat') });
-  return { log, settings, engine, provider, requests, statusBar };
+  return { log, settings, endpoints, engine: endpoints.default().engine, provider: shown, requests, statusBar };
 }

@@ -3,8 +3,7 @@
  * model; clicking flips `opencode.inlineSuggestions.enabled` (asking for a model the first time).
  */
 import * as vscode from 'vscode';
-import type { ModelCatalog } from './modelCatalog';
-import { pickModelFor } from './modelPick';
+import { pickModelFor, type ModelList } from './modelPick';
 import type { SettingsReader } from './settingsReader';
 
 export const INLINE_TOGGLE_COMMAND = 'opencode.toggleInlineSuggestions';
@@ -14,7 +13,7 @@ export class InlineStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(INLINE_STATUS_ID, vscode.StatusBarAlignment.Right, 99);
   private readonly disposables: vscode.Disposable[];
 
-  constructor(private readonly settings: SettingsReader, private readonly catalog: ModelCatalog) {
+  constructor(private readonly settings: SettingsReader, private readonly catalog: ModelList) {
     this.item.name = 'OpenCode inline suggestions';
     this.item.command = INLINE_TOGGLE_COMMAND;
     this.disposables = [vscode.commands.registerCommand(INLINE_TOGGLE_COMMAND, () => this.toggle()), settings.onDidChange(() => this.update())];

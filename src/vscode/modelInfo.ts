@@ -30,9 +30,15 @@ export function reportedSizes(limits: ModelLimits, settings: Settings): { maxInp
   return { maxInputTokens: input, maxOutputTokens: Math.max(1, Math.min(output, window - input)), budget: trimmed };
 }
 
-export function describeModel(model: ModelEntry, limits: ModelLimits, settings: Settings, facts: ModelFacts = MODEL_TABLE.lookup({ modelId: model.id, catalog: settings.catalog, listed: model })): PickerModelInformation {
+export function describeModel(
+  model: ModelEntry,
+  limits: ModelLimits,
+  settings: Settings,
+  facts: ModelFacts = MODEL_TABLE.lookup({ modelId: model.id, catalog: settings.catalog, listed: model }),
+  /** What the picker calls the endpoint (its label in opencode.endpoints). */
+  endpoint: string = endpointLabel(settings),
+): PickerModelInformation {
   const sizes = reportedSizes(limits, settings);
-  const endpoint = endpointLabel(settings);
   const traits = modelTraits(facts);
   return {
     id: model.id,

@@ -3,9 +3,14 @@
  * catalogue lists, and keeps the answer in the feature's setting (user settings).
  */
 import * as vscode from 'vscode';
-import type { ModelCatalog } from './modelCatalog';
+import type { ModelEntry } from '../core/types';
 
-export async function pickModelFor(catalog: ModelCatalog, settingKey: string, purpose: string): Promise<string | undefined> {
+/** What lists the models to pick from. */
+export interface ModelList {
+  models(): Promise<ModelEntry[]>;
+}
+
+export async function pickModelFor(catalog: ModelList, settingKey: string, purpose: string): Promise<string | undefined> {
   const models = await catalog.models().catch(() => []);
   if (models.length === 0) {
     void vscode.window.showErrorMessage(`OpenCode lists no models yet (is the API key set?), so no model can write ${purpose}.`);

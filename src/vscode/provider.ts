@@ -3,13 +3,11 @@
  * does the work, VS Code parts out. Every request has its own state; nothing per request lives here.
  */
 import * as vscode from 'vscode';
-import type { ChatEngine } from '../core/request/chatEngine';
 import { errorLogLine, unexpectedErrorMessage, UserFacingError } from '../core/request/userFacingError';
 import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
 import type { ModelEntry } from '../core/types';
 import { describeModel } from './modelInfo';
-import type { ModelCatalog } from './modelCatalog';
-import type { SettingsReader } from './settingsReader';
+import type { EndpointPart, EndpointRegistry } from './endpointParts';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { offered, resolveEntry } from '../core/models/modelEntries';
@@ -24,9 +22,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly effortOffers: EffortOffersLog;
 
   constructor(
-    private readonly engine: ChatEngine,
-    private readonly catalog: ModelCatalog,
-    private readonly settings: SettingsReader,
+    private readonly endpoints: EndpointRegistry,
     private readonly log: vscode.LogOutputChannel,
     private readonly offerKeyPrompt: () => void,
     /** For a quota or rate-limit failure: which OpenCode Go window is full and when it resets, if known. */
@@ -43,14 +39,15 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<vscode.LanguageModelChatInformation[]> {
-    const models = await this.catalog.models();
+    const models = await this.endpoints.models();
     // Only an explicit request (not silent discovery) may ask the user for anything.
-    if (!options.silent && (await this.catalog.needsKey())) this.offerKeyPrompt();
-    const settings = this.settings.current;
-    const infos = models
-      .map((model) => resolveEntry(model, settings))
-      .filter(({ facts }) => offered(facts, settings))
-      .map(({ entry, facts }) => describeModel(entry, this.engine.limitsFor(entry.id, entry), settings, facts));
+    if (!options.silent && (await this.endpoints.default().catalog.needsKey())) this.offerKeyPrompt();
+    const infos = models.flatMap(({ part, entry: listed, pickId }) => {
+      const settings = this.endpoints.settingsOf(part);
+      const { entry, facts } = resolveEntry(listed, settings);
+      if (!offered(facts, settings)) return [];
+      return [{ ...describeModel(entry, part.engine.limitsFor(entry.id, entry), settings, facts, part.config().label), id: pickId }];
+    });
     this.effortOffers.note(infos);
     return infos;
   }
@@ -62,7 +59,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const entry = this.entryFor(model);
+    const { part, entry } = this.entryFor(model);
     const chatMessages = toChatMessages(messages);
     const tools = toChatTools(options.tools);
     // Title and summary requests do not move chat's context indicator (sideRequest.ts).
@@ -70,7 +67,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
-      await this.engine.run(
+      await part.engine.run(
         { modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
         entry,
         (event) => (side && event.kind === 'usage' ? undefined : reportEvent(event, progress)),
@@ -95,24 +92,22 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   async provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
     // Counted in the endpoint's units: the calibration factor maps o200k counts onto what the API bills,
     // so chat's own budgeting agrees with the trim's.
-    const factor = this.engine.calibrations.factor(model.id);
+    const { part, modelId } = this.endpoints.resolve(model.id);
+    const factor = part.engine.calibrations.factor(modelId);
     const raw = typeof text === 'string' ? countTokens(text) : countMessageTokens(toChatMessages([text])[0]);
     return Math.ceil(raw * factor);
   }
 
-  private entryFor(model: vscode.LanguageModelChatInformation): ModelEntry {
-    return resolveEntry(this.entryOf(model), this.settings.current).entry;
-  }
-
-  private entryOf(model: vscode.LanguageModelChatInformation): ModelEntry {
-    return (
-      this.catalog.find(model.id, this.settings.current.baseUrl) ?? {
-        id: model.id,
-        name: model.name,
-        toolCalling: true,
-        imageInput: !!model.capabilities.imageInput,
-        limitSource: 'unknown',
-      }
-    );
+  /** The endpoint and the entry its engine trims for (the endpoint's own model id). */
+  private entryFor(model: vscode.LanguageModelChatInformation): { part: EndpointPart; entry: ModelEntry } {
+    const { part, modelId } = this.endpoints.resolve(model.id);
+    const listed = part.catalog.find(modelId, part.config().baseUrl) ?? {
+      id: modelId,
+      name: model.name,
+      toolCalling: true,
+      imageInput: !!model.capabilities.imageInput,
+      limitSource: 'unknown' as const,
+    };
+    return { part, entry: resolveEntry(listed, this.endpoints.settingsOf(part)).entry };
   }
 }

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { QuotaService } from '../core/quota/quotaService';
 import { pricesFor } from '../core/cost/prices';
+import type { EndpointCatalog } from '../core/models/modelData';
 import { reportDataOf, whatIfOf, whatIfSettings, type ReportData } from '../core/report/reportData';
 import { DEFAULT_CACHED_PRICE } from '../core/report/totals';
 import { basisKey, catchUp, ConversationFigures, type TrackedReplay } from '../core/report/reportFigures';
@@ -54,6 +55,8 @@ export class ReportPanels implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     /** The extension's log folder, where opencode.recordRequests writes. */
     private readonly logDir?: string,
+    /** Whose model data prices a model (by the id the request log holds: its pick id). */
+    private readonly catalogOfModel: (modelId: string) => EndpointCatalog | undefined = () => undefined,
   ) {}
 
   /**
@@ -180,7 +183,7 @@ export class ReportPanels implements vscode.Disposable {
 
   private render(report: OpenReport, log: ConversationLog, figures: ConversationFigures, chosenReplay: TrackedReplay | undefined): void {
     // The endpoint's own prices (Go and Zen price some models differently).
-    const prices = pricesFor(log.modelId, this.settings.current.baseUrl);
+    const prices = pricesFor(log.modelId, this.catalogOfModel(log.modelId));
     const data = reportDataOf(log, figures, DEFAULT_CACHED_PRICE, prices);
     const last = log.records[log.records.length - 1];
     const chosen = report.chosen ?? { headroom: last.headroom, step: last.cutStep };

@@ -19,16 +19,20 @@ export function isInsecureRemoteUrl(baseUrl: string): boolean {
   }
 }
 
+/** An endpoint of OpenCode itself (opencode.ai or a subdomain). */
+export function isOpenCodeUrl(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return host === 'opencode.ai' || host.endsWith('.opencode.ai');
+  } catch {
+    return false;
+  }
+}
+
 /** The OpenCode catalogue an endpoint serves, from its URL; undefined for any other endpoint (custom, proxy, local). */
 export function catalogOf(baseUrl: string): EndpointCatalog | undefined {
-  let path: string;
-  try {
-    const url = new URL(baseUrl);
-    if (url.hostname !== 'opencode.ai' && !url.hostname.endsWith('.opencode.ai')) return undefined;
-    path = url.pathname;
-  } catch {
-    return undefined;
-  }
+  if (!isOpenCodeUrl(baseUrl)) return undefined;
+  const path = new URL(baseUrl).pathname;
   if (/\/zen\/go(\/|$)/.test(path)) return 'go';
   return /\/zen(\/|$)/.test(path) ? 'zen' : undefined;
 }

@@ -8,7 +8,8 @@ import type { EndpointCatalog } from '../models/modelData';
 import { validateModelOverrides, type ModelOverride } from '../routes/select/modelOverrides';
 import type { AnthropicTtl, CacheLifetime, OpenAiRetention } from '../routes/cacheLifetime';
 import { catalogOf } from './endpoint';
-import { redact, redactUrl } from '../util/redact';
+import { parsedHttpUrl, urlProblem } from './endpointUrl';
+import { defaultEndpoint, resolveEndpoints, type EndpointConfig } from './endpoints';
 import { resolveEditorSettings, type EditorSettings } from './editorSettings';
 
 export const PRESET_URLS = {
@@ -37,7 +38,10 @@ export interface PromptCacheSettings extends CacheLifetime {
 }
 
 export interface Settings {
+  /** The default endpoint's URL (opencode.preset / opencode.baseUrl); an engine's settings carry its own endpoint's. */
   baseUrl: string;
+  /** Every endpoint the picker lists, the default first (endpoints.ts); absent in tests' literal settings: the default alone. */
+  endpoints?: readonly EndpointConfig[];
   /** Whose model data applies to the endpoint (opencode.endpointCatalog; "auto" resolved from the URL). */
   catalog?: EndpointCatalog;
   /** Fetch models.dev's data once a day in the background (opencode.liveModelData). */
@@ -77,9 +81,11 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
   }
   const baseUrl = resolveBaseUrl(read, warn);
   const catalogSetting = readChoice(read, warn, 'endpointCatalog', ['auto', 'zen', 'go', 'none'], 'auto');
+  const catalog = catalogSetting === 'auto' ? catalogOf(baseUrl) : catalogSetting === 'none' ? undefined : catalogSetting;
   return {
     baseUrl,
-    catalog: catalogSetting === 'auto' ? catalogOf(baseUrl) : catalogSetting === 'none' ? undefined : catalogSetting,
+    catalog,
+    endpoints: resolveEndpoints(read('endpoints'), defaultEndpoint(baseUrl, catalog), warn),
     liveModelData: readBoolean(read, warn, 'liveModelData', true),
     showFreeModels: readBoolean(read, warn, 'showFreeModels', false),
     reservedOutputTokens: num('reservedOutputTokens', 20_000, 0, 1_000_000),
@@ -118,36 +124,15 @@ function readModelOverrides(read: ReadSetting, warn: Warn): Record<string, Model
   return Object.fromEntries(byModel);
 }
 
-/**
- * An http(s) URL without credentials, query or fragment. A URL with userinfo cannot be fetched (and would
- * show a password in every log line); a query string would be glued in front of `/chat/completions` and
- * usually carries a key. Both are refused with a warning that shows the URL redacted; the key belongs in
- * "OpenCode: Set API Key".
- */
+/** opencode.baseUrl, or the preset's URL when it is empty or unusable (endpointUrl.ts says why, redacted). */
 function resolveBaseUrl(read: ReadSetting, warn: Warn): string {
   const preset = readChoice(read, warn, 'preset', Object.keys(PRESET_URLS) as Preset[], 'go');
   const raw = read('baseUrl');
   if (raw === undefined || raw === null || raw === '') return PRESET_URLS[preset];
-  const fallback = `using the ${preset} preset ${PRESET_URLS[preset]}`;
-  const url = typeof raw === 'string' ? parsedUrl(raw.trim()) : undefined;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    warn(`opencode.baseUrl ${redact(JSON.stringify(raw))} is not an http(s) URL; ${fallback}.`);
-    return PRESET_URLS[preset];
-  }
-  const extra = [url.username || url.password ? 'a user name or password' : '', url.search ? 'a query string' : '', url.hash ? 'a fragment' : ''].filter(Boolean);
-  if (extra.length) {
-    warn(`opencode.baseUrl ${redactUrl(url.href)} contains ${extra.join(' and ')}, which cannot be sent safely; ${fallback}. Put the key in "OpenCode: Set API Key" and remove everything after the path.`);
-    return PRESET_URLS[preset];
-  }
-  return url.toString().replace(/\/+$/, '');
-}
-
-function parsedUrl(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
+  const problem = urlProblem(raw);
+  if (!problem) return parsedHttpUrl(raw as string) as string;
+  warn(`opencode.baseUrl ${problem}; using the ${preset} preset ${PRESET_URLS[preset]}.`);
+  return PRESET_URLS[preset];
 }
 
 export function readNumber(read: ReadSetting, warn: Warn, key: string, fallback: number, min: number, max: number, integer: boolean): number {

@@ -2,7 +2,6 @@
  * What a model's tokens cost: one price table per model, looked up through `pricesFor` alone, so the source of the
  * prices (the one model table: live models.dev data, else the bundled snapshot) is named in one place.
  */
-import { catalogOf } from '../config/endpoint';
 import type { EndpointCatalog } from '../models/modelData';
 import { MODEL_TABLE } from '../models/modelTable';
 
@@ -34,12 +33,11 @@ export function priceTable([input, output, cacheRead, cacheWrite]: PriceTuple): 
  * and Zen price some models differently), else Zen's, else Go's (a custom endpoint serving a model under OpenCode's
  * id gets OpenCode's price, marked computed). Undefined when no data prices the model.
  */
-export function pricesFor(modelId: string, baseUrl?: string): ModelPrices | undefined {
+export function pricesFor(modelId: string, catalog?: EndpointCatalog): ModelPrices | undefined {
   const id = modelId.toLowerCase().replace(/^.*\//, '');
-  const first = baseUrl === undefined ? undefined : catalogOf(baseUrl);
-  const order: EndpointCatalog[] = first === 'go' ? ['go', 'zen'] : ['zen', 'go'];
-  for (const catalog of order) {
-    const prices = MODEL_TABLE.pricesFor(id, catalog);
+  const order: EndpointCatalog[] = catalog === 'go' ? ['go', 'zen'] : ['zen', 'go'];
+  for (const from of order) {
+    const prices = MODEL_TABLE.pricesFor(id, from);
     if (!prices) continue;
     const found: ModelPrices = { base: priceTable([prices.input, prices.output, prices.cacheRead, prices.cacheWrite]) };
     if (prices.above !== undefined && prices.tier) {

@@ -43,7 +43,8 @@ import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttemp
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';
 
-const STORE_KEYS = {
+/** Every key the engine saves under; each endpoint's engine saves them in its own scope (state/scopedStore.ts). */
+export const STORE_KEYS = {
   calibrations: 'opencode.calibrations',
   learned: 'opencode.learnedLimits',
   states: 'opencode.trimStates',
@@ -56,7 +57,7 @@ const STORE_KEYS = {
 /** The capacities of the persisted maps (the in-memory classes hold as many). */
 
 export class ChatEngine {
-  readonly memo = new SizeMemo();
+  readonly memo: SizeMemo;
   readonly calibrations: Calibrations;
   readonly learned: LearnedLimits;
   readonly states: ConversationStates;
@@ -79,6 +80,7 @@ export class ChatEngine {
   /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
   constructor(private readonly deps: EngineDeps) {
     this.store = new PersistedStore(deps.store, deps.log);
+    this.memo = deps.memo ?? new SizeMemo();
     const load = <V>(key: string, validate: (value: unknown) => V | undefined, capacity = MAX_MODELS) => Object.fromEntries(this.store.loadMap(key, validate, capacity));
     this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
     this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validContextWindow));
@@ -89,8 +91,8 @@ export class ChatEngine {
     this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries));
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
-    this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
-    this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().baseUrl) };
+    this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()), deps.sessionScope);
+    this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().catalog) };
   }
 
   /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */

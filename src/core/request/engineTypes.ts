@@ -7,6 +7,7 @@ import type { RequestCost } from '../cost/requestCost';
 import type { Logger } from '../log';
 import type { SentRecord } from '../replay/sentRecord';
 import type { KeyValueStore } from '../state/persisted';
+import type { SizeMemo } from '../trim/messageSize';
 import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
 import type { Endpoint } from './chatTransport';
 import type { ChatRequest, PreparedRequest } from './prepareRequest';
@@ -16,6 +17,10 @@ export interface EngineDeps {
   store: KeyValueStore;
   settings: () => Settings;
   apiKey: () => Promise<string | undefined>;
+  /** Message sizes, shared by every endpoint's engine and the report (a new one when absent). */
+  memo?: SizeMemo;
+  /** Set on every endpoint but the default: its id, mixed into conversation ids (docs/endpoints.md). */
+  sessionScope?: string;
   /** Tells the user something once (a notification): a setting the endpoint contradicts. */
   notify?: (message: string) => void;
   /** Called when a learned context limit changes what VS Code should be told about a model. */

@@ -54,10 +54,18 @@ export class SessionIds {
   /** Base id → fingerprint of the first answer of the conversation that owns it. */
   private readonly claims = new BoundedMap<string, string>(MAX_SESSION_CLAIMS);
 
-  /** `onClaim` runs when a new claim is made, so the owner can persist the claims. */
-  constructor(private readonly onClaim?: () => void) {}
+  /**
+   * `onClaim` runs when a new claim is made, so the owner can persist the claims. `scope` (an endpoint id) keeps the
+   * ids of one conversation on two endpoints apart (docs/endpoints.md); without it the ids are as they always were.
+   */
+  constructor(private readonly onClaim?: () => void, private readonly scope?: string) {}
 
   idFor(messages: readonly WireMessage[]): string {
+    const id = this.unscopedId(messages);
+    return this.scope === undefined ? id : `ses_${createHash('sha256').update(`${this.scope}\u0000${id}`).digest('hex').slice(0, 32)}`;
+  }
+
+  private unscopedId(messages: readonly WireMessage[]): string {
     const base = conversationSessionId(messages);
     const first = firstAfterOpening(messages);
     if (!first) return base;
@@ -77,8 +85,8 @@ export class SessionIds {
   }
 
   /** Entries already validated (core/state/records.ts), oldest first. */
-  static fromEntries(entries: Iterable<[string, string]>, onClaim?: () => void): SessionIds {
-    const ids = new SessionIds(onClaim);
+  static fromEntries(entries: Iterable<[string, string]>, onClaim?: () => void, scope?: string): SessionIds {
+    const ids = new SessionIds(onClaim, scope);
     for (const [base, answer] of entries) ids.claims.set(base, answer);
     return ids;
   }

@@ -5,6 +5,7 @@
  */
 import { pricesFor } from '../cost/prices';
 import { requestCost } from '../cost/requestCost';
+import type { EndpointCatalog } from '../models/modelData';
 import type { Endpoint } from '../request/chatTransport';
 import { streamRoute } from '../request/routeTransport';
 import { longLivedWrites } from '../routes/cacheLifetime';
@@ -17,6 +18,8 @@ const NO_USAGE: NormalizedUsage = { shape: 'none', contextTokens: 0, cachedToken
 
 export interface WarmSendOptions {
   endpoint: () => Promise<Endpoint>;
+  /** Whose prices apply (the endpoint's catalogue). */
+  catalog?: EndpointCatalog;
   /** x-opencode-client. */
   client?: string;
   idleTimeoutMs: number;
@@ -31,6 +34,6 @@ export async function sendWarming(options: WarmSendOptions, target: WarmTarget, 
   for await (const _result of streamRoute(endpoint, send, reader));
   reader.finish();
   const { usage, cost: reportedUsd } = reader.result();
-  const cost = requestCost({ usage: usage ?? NO_USAGE, reportedUsd, prices: usage && pricesFor(target.modelId, endpoint.baseUrl), longCacheWrites: longLivedWrites(body) });
+  const cost = requestCost({ usage: usage ?? NO_USAGE, reportedUsd, prices: usage && pricesFor(target.modelId, options.catalog), longCacheWrites: longLivedWrites(body) });
   return { usage, cost };
 }

@@ -1,0 +1,129 @@
+/**
+ * The endpoints the picker lists at once (docs/endpoints.md): the default one (opencode.preset / opencode.baseUrl,
+ * as before) and those `opencode.endpoints` adds beside it — OpenCode Go and Zen built in, any OpenAI-compatible
+ * endpoint by URL. A model's identity is endpoint + id: the default endpoint's models keep their bare ids (picks made
+ * before several endpoints existed still work), another endpoint's are `<endpoint id>/<model id>`.
+ */
+import type { EndpointCatalog } from '../models/modelData';
+import { redact } from '../util/redact';
+import { catalogOf } from './endpoint';
+import { parsedHttpUrl, urlProblem } from './endpointUrl';
+import type { Settings } from './settings';
+
+export interface EndpointConfig {
+  /** Short and stable: the key's name in secret storage, the prefix of its models' ids, the scope of its saved state. */
+  id: string;
+  /** What the picker and messages call it ("OpenCode Zen", a host name). */
+  label: string;
+  baseUrl: string;
+  /** Whose model data applies (undefined: a custom endpoint). */
+  catalog?: EndpointCatalog;
+}
+
+export const BUILT_IN_ENDPOINTS: Readonly<Record<EndpointCatalog, EndpointConfig>> = {
+  go: { id: 'go', label: 'OpenCode Go', baseUrl: 'https://opencode.ai/zen/go/v1', catalog: 'go' },
+  zen: { id: 'zen', label: 'OpenCode Zen', baseUrl: 'https://opencode.ai/zen/v1', catalog: 'zen' },
+};
+
+const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const CATALOG_CHOICES = ['zen', 'go', 'none'] as const;
+
+/** The default endpoint, from the single-endpoint settings (resolved in settings.ts). */
+export function defaultEndpoint(baseUrl: string, catalog: EndpointCatalog | undefined): EndpointConfig {
+  const builtIn = Object.values(BUILT_IN_ENDPOINTS).find((endpoint) => endpoint.baseUrl === baseUrl);
+  if (builtIn) return { ...builtIn, catalog };
+  return { id: catalog && catalogOf(baseUrl) === catalog ? catalog : 'custom', label: labelOf(baseUrl, catalog), baseUrl, catalog };
+}
+
+/**
+ * `opencode.endpoints`: each item "go", "zen", or `{ id, baseUrl, label?, catalog? }` (a built-in id with a URL is that
+ * endpoint behind a proxy). An unusable item is left out with a warning; one that repeats an id or the URL of an
+ * endpoint before it is left out too. The default endpoint comes first.
+ */
+export function resolveEndpoints(raw: unknown, first: EndpointConfig, warn: (message: string) => void): EndpointConfig[] {
+  const endpoints = [first];
+  if (raw === undefined || raw === null) return endpoints;
+  if (!Array.isArray(raw)) {
+    warn(`opencode.endpoints ${redact(JSON.stringify(raw))} is not a list; only ${first.label} is used.`);
+    return endpoints;
+  }
+  raw.forEach((item: unknown, index) => {
+    const parsed = endpointItem(item);
+    const where = `opencode.endpoints[${index}]`;
+    if (typeof parsed === 'string') return warn(`${where} ${parsed}; it is left out.`);
+    const repeated = endpoints.find((e) => e.id === parsed.id || e.baseUrl === parsed.baseUrl);
+    if (repeated) return warn(`${where} repeats ${repeated.id === parsed.id ? `the id "${parsed.id}"` : `the URL of "${repeated.id}"`} of ${repeated.label}; it is left out.`);
+    endpoints.push(parsed);
+  });
+  return endpoints;
+}
+
+/** One item, or the reason it cannot be used. */
+function endpointItem(item: unknown): EndpointConfig | string {
+  if (typeof item === 'string') {
+    const builtIn = (BUILT_IN_ENDPOINTS as Record<string, EndpointConfig | undefined>)[item];
+    return builtIn ? { ...builtIn } : `${redact(JSON.stringify(item))} is neither "go", "zen" nor an object with an id and a baseUrl`;
+  }
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'is neither "go", "zen" nor an object with an id and a baseUrl';
+  const fields = item as Record<string, unknown>;
+  const id = typeof fields.id === 'string' ? fields.id.trim() : '';
+  if (!ID_PATTERN.test(id)) return `has no usable "id" (1–32 lowercase letters, digits, "-" or "_")`;
+  const builtIn = (BUILT_IN_ENDPOINTS as Record<string, EndpointConfig | undefined>)[id];
+  const url = fields.baseUrl === undefined && builtIn ? builtIn.baseUrl : fields.baseUrl;
+  const problem = urlProblem(url);
+  if (problem) return `("${id}") has a baseUrl that ${problem}`;
+  const baseUrl = parsedHttpUrl(url as string) as string;
+  const catalog = catalogField(fields.catalog, builtIn?.catalog ?? catalogOf(baseUrl));
+  if (catalog === null) return `("${id}") has a "catalog" that is not one of ${CATALOG_CHOICES.join(', ')}`;
+  const label = typeof fields.label === 'string' && fields.label.trim() ? fields.label.trim().slice(0, 60) : builtIn?.label ?? labelOf(baseUrl, catalog);
+  return { id, label, baseUrl, catalog };
+}
+
+/** The item's catalogue: the given one, "none" for no OpenCode data, absent for the URL's; null when unusable. */
+function catalogField(raw: unknown, fallback: EndpointCatalog | undefined): EndpointCatalog | undefined | null {
+  if (raw === undefined) return fallback;
+  if (raw === 'none') return undefined;
+  return raw === 'zen' || raw === 'go' ? raw : null;
+}
+
+function labelOf(baseUrl: string, catalog: EndpointCatalog | undefined): string {
+  let host: string;
+  try {
+    host = new URL(baseUrl).host;
+  } catch {
+    host = 'custom endpoint';
+  }
+  return catalog && !catalogOf(baseUrl) ? `${host} (${BUILT_IN_ENDPOINTS[catalog].label})` : host;
+}
+
+/** Every endpoint the settings enable, the default first (settings built without the list have just the default). */
+export function enabledEndpoints(settings: Pick<Settings, 'baseUrl' | 'catalog' | 'endpoints'>): readonly EndpointConfig[] {
+  return settings.endpoints?.length ? settings.endpoints : [defaultEndpoint(settings.baseUrl, settings.catalog)];
+}
+
+/** The id VS Code knows a model by: bare on the default endpoint, `<endpoint>/<model>` on the others. */
+export function pickId(endpoints: readonly EndpointConfig[], endpoint: EndpointConfig, modelId: string): string {
+  return endpoint.id === endpoints[0]?.id ? modelId : `${endpoint.id}/${modelId}`;
+}
+
+/** The endpoint and model id behind a pick id; an id no other endpoint claims is the default endpoint's. */
+export function fromPickId(endpoints: readonly EndpointConfig[], id: string): { endpoint: EndpointConfig; modelId: string } {
+  const slash = id.indexOf('/');
+  const other = slash > 0 ? endpoints.slice(1).find((e) => e.id === id.slice(0, slash)) : undefined;
+  return other ? { endpoint: other, modelId: id.slice(slash + 1) } : { endpoint: endpoints[0], modelId: id };
+}
+
+/**
+ * The settings as one endpoint's engine reads them: its URL and catalogue, and the `opencode.models` overrides that
+ * apply to it — a bare id on every endpoint, `<endpoint>/<model>` on that endpoint only (and winning there).
+ */
+export function endpointSettings(settings: Settings, endpoint: EndpointConfig): Settings {
+  const endpoints = enabledEndpoints(settings);
+  const models: Record<string, NonNullable<Settings['models']>[string]> = {};
+  for (const [id, override] of Object.entries(settings.models ?? {})) {
+    const target = fromPickId(endpoints, id);
+    if (target.endpoint.id === endpoint.id) models[target.modelId] = override;
+    else if (!id.includes('/') || !endpoints.some((e) => id.startsWith(`${e.id}/`))) models[id] ??= override;
+  }
+  return { ...settings, baseUrl: endpoint.baseUrl, catalog: endpoint.catalog, models };
+}

@@ -1,0 +1,95 @@
+/**
+ * The parts of one endpoint (endpointParts.ts): its engine, model list and warming, wired to what every endpoint
+ * shares (the log, the request log, the status bar, the report, the recorder). The engine's state is saved in the
+ * endpoint's own scope; its accounted requests enter the request log under the model's pick id.
+ */
+import * as vscode from 'vscode';
+import { endpointSettings, enabledEndpoints, pickId, type EndpointConfig } from '../core/config/endpoints';
+import type { QuotaService } from '../core/quota/quotaService';
+import type { RequestLog } from '../core/report/requestLog';
+import { ChatEngine, type EngineTiming } from '../core/request/chatEngine';
+import { OPENCODE_CLIENT } from '../core/request/chatTransport';
+import { scopedStore } from '../core/state/scopedStore';
+import type { SizeMemo } from '../core/trim/messageSize';
+import { CacheWarmer, NODE_TIMERS, type WarmTimers } from '../core/warming/cacheWarmer';
+import { sendWarming } from '../core/warming/warmRequest';
+import { warmingHooks, warmingSettings } from '../core/warming/warmingHooks';
+import type { ApiKeyStore } from './apiKey';
+import type { BuildPart, EndpointPart } from './endpointParts';
+import { ModelCatalog } from './modelCatalog';
+import type { RequestRecorderFile } from './requestRecorderFile';
+import type { SettingsReader } from './settingsReader';
+
+/** What every endpoint's parts share. */
+export interface SharedParts {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  settings: SettingsReader;
+  keys: ApiKeyStore;
+  requests: RequestLog;
+  quota: QuotaService;
+  recorder: RequestRecorderFile;
+  memo: SizeMemo;
+  /** After a request was accounted (status bar, report, walkthrough) or warmed. */
+  onAccounted: (sessionId: string) => void;
+  onWarmed: () => void;
+  /** What VS Code is told about models may have changed. */
+  onInfoChanged: () => void;
+  timing?: Partial<EngineTiming>;
+  warmTimers?: WarmTimers;
+}
+
+export function endpointPartBuilder(shared: SharedParts): BuildPart {
+  return (id, isDefault, config) => buildPart(shared, id, isDefault, config);
+}
+
+function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: () => EndpointConfig): EndpointPart {
+  const { context, log, settings, keys, requests, recorder } = shared;
+  const view = () => endpointSettings(settings.current, config());
+  const apiKey = () => keys.get({ endpoint: config(), isDefault });
+  const endpoint = async () => ({ baseUrl: config().baseUrl, apiKey: await apiKey() });
+  const pickIdOf = (modelId: string) => pickId(enabledEndpoints(settings.current), config(), modelId);
+  const catalog = new ModelCatalog(context.globalState, log, endpoint, () => config().catalog);
+  const warmer = new CacheWarmer({
+    timers: shared.warmTimers ?? NODE_TIMERS,
+    settings: () => warmingSettings(view()),
+    send: (target, body, signal) => sendWarming({ endpoint, catalog: config().catalog, client: OPENCODE_CLIENT, idleTimeoutMs: view().streamIdleTimeoutSeconds * 1000 }, target, body, signal),
+    log,
+    onWarmed: (target, outcome) => {
+      requests.addWarming(target.sessionId, outcome.cost);
+      shared.onWarmed();
+    },
+  });
+  const warming = warmingHooks(warmer, view, (modelId) => engine.unsupported[modelId] ?? []);
+  const engine: ChatEngine = new ChatEngine({
+    log,
+    store: scopedStore(context.globalState, id, isDefault),
+    memo: shared.memo,
+    sessionScope: isDefault ? undefined : id,
+    settings: view,
+    apiKey,
+    onLimitsChanged: shared.onInfoChanged,
+    notify: (message) => void vscode.window.showWarningMessage(message),
+    record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
+    onAttempt: warming.onAttempt,
+    onAccounted: (modelId, prepared, usage, cost) => {
+      warming.onAccounted(modelId, prepared, usage);
+      requests.add(pickIdOf(modelId), prepared, usage, Date.now(), prepared.route.id, cost);
+      if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
+      shared.onAccounted(prepared.sessionId);
+    },
+    timing: shared.timing,
+  });
+  const listChanged = catalog.onDidChange(shared.onInfoChanged);
+  return {
+    config,
+    isDefault,
+    engine,
+    catalog,
+    dispose: () => {
+      warmer.dispose();
+      listChanged.dispose();
+      catalog.dispose();
+    },
+  };
+}
