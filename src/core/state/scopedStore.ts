@@ -14,7 +14,10 @@ export function scopedKey(key: string, endpointId: string): string {
  */
 export function scopedStore(store: KeyValueStore, endpointId: string, readsUnscoped = false): KeyValueStore {
   return {
-    get: (key) => store.get(scopedKey(key, endpointId)) ?? (readsUnscoped ? store.get(key) : undefined),
+    get: (key) => {
+      const value = store.get(scopedKey(key, endpointId));
+      return value === undefined && readsUnscoped ? store.get(key) : value;
+    },
     update: (key, value) => store.update(scopedKey(key, endpointId), value),
   };
 }

@@ -9,8 +9,10 @@ export class MemoryStore implements KeyValueStore {
   get(key: string): unknown {
     return this.values.get(key);
   }
+  /** As VS Code's Memento: undefined deletes the key. */
   update(key: string, value: unknown): void {
-    this.values.set(key, JSON.parse(JSON.stringify(value)));
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.parse(JSON.stringify(value)));
   }
 }
 

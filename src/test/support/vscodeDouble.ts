@@ -269,8 +269,10 @@ export class MemoryMemento {
   get<T>(key: string, fallback?: T): T | undefined {
     return this.values.has(key) ? (this.values.get(key) as T) : fallback;
   }
+  /** As VS Code's: undefined removes the key. */
   async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, JSON.parse(JSON.stringify(value ?? null)));
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.parse(JSON.stringify(value)));
   }
   keys(): string[] {
     return [...this.values.keys()];
