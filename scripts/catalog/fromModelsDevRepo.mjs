@@ -1,6 +1,6 @@
 // Builds the saved copy of models.dev's data (data/models.dev/api.json, the api.json shape, only the providers
 // `opencode` and `opencode-go`, only the fields the extension reads) from a git copy of the models.dev repository.
-// A maintainer runs it when models.dev has moved on, then `npm run catalog:update` to regenerate the snapshot.
+// A maintainer runs it when models.dev has moved on, then `npm run snapshot:update` to regenerate the snapshot.
 //
 //   node scripts/catalog/fromModelsDevRepo.mjs <models.dev git dir or checkout> [commit]
 //

@@ -80,7 +80,7 @@ describe('endpoints at once (real HTTP)', () => {
     try {
       await context.secrets.store('opencode.apiKey@zen', ZEN_KEY);
       await context.secrets.store('opencode.apiKey@go', GO_KEY);
-      await Promise.all(ext.endpoints.all().map((part) => part.catalog.refresh()));
+      await Promise.all(ext.endpoints.all().map((part) => part.list.refresh()));
       const models = await listed(ext);
       const byId = new Map(models.map((m) => [m.id, m]));
       assert.ok(byId.get('fake-large'), 'the default endpoint keeps bare ids');

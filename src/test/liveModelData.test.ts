@@ -7,7 +7,7 @@ import { MemoryLogger } from '../core/log';
 import { LiveModelData, STORE_KEY, type LiveOptions } from '../core/models/liveModelData';
 import { ModelTable } from '../core/models/modelTable';
 import { SNAPSHOT } from '../core/models/data/snapshot';
-import { SAVED_COPY } from '../tools/catalogUpdate';
+import { SAVED_COPY } from '../tools/snapshotUpdate';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 

@@ -10,12 +10,12 @@ import type { ModelCard, ModelData } from '../core/models/modelData';
 import { MODEL_TABLE, ModelTable, pricesFor, type ModelQuery } from '../core/models/modelTable';
 import { CONTROLS } from '../core/models/reasoning';
 import { ROUTE_IDS, type RouteId } from '../core/routes/route';
-import { SAVED_COPY, SNAPSHOT_FILE, snapshotSource } from '../tools/catalogUpdate';
+import { SAVED_COPY, SNAPSHOT_FILE, snapshotSource } from '../tools/snapshotUpdate';
 
 const data = (zen: Record<string, ModelCard>, go: Record<string, ModelCard> = {}, date = '2027-01-01'): ModelData => ({ date, source: 'test', zen, go });
 
 describe('model table: the bundled snapshot', () => {
-  it('is exactly what `npm run catalog:update` makes of the saved models.dev copy (never edited by hand)', () => {
+  it('is exactly what `npm run snapshot:update` makes of the saved models.dev copy (never edited by hand)', () => {
     const { text } = snapshotSource(JSON.parse(fs.readFileSync(SAVED_COPY, 'utf8')));
     assert.strictEqual(fs.readFileSync(SNAPSHOT_FILE, 'utf8'), text);
     assert.match(text, /models\.dev data of \d{4}-\d{2}-\d{2}/);

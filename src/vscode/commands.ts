@@ -38,7 +38,7 @@ async function chooseEndpoint(keys: ApiKeyStore, endpoints: EndpointRegistry, id
 }
 
 async function refreshWithFeedback(parts: readonly EndpointPart[]): Promise<void> {
-  const results = await Promise.all(parts.map((part) => part.catalog.refresh().then((models) => ({ part, models }), (error: unknown) => ({ part, error }))));
+  const results = await Promise.all(parts.map((part) => part.list.refresh().then((models) => ({ part, models }), (error: unknown) => ({ part, error }))));
   const failed = results.flatMap((r) => ('error' in r ? [`${r.part.config().label}: ${redact(r.error instanceof Error ? r.error.message : String(r.error))}`] : []));
   const listed = results.reduce((sum, r) => sum + ('models' in r ? r.models.length : 0), 0);
   if (failed.length === 0) return void vscode.window.showInformationMessage(`OpenCode: ${listed} model(s) available.`);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { buildCommitPrompt, cleanCommitMessage, summarizedNote, RECENT_SUBJECTS } from '../core/commit/commitPrompt';
 import type { InlineEngine } from '../core/inline/inlineRequest';
 import type { ModelLimits } from '../core/types';
-import { pickModelFor, type ModelList } from './modelPick';
+import { pickModelFor, type PickableModels } from './modelPick';
 import type { SettingsReader } from './settingsReader';
 
 export const COMMIT_COMMAND = 'opencode.generateCommitMessage';
@@ -28,7 +28,7 @@ interface GitApi {
 export interface CommitDeps {
   engine: InlineEngine;
   settings: SettingsReader;
-  catalog: ModelList;
+  models: PickableModels;
   log: vscode.LogOutputChannel;
   limitsOf: (modelId: string) => ModelLimits;
 }
@@ -51,7 +51,7 @@ async function generate(deps: CommitDeps, arg: unknown, controller: AbortControl
   const repository = await repositoryFor(arg);
   if (!repository) return void vscode.window.showErrorMessage('OpenCode: no git repository is open (the built-in Git extension must be enabled).');
   if (repository.state.indexChanges.length === 0) return void vscode.window.showInformationMessage('OpenCode: stage the changes to describe first; the commit message is written from the staged diff.');
-  const model = deps.settings.current.editor?.commitMessageModel || (await pickModelFor(deps.catalog, 'commitMessage.model', 'commit messages'));
+  const model = deps.settings.current.editor?.commitMessageModel || (await pickModelFor(deps.models, 'commitMessage.model', 'commit messages'));
   if (!model) return;
   const [diff, commits] = await Promise.all([repository.diff(true), repository.log({ maxEntries: RECENT_SUBJECTS }).catch(() => [])]);
   const prompt = buildCommitPrompt({ diff, recentSubjects: commits.map((c) => c.message) });

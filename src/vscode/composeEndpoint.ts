@@ -16,7 +16,7 @@ import { sendWarming } from '../core/warming/warmRequest';
 import { warmingHooks, warmingSettings } from '../core/warming/warmingHooks';
 import type { ApiKeyStore } from './apiKey';
 import type { BuildPart, EndpointPart } from './endpointParts';
-import { ModelCatalog } from './modelCatalog';
+import { ModelList } from './modelList';
 import type { RequestRecorderFile } from './requestRecorderFile';
 import type { SettingsReader } from './settingsReader';
 
@@ -49,7 +49,7 @@ function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: 
   const apiKey = () => keys.get({ endpoint: config(), isDefault });
   const endpoint = async () => ({ baseUrl: config().baseUrl, apiKey: await apiKey() });
   const pickIdOf = (modelId: string) => pickId(enabledEndpoints(settings.current), config(), modelId);
-  const catalog = new ModelCatalog(context.globalState, log, endpoint, () => config().catalog);
+  const list = new ModelList(context.globalState, log, endpoint, () => config().catalog);
   const warmer = new CacheWarmer({
     timers: shared.warmTimers ?? NODE_TIMERS,
     settings: () => warmingSettings(view()),
@@ -80,16 +80,16 @@ function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: 
     },
     timing: shared.timing,
   });
-  const listChanged = catalog.onDidChange(shared.onInfoChanged);
+  const listChanged = list.onDidChange(shared.onInfoChanged);
   return {
     config,
     isDefault,
     engine,
-    catalog,
+    list,
     dispose: () => {
       warmer.dispose();
       listChanged.dispose();
-      catalog.dispose();
+      list.dispose();
     },
   };
 }

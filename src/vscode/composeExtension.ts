@@ -1,6 +1,6 @@
 /**
  * Builds the extension's parts and wires them together: one log channel, settings, key store, model
- * catalog, engine, provider, commands and the @opencode participant. extension.ts calls it; tests call it
+ * lists, engines (one per endpoint), provider, commands and the @opencode participant. extension.ts calls it; tests call it
  * too, with the engine's timing injected so retry waits do not slow the suite.
  */
 import * as vscode from 'vscode';
@@ -112,7 +112,7 @@ function subscriptions(parts: Parts, provider: OpenCodeChatProvider): vscode.Dis
   const endpointChanged = (): void => {
     statusBar.update();
     parts.welcome();
-    for (const part of endpoints.all()) void part.catalog.refresh().catch(() => undefined);
+    for (const part of endpoints.all()) void part.list.refresh().catch(() => undefined);
   };
   return [
     log,

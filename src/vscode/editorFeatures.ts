@@ -21,6 +21,6 @@ export function registerEditorFeatures({ endpoints, settings, log }: EditorFeatu
   return [
     vscode.languages.registerInlineCompletionItemProvider({ pattern: '**' }, inline),
     new InlineStatus(settings, models),
-    registerCommitMessage({ engine: endpoints.engine, settings, log, catalog: models, limitsOf }),
+    registerCommitMessage({ engine: endpoints.engine, settings, log, models, limitsOf }),
   ];
 }

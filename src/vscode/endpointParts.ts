@@ -10,14 +10,14 @@ import type { EndpointCatalog } from '../core/models/modelData';
 import type { ChatEngine } from '../core/request/chatEngine';
 import type { ModelEntry, ModelLimits } from '../core/types';
 import type { KeyTarget } from './apiKey';
-import type { ModelCatalog } from './modelCatalog';
+import type { ModelList } from './modelList';
 
 export interface EndpointPart {
   /** The endpoint as the settings say now. */
   config(): EndpointConfig;
   isDefault: boolean;
   engine: ChatEngine;
-  catalog: ModelCatalog;
+  list: ModelList;
   dispose(): void;
 }
 
@@ -72,7 +72,7 @@ export class EndpointRegistry implements vscode.Disposable {
   /** Every endpoint's models (entries with the endpoint's own ids) and their pick ids; a pick id listed before is left out. */
   async models(): Promise<{ part: EndpointPart; entry: ModelEntry; pickId: string }[]> {
     const parts = this.all();
-    const lists = await Promise.all(parts.map((part) => part.catalog.models().catch((): ModelEntry[] => [])));
+    const lists = await Promise.all(parts.map((part) => part.list.models().catch((): ModelEntry[] => [])));
     const seen = new Set<string>();
     return lists.flatMap((models, index) =>
       models.flatMap((model) => {
@@ -87,7 +87,7 @@ export class EndpointRegistry implements vscode.Disposable {
   /** What the endpoint's list says of a model by its pick id (its id the endpoint's own), if listed. */
   find(id: string): ModelEntry | undefined {
     const { part, modelId } = this.resolve(id);
-    return part.catalog.find(modelId, part.config().baseUrl);
+    return part.list.find(modelId, part.config().baseUrl);
   }
 
   /** The settings the endpoint's engine reads. */

@@ -3,7 +3,7 @@
  * model; clicking flips `opencode.inlineSuggestions.enabled` (asking for a model the first time).
  */
 import * as vscode from 'vscode';
-import { pickModelFor, type ModelList } from './modelPick';
+import { pickModelFor, type PickableModels } from './modelPick';
 import type { SettingsReader } from './settingsReader';
 
 export const INLINE_TOGGLE_COMMAND = 'opencode.toggleInlineSuggestions';
@@ -13,7 +13,7 @@ export class InlineStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(INLINE_STATUS_ID, vscode.StatusBarAlignment.Right, 99);
   private readonly disposables: vscode.Disposable[];
 
-  constructor(private readonly settings: SettingsReader, private readonly catalog: ModelList) {
+  constructor(private readonly settings: SettingsReader, private readonly models: PickableModels) {
     this.item.name = 'OpenCode inline suggestions';
     this.item.command = INLINE_TOGGLE_COMMAND;
     this.disposables = [vscode.commands.registerCommand(INLINE_TOGGLE_COMMAND, () => this.toggle()), settings.onDidChange(() => this.update())];
@@ -33,7 +33,7 @@ export class InlineStatus implements vscode.Disposable {
     const inline = this.settings.current.editor?.inlineSuggestions;
     const config = vscode.workspace.getConfiguration('opencode');
     if (inline?.enabled && inline.model) return void (await config.update('inlineSuggestions.enabled', false, vscode.ConfigurationTarget.Global));
-    if (!inline?.model && !(await pickModelFor(this.catalog, 'inlineSuggestions.model', 'inline suggestions'))) return;
+    if (!inline?.model && !(await pickModelFor(this.models, 'inlineSuggestions.model', 'inline suggestions'))) return;
     await config.update('inlineSuggestions.enabled', true, vscode.ConfigurationTarget.Global);
   }
 

@@ -1,17 +1,17 @@
 /**
  * Asks which OpenCode model a feature (inline suggestions, commit messages) should use, from the models the
- * catalogue lists, and keeps the answer in the feature's setting (user settings).
+ * endpoints list, and keeps the answer in the feature's setting (user settings).
  */
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../core/types';
 
 /** What lists the models to pick from. */
-export interface ModelList {
+export interface PickableModels {
   models(): Promise<ModelEntry[]>;
 }
 
-export async function pickModelFor(catalog: ModelList, settingKey: string, purpose: string): Promise<string | undefined> {
-  const models = await catalog.models().catch(() => []);
+export async function pickModelFor(list: PickableModels, settingKey: string, purpose: string): Promise<string | undefined> {
+  const models = await list.models().catch(() => []);
   if (models.length === 0) {
     void vscode.window.showErrorMessage(`OpenCode lists no models yet (is the API key set?), so no model can write ${purpose}.`);
     return undefined;

@@ -41,7 +41,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<vscode.LanguageModelChatInformation[]> {
     const models = await this.endpoints.models();
     // Only an explicit request (not silent discovery) may ask the user for anything.
-    if (!options.silent && (await this.endpoints.default().catalog.needsKey())) this.offerKeyPrompt();
+    if (!options.silent && (await this.endpoints.default().list.needsKey())) this.offerKeyPrompt();
     const infos = models.flatMap(({ part, entry: listed, pickId }) => {
       const settings = this.endpoints.settingsOf(part);
       const { entry, facts } = resolveEntry(listed, settings);
@@ -101,7 +101,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   /** The endpoint and the entry its engine trims for (the endpoint's own model id). */
   private entryFor(model: vscode.LanguageModelChatInformation): { part: EndpointPart; entry: ModelEntry } {
     const { part, modelId } = this.endpoints.resolve(model.id);
-    const listed = part.catalog.find(modelId, part.config().baseUrl) ?? {
+    const listed = part.list.find(modelId, part.config().baseUrl) ?? {
       id: modelId,
       name: model.name,
       toolCalling: true,

@@ -1,6 +1,6 @@
 /**
  * models.dev's data (the api.json shape: `{ "opencode": { models: {…} }, "opencode-go": { … } }`) → our model data.
- * The one conversion: the snapshot generator (tools/catalogUpdate.ts) and the live fetch (liveModelData.ts) both
+ * The one conversion: the snapshot generator (tools/snapshotUpdate.ts) and the live fetch (liveModelData.ts) both
  * call it, so an offline user and an online one read the same facts the same way. Defensive: a malformed model is
  * left out with a reason, never guessed; a provider missing altogether makes the whole answer invalid.
  *

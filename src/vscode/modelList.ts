@@ -17,7 +17,7 @@ import { redact, redactUrl } from '../core/util/redact';
 const STALE_AFTER_MS = 30 * 60 * 1000;
 
 
-export class ModelCatalog implements vscode.Disposable {
+export class ModelList implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private inFlight: Promise<ModelEntry[]> | undefined;
