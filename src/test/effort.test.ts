@@ -32,7 +32,7 @@ describe('thinking effort per route and family', () => {
 
   it('responses: reasoning.effort, merged beside reasoning.summary in the real body', () => {
     const model = entry('zen', 'gpt-5.5');
-    const body = mergeEffort(buildResponsesBody(input(model.id, { reasoning: true })), effortFields(model, 'xhigh')!);
+    const body = mergeEffort(buildResponsesBody(input(model.id, { reasons: true })), effortFields(model, 'xhigh')!);
     assert.deepStrictEqual(body.reasoning, { summary: 'auto', effort: 'xhigh' });
     assert.strictEqual(Object.keys(body).pop(), 'input', 'merging keeps the history last');
   });
@@ -52,7 +52,7 @@ describe('thinking effort per route and family', () => {
 
   it('gemini: thinkingLevel or thinkingBudget, never both, merged into generationConfig.thinkingConfig', () => {
     const flash = entry('zen', 'gemini-3-flash');
-    const body = mergeEffort(buildGeminiBody(input(flash.id, { reasoning: true, maxOutputTokens: 65_536 })), effortFields(flash, 'minimal')!);
+    const body = mergeEffort(buildGeminiBody(input(flash.id, { reasons: true, maxOutputTokens: 65_536 })), effortFields(flash, 'minimal')!);
     assert.deepStrictEqual(body.generationConfig, { maxOutputTokens: 65_536, thinkingConfig: { includeThoughts: true, thinkingLevel: 'MINIMAL' } });
     const budgetModel: EffortSubject = { id: 'gemini-2.5-pro', route: 'gemini', reasoning: { control: 'gemini-budget', levels: ['off', 'high'] } };
     assert.deepStrictEqual(effortFields(budgetModel, 'off'), { generationConfig: { thinkingConfig: { thinkingBudget: 0 } } });

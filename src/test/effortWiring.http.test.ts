@@ -16,7 +16,7 @@ import { useFakeServer } from './support/suiteHooks';
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 64_000 };
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 5_000 };
 const text = (t: string): ChatMessage => ({ role: 'user', parts: [{ kind: 'text', text: t }] });
-const model = (id: string, api: FakeModel['api']): FakeModel => ({ id, contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api, reasoning: api !== 'chat' });
+const model = (id: string, api: FakeModel['api']): FakeModel => ({ id, contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api, reasons: api !== 'chat' });
 const ROUTED = { 'gpt-5.4': 'responses', 'claude-sonnet-4-5': 'messages', 'claude-opus-4-7': 'messages', 'gemini-3.1-pro': 'gemini', 'glm-5.2': 'chat' } as const;
 const SETTINGS = { models: Object.fromEntries(Object.entries(ROUTED).map(([id, api]) => [id, { api }])) };
 

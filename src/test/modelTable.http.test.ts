@@ -23,13 +23,13 @@ const mounted = (url: string, catalog: 'zen' | 'go') => url.replace(/\/v1$/, cat
 describe('model table over real HTTP (fake OpenCode server)', () => {
   const server = useFakeServer({
     models: [
-      { id: 'gpt-7-nova', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses', reasoning: true },
+      { id: 'gpt-7-nova', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses', reasons: true },
       // No table and no family knows it: nothing says it reasons, and it does.
-      { id: 'nova-7', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses', reasoning: true },
+      { id: 'nova-7', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses', reasons: true },
       { id: 'fake-large', contextWindow: 1_000_000, maxOutputTokens: 32_000, toolCalling: true },
       { id: 'fake-responses', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses' },
-      { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, api: 'messages', reasoning: true },
-      { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, api: 'gemini', reasoning: true },
+      { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, api: 'messages', reasons: true },
+      { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, api: 'gemini', reasons: true },
     ],
   });
 

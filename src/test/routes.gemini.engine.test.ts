@@ -12,7 +12,7 @@ import { useFakeServer } from './support/suiteHooks';
 
 /** selectRoute's choice without its per-route rule (a function), for comparing. */
 const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {
-  const { reasoningOn: _rule, ...choice } = selectRoute(query);
+  const { reasonsOn: _rule, ...choice } = selectRoute(query);
   return choice;
 };
 

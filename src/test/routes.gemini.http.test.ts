@@ -16,7 +16,7 @@ import { callsOf, lastUsage, textOf } from './support/routeHarness';
 const MODEL = 'fake-native-gemini';
 const SYSTEM = 'You are a careful assistant. '.repeat(200);
 const input = (messages: WireMessage[], extra: Partial<BodyInput> = {}): BodyInput => ({
-  modelId: MODEL, messages, sessionId: 'ses_gemini', maxOutputTokens: 8000, reasoning: true,
+  modelId: MODEL, messages, sessionId: 'ses_gemini', maxOutputTokens: 8000, reasons: true,
   tools: [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }],
   ...extra,
 });
@@ -58,7 +58,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
     await askRoute(server().url, 'gemini', input(history));
     assert.ok(JSON.stringify(server().requests[2].body).includes('"thoughtSignature":"skip_thought_signature_validator"'));
     // ...and a call sent with no signature at all is Gemini's 400.
-    const missing = await rejection(askRoute(server().url, 'gemini', input(history, { reasoning: false })));
+    const missing = await rejection(askRoute(server().url, 'gemini', input(history, { reasons: false })));
     assert.strictEqual(missing.status, 400);
     assert.match(missing.message, /missing a thought_signature/);
     const tampered = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify(memory).replace('gsig_', 'gsig_x')));

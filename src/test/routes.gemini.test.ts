@@ -43,7 +43,7 @@ describe('routes: Gemini', () => {
   });
 
   it('body: systemInstruction, user/model roles, functionCall/functionResponse (response required), results in one user turn, contents last', () => {
-    const body = buildGeminiBody(input(TOOL_TURN, { maxOutputTokens: 65_536, options: { max_tokens: 100_000, temperature: 0.2, stop: ['x'] }, reasoning: true }));
+    const body = buildGeminiBody(input(TOOL_TURN, { maxOutputTokens: 65_536, options: { max_tokens: 100_000, temperature: 0.2, stop: ['x'] }, reasons: true }));
     assert.deepStrictEqual(body.generationConfig, { maxOutputTokens: 65_536, temperature: 0.2, stopSequences: ['x'], thinkingConfig: { includeThoughts: true } });
     assert.deepStrictEqual(body.systemInstruction, { parts: [{ text: 'Be brief.' }] });
     assert.deepStrictEqual(body.contents, [
@@ -58,7 +58,7 @@ describe('routes: Gemini', () => {
   });
 
   it('a thinking model\'s unsigned calls (history from another route) get Gemini\'s stand-in on the first call of each step only', () => {
-    const contents = buildGeminiBody(input(TOOL_TURN, { reasoning: true })).contents as Json[];
+    const contents = buildGeminiBody(input(TOOL_TURN, { reasons: true })).contents as Json[];
     const calls = (contents[1].parts as Json[]).filter((p) => p.functionCall);
     assert.deepStrictEqual(calls.map((p) => p.thoughtSignature), ['skip_thought_signature_validator', undefined]);
     const plain = buildGeminiBody(input(TOOL_TURN)).contents as Json[];
@@ -190,7 +190,7 @@ describe('routes: Gemini', () => {
         const first = message.role === 'assistant' ? message.tool_calls?.[0] : undefined;
         if (first) memory.remember({ route: 'gemini', slots: [{ kind: 'native', item: { type: 'gemini.functionCall', callId: first.id, thoughtSignature: `s_${first.id}` } }, { kind: 'call', callId: first.id }] });
       }
-      const bodies = turns.map((messages) => JSON.stringify(buildGeminiBody(input(messages, { replay: memory, maxOutputTokens: 1000, reasoning: true }))));
+      const bodies = turns.map((messages) => JSON.stringify(buildGeminiBody(input(messages, { replay: memory, maxOutputTokens: 1000, reasons: true }))));
       for (let i = 1; i < bodies.length; i++) assert.ok(bodies[i].startsWith(bodies[i - 1].slice(0, -2)), `turn ${i}`);
     }));
   });

@@ -16,7 +16,7 @@ const SYSTEM = 'You are a careful assistant. '.repeat(200);
 
 const input = (route: RouteId, messages: WireMessage[], extra: Partial<BodyInput> = {}): BodyInput => ({
   modelId: MODEL[route], messages, tools: [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
-  sessionId: `ses_${route}`, maxOutputTokens: 8000, reasoning: route === 'responses', ...extra,
+  sessionId: `ses_${route}`, maxOutputTokens: 8000, reasons: route === 'responses', ...extra,
 });
 
 describe('routes over HTTP (fake OpenCode server)', () => {

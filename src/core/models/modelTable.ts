@@ -147,7 +147,7 @@ export class ModelTable {
     const fromData = found?.card;
     const maxOutputTokens = override?.maxOutputTokens ?? (dataFirst ? fromData?.maxOutputTokens ?? listed.maxOutputTokens : listed.maxOutputTokens ?? fromData?.maxOutputTokens);
     const cardReasons = fromData ? fromData.reasoning !== undefined : undefined;
-    const familyReasons = family?.reasoning;
+    const familyReasons = family?.reasons;
     const reasonsOn = (on: RouteId): boolean => {
       const known = cardReasons ?? familyReasons;
       // Every Gemini model served reasons; elsewhere only a model known to reason asks for its reasoning.

@@ -47,7 +47,7 @@ const STORE_KEYS = {
   calibrations: 'opencode.calibrations',
   learned: 'opencode.learnedLimits',
   states: 'opencode.trimStates',
-  reasoning: 'opencode.reasoning',
+  reasoningMemory: 'opencode.reasoning',
   unsupported: 'opencode.unsupportedParams',
   sessions: 'opencode.sessionClaims',
   nativeReplay: 'opencode.nativeReplay',
@@ -60,7 +60,7 @@ export class ChatEngine {
   readonly calibrations: Calibrations;
   readonly learned: LearnedLimits;
   readonly states: ConversationStates;
-  readonly reasoning: ReasoningMemory;
+  readonly reasoningMemory: ReasoningMemory;
   /** Which conversation owns each opening (the session id and trim-state key). */
   readonly sessions: SessionIds;
   /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (routes/nativeReplay.ts). */
@@ -83,7 +83,7 @@ export class ChatEngine {
     this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
     this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validContextWindow));
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, TRIM_STATE_CAPACITY));
-    this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries));
+    this.reasoningMemory = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoningMemory, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries));
     this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
     // The newest maxEntries in saved order; fromJSON then applies the character bound the same way.
     this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries));
@@ -108,7 +108,7 @@ export class ChatEngine {
 
   /** Converts and prepares in one call (tests); run() converts once (convertForRequest) and prepares from that (prepareFrom), again after a context-length 400. */
   prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
-    return this.prepareFrom(request, listed, convertForRequest(request, { reasoning: this.reasoning, log: this.deps.log }));
+    return this.prepareFrom(request, listed, convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log }));
   }
 
   private prepareFrom(request: ChatRequest, listed: ModelLimits, converted: WireMessage[]): PreparedRequest {
@@ -124,11 +124,11 @@ export class ChatEngine {
       memo: this.memo,
       states: this.states,
       log: this.deps.log,
-      reasoning: this.reasoning,
+      reasoningMemory: this.reasoningMemory,
       sessions: this.sessions,
       route: routeById(choice.route),
-      reasoningModel: choice.reasoning,
-      reasoningOn: choice.reasoningOn,
+      reasons: choice.reasons,
+      reasonsOn: choice.reasonsOn,
       replay: this.nativeReplay,
     });
   }
@@ -166,7 +166,7 @@ export class ChatEngine {
     const { request, listed, settings, endpoint, signal } = scope;
     const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     // Converted once (its [request] lines logged once): a re-trim after a context-length 400 starts from this.
-    const converted = convertForRequest(request, { reasoning: this.reasoning, log: this.deps.log });
+    const converted = convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log });
     let prepared = this.prepareFrom(request, listed, converted);
     const switches: RouteSwitch[] = [];
     const refused: string[] = [];
@@ -272,8 +272,8 @@ export class ChatEngine {
     if (tried.error !== undefined) return { error: tried.error, shown: tried.shown };
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
-      this.reasoning.remember(answer.callIds, answer.thinking);
-      void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
+      this.reasoningMemory.remember(answer.callIds, answer.thinking);
+      void this.store.save(STORE_KEYS.reasoningMemory, this.reasoningMemory.toJSON());
     }
     this.rememberLayout(modelId, answer.layout);
     // Usage goes one way: the answer's result → accounting → VS Code, once.

@@ -51,15 +51,15 @@ export interface PrepareContext {
   states: ConversationStates;
   log: Logger;
   /** Reasoning of earlier tool-call answers, put back where the history lost it. */
-  reasoning?: ReasoningMemory;
+  reasoningMemory?: ReasoningMemory;
   /** Tells conversations with the same opening apart (sessionId.ts); without it, the opening alone is the id. */
   sessions?: SessionIds;
   /** The request's route (selectRoute); chat when not given. */
   route?: Route;
-  /** A Responses reasoning model (route table): ask for its encrypted reasoning to pass back. */
-  reasoningModel?: boolean;
+  /** The model reasons (model table): Responses asks for its encrypted reasoning to pass back, Gemini for thoughts. */
+  reasons?: boolean;
   /** The same flag for another route (selectRoute's rule), for a route switch. */
-  reasoningOn?: (route: RouteId) => boolean;
+  reasonsOn?: (route: RouteId) => boolean;
   /** Native items of earlier answers, passed back verbatim by the native routes. */
   replay?: NativeReplay;
   /** A replay of a recording: what each message's native items added when it was recorded (nativeSizes.ts). */
@@ -74,7 +74,7 @@ export interface PreparedRequest extends TrimPlan {
   /** The picker's thinking effort, folded in at send time (sendBody.ts). */
   effort?: unknown;
   /** Whether the model reasons on another route (bodyFor); without it a switch keeps this body's flag. */
-  reasoningOn?: (route: RouteId) => boolean;
+  reasonsOn?: (route: RouteId) => boolean;
 }
 
 export interface TrimPlan {
@@ -100,8 +100,8 @@ export function prepareRequest(request: ChatRequest, ctx: PrepareContext): Prepa
  * for a re-trim after a context-length 400, so those lines are not logged again (a failed attempt changes nothing
  * the conversion reads).
  */
-export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoning' | 'log'>): WireMessage[] {
-  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, imageLimits: imageLimitsFor(request.modelId), reasoning: ctx.reasoning });
+export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'>): WireMessage[] {
+  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, imageLimits: imageLimitsFor(request.modelId), reasoningMemory: ctx.reasoningMemory });
   logConversion(request.modelId, changed, ctx.log);
   return messages;
 }
@@ -121,11 +121,11 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
     sessionId: plan.sessionId,
     maxOutputTokens: ctx.limits.maxOutputTokens,
     outputRoom: outputRoom(plan.budget, plan.geometry.ceiling, plan.trim.estTokens),
-    reasoning: ctx.reasoningModel,
+    reasons: ctx.reasons,
     replay: ctx.replay,
     cacheLifetime: ctx.settings.promptCache,
   };
-  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasoningOn: ctx.reasoningOn };
+  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasonsOn: ctx.reasonsOn };
 }
 
 /**
@@ -146,7 +146,7 @@ function refuseUnfitFixedPart(modelId: string, messages: readonly WireMessage[],
 
 /** The same prepared request on another route: the trim (and so the cut) unchanged, only the body rebuilt. */
 export function bodyFor(prepared: PreparedRequest, route: Route): PreparedRequest {
-  const bodyInput = prepared.reasoningOn ? { ...prepared.bodyInput, reasoning: prepared.reasoningOn(route.id) } : prepared.bodyInput;
+  const bodyInput = prepared.reasonsOn ? { ...prepared.bodyInput, reasons: prepared.reasonsOn(route.id) } : prepared.bodyInput;
   return { ...prepared, route, bodyInput, body: route.buildBody(bodyInput) };
 }
 

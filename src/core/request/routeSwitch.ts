@@ -47,7 +47,7 @@ export function chooseRoute(modelId: string, settings: Settings, learned: Learne
   const override = settings.models?.[modelId];
   const choice = selectRoute({ modelId, override, learned: learned.get(settings.baseUrl, modelId), catalog: settings.catalog });
   const answered = override?.api && pins?.get(settings.baseUrl, modelId, override.api);
-  return answered ? { ...choice, route: answered, source: 'learned', reasoning: choice.reasoningOn(answered) } : choice;
+  return answered ? { ...choice, route: answered, source: 'learned', reasons: choice.reasonsOn(answered) } : choice;
 }
 
 /** The request on the next route when `error` is a wrong-route refusal (recorded in `switches`), else undefined. */

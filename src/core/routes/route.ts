@@ -44,7 +44,7 @@ export interface BodyInput {
    */
   outputRoom?: number;
   /** The model reasons (Responses asks for encrypted reasoning to pass back). */
-  reasoning?: boolean;
+  reasons?: boolean;
   /** Native items of earlier answers (reasoning items, signed thinking blocks), looked up by tool-call id. */
   replay?: NativeReplay;
   /** The cache lifetime the settings ask for (cacheLifetime.ts); absent: the provider's default lifetime. */
