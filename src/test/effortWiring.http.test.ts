@@ -75,7 +75,7 @@ describe('sendBody (pure)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...entries), fc.nat(), (entry, pick) => {
         const base = { model: entry.id, max_tokens: 64_000, generationConfig: { maxOutputTokens: 100 } };
-        const levels = entry.reasoning?.levels ?? [];
+        const levels = entry.reasoningControl?.levels ?? [];
         const level = levels.length > 0 ? levels[pick % levels.length] : 'default';
         const out = sendBody(base, { modelId: entry.id, route: entry.route, catalog: entry.catalog, picked: level, dropped: new Set() });
         const patch = effortFields(entry, level, { maxTokens: 64_000 }) ?? {};

@@ -90,7 +90,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
   });
 
   it('thinking effort merged into the body is accepted; thinkingLevel and thinkingBudget together are Gemini\'s 400', async () => {
-    const model: EffortSubject = { id: MODEL, route: 'gemini', reasoning: { control: 'gemini-level', levels: ['low', 'high'] } };
+    const model: EffortSubject = { id: MODEL, route: 'gemini', reasoningControl: { control: 'gemini-level', levels: ['low', 'high'] } };
     const url = `${server().url}/models/${MODEL}:streamGenerateContent?alt=sse`;
     const post = (body: object) => fetch(url, { method: 'POST', headers: { 'x-goog-api-key': 'sk-test', 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const body = mergeEffort(buildGeminiBody(input([{ role: 'user', content: 'hi' }])), effortFields(model, 'high')!);

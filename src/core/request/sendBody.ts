@@ -8,7 +8,7 @@
 import type { Settings } from '../config/settings';
 import type { EndpointCatalog } from '../models/modelData';
 import { MODEL_TABLE, type RouteCard } from '../models/modelTable';
-import { EFFORT_LEVELS } from '../models/reasoning';
+import { EFFORT_LEVELS } from '../models/reasoningControl';
 import { effortFields, mergeEffort, type EffortChoice } from '../routes/effort';
 import type { RouteId } from '../routes/route';
 import { routeById } from '../routes/registry';
