@@ -100,7 +100,7 @@ function createEngine(context: vscode.ExtensionContext, parts: Parts, provider: 
     },
   });
   context.subscriptions.push({ dispose: () => warmer.dispose() });
-  const warming = warmingHooks(warmer, () => settings.current, (modelId) => engine.unsupported[modelId] ?? []);
+  const warming = warmingHooks(warmer, () => settings.current, (modelId) => engine.refusedParams[modelId] ?? []);
   const engine: ChatEngine = new ChatEngine({
     log,
     store: context.globalState,

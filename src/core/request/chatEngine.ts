@@ -7,7 +7,7 @@
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
-import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { MAX_REFUSED_PARAMS, validCalibration, validContextWindow, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
 import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
 import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
@@ -33,7 +33,7 @@ import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type ShownSoFar } from './streamAnswer';
 import { attemptBody } from './sendBody';
-import { unsupportedParamOf } from './unsupportedParams';
+import { refusedParamOf } from './refusedParams';
 import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
 import { OnceKeys } from '../util/onceKeys';
@@ -48,7 +48,7 @@ const STORE_KEYS = {
   learned: 'opencode.learnedLimits',
   states: 'opencode.trimStates',
   reasoningMemory: 'opencode.reasoning',
-  unsupported: 'opencode.unsupportedParams',
+  refusedParams: 'opencode.unsupportedParams',
   sessions: 'opencode.sessionClaims',
   nativeReplay: 'opencode.nativeReplay',
   routes: 'opencode.learnedRoutes',
@@ -67,8 +67,8 @@ export class ChatEngine {
   readonly nativeReplay: NativeReplayMemory;
   /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
   readonly routes: LearnedRoutes;
-  /** Parameters each model refused (unsupportedParams.ts). */
-  readonly unsupported: Record<string, string[]>;
+  /** Parameters each model refused (refusedParams.ts). */
+  readonly refusedParams: Record<string, string[]>;
   /** What the accounting reads and updates: the log, the calibrations and the conversation states. */
   readonly accounting: AccountingState;
 
@@ -84,7 +84,7 @@ export class ChatEngine {
     this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validContextWindow));
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, TRIM_STATE_CAPACITY));
     this.reasoningMemory = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoningMemory, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries));
-    this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
+    this.refusedParams = load(STORE_KEYS.refusedParams, validRefusedParams);
     // The newest maxEntries in saved order; fromJSON then applies the character bound the same way.
     this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries));
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
@@ -175,7 +175,7 @@ export class ChatEngine {
     let badAnswerRetries = 0;
     for (let attempt = 1; ; attempt++) {
       this.deps.onAttempt?.(prepared);
-      sent = { prepared, body: attemptBody(prepared, settings, this.unsupported[request.modelId] ?? []), refused: [...refused] };
+      sent = { prepared, body: attemptBody(prepared, settings, this.refusedParams[request.modelId] ?? []), refused: [...refused] };
       const tried = await this.attempt(scope, prepared, sent.body);
       if (!('error' in tried)) {
         if (switches.length > 0) this.rememberRoute(settings, request.modelId, switches, prepared.route.id);
@@ -188,9 +188,9 @@ export class ChatEngine {
         prepared = switched;
         continue;
       }
-      const dropped = this.dropRefusedParam(request.modelId, error);
-      if (dropped) {
-        refused.push(dropped);
+      const refusedNow = this.learnRefusedParam(request.modelId, error);
+      if (refusedNow) {
+        refused.push(refusedNow);
         continue;
       }
       if (!retriedContextLength && isContextLengthError(error)) {
@@ -216,12 +216,12 @@ export class ChatEngine {
   }
 
   /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
-  private dropRefusedParam(modelId: string, error: unknown): string | undefined {
-    const refused = unsupportedParamOf(error);
-    const dropped = this.unsupported[modelId] ?? [];
-    if (!refused || dropped.includes(refused) || dropped.length >= MAX_DROPPED_PARAMS) return undefined;
-    this.unsupported[modelId] = [...dropped, refused];
-    void this.store.save(STORE_KEYS.unsupported, this.unsupported);
+  private learnRefusedParam(modelId: string, error: unknown): string | undefined {
+    const refused = refusedParamOf(error);
+    const known = this.refusedParams[modelId] ?? [];
+    if (!refused || known.includes(refused) || known.length >= MAX_REFUSED_PARAMS) return undefined;
+    this.refusedParams[modelId] = [...known, refused];
+    void this.store.save(STORE_KEYS.refusedParams, this.refusedParams);
     this.deps.log.warn(`[request] ${modelId} does not accept "${refused}"; sending without it from now on.`);
     return refused;
   }
@@ -260,7 +260,7 @@ export class ChatEngine {
         modelId,
         signal,
         idleTimeoutMs: this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000,
-        includeUsage: route.attempt.usageAsked?.(new Set(this.unsupported[modelId] ?? [])) ?? true,
+        includeUsage: route.attempt.usageAsked?.(new Set(this.refusedParams[modelId] ?? [])) ?? true,
         client: OPENCODE_CLIENT,
         log: this.deps.log,
       },

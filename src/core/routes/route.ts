@@ -116,7 +116,7 @@ export interface AttemptRules {
   /** Fields a refused-parameter rule never removes (the model, the conversation, a field the format requires). */
   required: readonly string[];
   /** Removes refused parameters the format keeps inside another field (Gemini's generationConfig, chat's messages). */
-  dropNested?(body: Record<string, unknown>, dropped: ReadonlySet<string>): Record<string, unknown>;
+  dropNested?(body: Record<string, unknown>, omitted: ReadonlySet<string>): Record<string, unknown>;
   /** Parameters the catalogue's per-family quirks remove on this format, given the effort fields sent. */
   quirks?(entry: { echoReasoningContent?: boolean }, effort: Record<string, unknown> | undefined): string[];
   /** False when the model refused the way this format asks for usage (then none will arrive). */
