@@ -17,7 +17,7 @@ import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
 import { calibratedTokens, trimHistory, type TrimResult } from '../trim/historyTrim';
 import { truncateOversized } from '../trim/truncateOversized';
-import { DEFAULT_KEEP_RECENT_ROUNDS, layoutHistory } from '../trim/units';
+import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from '../trim/units';
 import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
@@ -164,8 +164,8 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const prior = ctx.states.get(sessionId);
   const grid = gridFor(geometry, budget.tokens, ctx.calibration, grew ? ctx.states.frozenGrid(sessionId) : undefined);
   const keepRounds = ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS;
-  // Laid out once per request: the trim and the truncation read the same layout.
-  const layout = layoutHistory(input, keepRounds);
+  // Split once per request: the trim and the truncation read the same parts.
+  const parts = splitHistory(input, keepRounds);
   // Native items (encrypted reasoning, signed thinking, thought signatures) count in their message's size on every route alike.
   const layoutOf = layoutLookup(ctx.replay);
   const trim = trimHistory(input, {
@@ -177,7 +177,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     minFirstKept: grew ? prior.lastFirstKept : 0,
     lastRemoved: grew ? prior.lastRemoved : 0,
     keepRounds,
-    layout,
+    parts,
     memo: ctx.memo,
     layoutOf,
     tools: toolsSize(tools),
@@ -186,7 +186,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
   const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept);
-  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: layout.headEnd, layoutOf }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: parts.headEnd, layoutOf }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
   const sent = shrunk.trim;
   const cutMoved = ctx.states.recordCut(sessionId, {
     removed: trim.removed,
@@ -214,7 +214,7 @@ interface ShrinkScope {
   sessionId: string;
   /** The cut already moves on this request: truncation lands low too. */
   moving: boolean;
-  /** End of the head (system messages and anchor), from the request's one layout. */
+  /** End of the head (system messages and anchor), from the request's one split (splitHistory). */
   headEnd: number;
   /** The messages' remembered native layouts (truncation shortens text, never native items). */
   layoutOf?: (message: WireMessage) => AssistantLayout | undefined;
