@@ -27,8 +27,8 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
   it('a plain answer: path with the model, key in x-goog-api-key (no Bearer), usage, complete, cost frame ignored', async () => {
     const answer = await askRoute(server().url, 'gemini', input([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello there' }]));
     assert.match(textOf(answer.events, 'text'), /^Answer 1 to: hello there/);
-    assert.strictEqual(answer.summary.complete, true);
-    assert.strictEqual(answer.summary.finishReason, 'stop');
+    assert.strictEqual(answer.result.ended, true);
+    assert.strictEqual(answer.result.finishReason, 'stop');
     assert.ok((lastUsage(answer.events)?.contextTokens ?? 0) > 0);
     const request = server().requests[0];
     assert.strictEqual(request.path, `/v1/models/${MODEL}:streamGenerateContent`);
@@ -45,7 +45,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
     assert.deepStrictEqual({ name: call.name, input: call.input }, { name: 'read', input: { path: 'a.ts' } });
     assert.match(call.callId, /^call_gm_/);
     assert.strictEqual(textOf(first.events, 'thinking'), 'Read a.ts first.');
-    assert.strictEqual(first.summary.finishReason, 'tool_calls');
+    assert.strictEqual(first.result.finishReason, 'tool_calls');
     const memory = new NativeReplayMemory();
     assert.ok(memory.remember(first.layout));
     const restored = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify(memory)));
@@ -112,7 +112,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
       await assert.rejects(ask({ name: 'status-429', seconds: 2 }), (e: unknown) => e instanceof APIError && e.status === 429);
       await assert.rejects(ask({ name: 'cut-after-text', afterChunks: 3 }), /terminated|other side closed|socket/i);
       const noEnd = await ask({ name: 'no-done' });
-      assert.strictEqual(noEnd.summary.complete, false, 'no finishReason: not complete');
+      assert.strictEqual(noEnd.result.ended, false, 'no finishReason: not complete');
       const malformed = await ask({ name: 'malformed-chunk', afterChunks: 2 });
       assert.match(textOf(malformed.events, 'text'), /^Answer 1 to: hello/);
       const thinking = await ask({ name: 'reasoning-only' });

@@ -62,7 +62,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const entry = this.entryFor(model);
+    const entry = this.resolvedEntry(model);
     const chatMessages = toChatMessages(messages);
     const tools = toChatTools(options.tools);
     // Title and summary requests do not move chat's context indicator (sideRequest.ts).
@@ -100,11 +100,11 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     return Math.ceil(raw * factor);
   }
 
-  private entryFor(model: vscode.LanguageModelChatInformation): ModelEntry {
-    return resolveEntry(this.entryOf(model), this.settings.current).entry;
+  private resolvedEntry(model: vscode.LanguageModelChatInformation): ModelEntry {
+    return resolveEntry(this.listedEntry(model), this.settings.current).entry;
   }
 
-  private entryOf(model: vscode.LanguageModelChatInformation): ModelEntry {
+  private listedEntry(model: vscode.LanguageModelChatInformation): ModelEntry {
     return (
       this.catalog.find(model.id, this.settings.current.baseUrl) ?? {
         id: model.id,

@@ -73,21 +73,6 @@ export interface ReadResult {
   progress?: boolean;
 }
 
-export interface StreamSummary {
-  textChars: number;
-  thinkingChars: number;
-  toolCalls: number;
-  /** Normalized: stop | tool_calls | length | content_filter | (anything else the model said). */
-  finishReason?: string;
-  /** A terminal event arrived ([DONE], response.completed/incomplete, message_stop). */
-  complete: boolean;
-  sawUsage: boolean;
-  /** Tool calls not delivered: the stream ended inside them, or their arguments were not JSON. Never run with `{}`. */
-  droppedToolCalls: number;
-  /** What was odd about the usage record, when it contradicted itself (logged once per model). */
-  usageAnomaly?: string;
-}
-
 export interface StreamReader {
   /** One SSE event: its data (raw text or already-parsed JSON) and its `event:` name when there was one. */
   push(data: unknown, eventName?: string): ReadResult;
@@ -100,7 +85,6 @@ export interface StreamReader {
   finish(): StreamEvent[];
   /** The stream broke after content was shown: flush held-back text only; unfinished calls are dropped. */
   abandon(): StreamEvent[];
-  readonly summary: StreamSummary;
   /** What must be kept to pass this answer back verbatim later (undefined when nothing native arrived). */
   layout(): AssistantLayout | undefined;
   /** What the answer was: usage, cost, finish reason, dropped calls, skipped payloads (core/answer/assembler.ts). */
