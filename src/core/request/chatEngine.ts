@@ -49,7 +49,7 @@ const STORE_KEYS = {
   states: 'opencode.trimStates',
   reasoningMemory: 'opencode.reasoning',
   refusedParams: 'opencode.unsupportedParams',
-  sessions: 'opencode.sessionClaims',
+  sessionClaims: 'opencode.sessionClaims',
   nativeReplay: 'opencode.nativeReplay',
   routes: 'opencode.learnedRoutes',
 };
@@ -62,7 +62,7 @@ export class ChatEngine {
   readonly states: ConversationStates;
   readonly reasoningMemory: ReasoningMemory;
   /** Which conversation owns each opening (the session id and trim-state key). */
-  readonly sessions: SessionIds;
+  readonly sessionIds: SessionIds;
   /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (routes/nativeReplay.ts). */
   readonly nativeReplay: NativeReplayMemory;
   /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
@@ -73,7 +73,7 @@ export class ChatEngine {
   readonly accounting: AccountingState;
 
   private readonly store: PersistedStore;
-  /** Pinned routes (opencode.models api) the gateway refused this session, and the route that answered. */
+  /** Pinned routes (opencode.models api) the gateway refused in this activation, and the route that answered. */
   private readonly refusedPins = new RefusedPins();
 
   /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
@@ -88,8 +88,8 @@ export class ChatEngine {
     // The newest maxEntries in saved order; fromJSON then applies the character bound the same way.
     this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries));
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
-    const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
-    this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()));
+    const claims = this.store.loadMap(STORE_KEYS.sessionClaims, validSessionClaim, MAX_SESSION_CLAIMS);
+    this.sessionIds = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessionClaims, this.sessionIds.toJSON()));
     this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().baseUrl) };
   }
 
@@ -125,7 +125,7 @@ export class ChatEngine {
       states: this.states,
       log: this.deps.log,
       reasoningMemory: this.reasoningMemory,
-      sessions: this.sessions,
+      sessionIds: this.sessionIds,
       route: routeById(choice.route),
       reasons: choice.reasons,
       reasonsOn: choice.reasonsOn,

@@ -53,7 +53,7 @@ export interface PrepareContext {
   /** Reasoning of earlier tool-call answers, put back where the history lost it. */
   reasoningMemory?: ReasoningMemory;
   /** Tells conversations with the same opening apart (sessionId.ts); without it, the opening alone is the id. */
-  sessions?: SessionIds;
+  sessionIds?: SessionIds;
   /** The request's route (selectRoute); chat when not given. */
   route?: Route;
   /** The model reasons (model table): Responses asks for its encrypted reasoning to pass back, Gemini for thoughts. */
@@ -156,7 +156,7 @@ export function bodyFor(prepared: PreparedRequest, route: Route): PreparedReques
  */
 export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: PrepareContext): TrimPlan {
   const input = messages;
-  const sessionId = ctx.sessions ? ctx.sessions.idFor(input) : conversationSessionId(input);
+  const sessionId = ctx.sessionIds ? ctx.sessionIds.idFor(input) : conversationSessionId(input);
   const budget = trimBudget(ctx);
   const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim, ctx.calibrationSpread ?? 0);
   // While the history only grows, the last cut, its grid and its truncations still bind (never move back).

@@ -4,7 +4,7 @@
  *   middle — droppable units, oldest first: one message, or an assistant tool-call message with all of
  *            its tool results, so a call never travels without its results or a result without its call.
  *            Older turns come first, then the oldest rounds of the current turn (a long agent turn is
- *            trimmed like any other session);
+ *            trimmed like any other history);
  *   prompt — the current user prompt: always sent, even once rounds after it have been dropped;
  *   tail   — the newest `keepRounds` rounds of the current turn (by default all of it): always sent.
  */
