@@ -22,7 +22,7 @@ import { runs } from './support/propertyRuns';
 
 const EXT = 'opencode-community.opencode-chat-provider';
 
-/** A window session: VS Code's log folder layout `<logs>/<session>/window1/exthost/<extension>`. */
+/** A launch: VS Code's log folder layout `<logs>/<launch>/window1/exthost/<extension>`. */
 function activateWindow(root: string, session: string, url: string, settings: Record<string, unknown>): ActivatedExtension {
   double.settingsStore.clear();
   double.settingsStore.set('baseUrl', url);
