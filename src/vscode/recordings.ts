@@ -20,7 +20,7 @@ export interface RecordingFile {
 
 export const MAX_LISTED_RECORDINGS = 20;
 
-/** This window's log folder and, when it has VS Code's layout, the same folder of earlier launches. */
+/** This window's log folder and, when it sits in VS Code's folder tree, the same folder of earlier launches. */
 export function recordingFolders(logDir: string): string[] {
   const folders = [path.join(logDir, 'requests')];
   const extension = path.basename(logDir);
