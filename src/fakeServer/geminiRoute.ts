@@ -41,7 +41,7 @@ export async function handleGemini(modelId: string, exchange: NativeExchange): P
   if ((model.api ?? 'chat') !== 'gemini') return sendError(res, wrongFormat(model.id, 'gemini'));
   const session = headerValue(req, 'x-opencode-session');
   if (state.settings.requireSession && !session) return sendError(res, errors.missingSession());
-  const problem = geminiProblem((body as Body).contents as unknown[], model.reasoning === true) ?? maxOutputProblem(body as Body, model) ?? thinkingConfigProblem((body as Body).generationConfig) ?? imageProblem('gemini', body as Body, model);
+  const problem = geminiProblem((body as Body).contents as unknown[], model.reasons === true) ?? maxOutputProblem(body as Body, model) ?? thinkingConfigProblem((body as Body).generationConfig) ?? imageProblem('gemini', body as Body, model);
   if (problem) return sendError(res, geminiError(400, problem, 'INVALID_ARGUMENT'));
   const contents = (body as Body).contents as Body[];
   const system = (body as Body).systemInstruction;
@@ -85,6 +85,6 @@ async function answer(exchange: NativeExchange, model: FakeModel, prompt: Gemini
   const reply = chosenReply(exchange, plan, directives, defaultText);
   const completion = completionTokensOf(reply);
   const usage = geminiUsageObject(prompt.promptTokens, prompt.cachedTokens, completion, countTextTokens(reply.reasoning ?? ''));
-  const frames = geminiFrames({ id: `fake${index}`, model: model.id, reply, usage, cost: prompt.promptTokens / 1e6, signed: model.reasoning === true });
+  const frames = geminiFrames({ id: `fake${index}`, model: model.id, reply, usage, cost: prompt.promptTokens / 1e6, signed: model.reasons === true });
   await deliverAfterDelay(exchange, frames, 1, plan, reply);
 }

@@ -6,12 +6,12 @@ export const DEFAULT_MODELS: readonly FakeModel[] = [
   { id: 'fake-small', contextWindow: 8_192, maxOutputTokens: 2_048, toolCalling: true, imageInput: false },
   { id: 'fake-vision', contextWindow: 128_000, maxOutputTokens: 16_000, toolCalling: true, imageInput: true },
   // One model per native route, the way OpenCode serves GPT (/responses) and Claude (/messages).
-  { id: 'fake-responses', contextWindow: 400_000, maxOutputTokens: 128_000, toolCalling: true, imageInput: true, api: 'responses', reasoning: true },
-  { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api: 'messages', reasoning: true },
+  { id: 'fake-responses', contextWindow: 400_000, maxOutputTokens: 128_000, toolCalling: true, imageInput: true, api: 'responses', reasons: true },
+  { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api: 'messages', reasons: true },
   // Gemini (/models/{id}:streamGenerateContent): a thinking model, so its function calls carry thought signatures.
-  { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, imageInput: true, api: 'gemini', reasoning: true },
+  { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, imageInput: true, api: 'gemini', reasons: true },
   // A catalogue id (src/core/models/catalog): a reasoning model whose picker entry offers effort levels.
-  { id: 'gpt-5.4-mini', contextWindow: 400_000, maxOutputTokens: 128_000, toolCalling: true, imageInput: true, api: 'responses', reasoning: true },
+  { id: 'gpt-5.4-mini', contextWindow: 400_000, maxOutputTokens: 128_000, toolCalling: true, imageInput: true, api: 'responses', reasons: true },
 ];
 
 export function findModel(models: readonly FakeModel[], id: unknown): FakeModel | undefined {

@@ -30,7 +30,7 @@ export function mountOf(path: string): Mount | undefined {
 export function mountedModels(catalog: EndpointCatalog, own: readonly FakeModel[]): FakeModel[] {
   const lineup = Object.entries(SNAPSHOT[catalog]).map(([id, card]): FakeModel => {
     const contextWindow = card.contextWindow ?? UNPUBLISHED_WINDOW;
-    return { id, contextWindow, maxOutputTokens: card.maxOutputTokens ?? Math.floor(contextWindow / 4), toolCalling: true, imageInput: card.imageInput === true, api: card.route, reasoning: card.reasoning !== undefined };
+    return { id, contextWindow, maxOutputTokens: card.maxOutputTokens ?? Math.floor(contextWindow / 4), toolCalling: true, imageInput: card.imageInput === true, api: card.route, reasons: card.reasoningControl !== undefined };
   });
   const listed = new Set(lineup.map((m) => m.id));
   return [...lineup, ...own.filter((m) => !listed.has(m.id))];

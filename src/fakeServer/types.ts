@@ -19,7 +19,7 @@ export interface FakeModel {
   /** The one wire format OpenCode serves this model on (default chat); any other route gets the 401 ModelError. */
   api?: FakeRoute;
   /** Responses / Messages: the model reasons (reasoning items with encrypted content, signed thinking). */
-  reasoning?: boolean;
+  reasons?: boolean;
 }
 
 export type FakeRoute = 'chat' | 'responses' | 'messages' | 'gemini';

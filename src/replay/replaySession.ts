@@ -71,7 +71,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
   const state = { log: logger, calibrations: new Calibrations(), states: new ConversationStates() };
   const memo = options.memo ?? new SizeMemo();
   // The engine's conversation identity: a file may hold several conversations with the same opening.
-  const sessions = new SessionIds();
+  const sessionIds = new SessionIds();
   const cache = new RouteCaches();
   const steps: ReplayStep[] = [];
   let i = 0;
@@ -85,7 +85,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       memo,
       states: state.states,
       log: logger,
-      sessions,
+      sessionIds,
       recordedNative: request.native,
     });
     const trimMs = performance.now() - started;

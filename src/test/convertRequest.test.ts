@@ -39,14 +39,14 @@ describe('convertRequest', () => {
   });
 
   it('restores reasoning before repairing tool pairs, and counts both repairs', () => {
-    const reasoning = new ReasoningMemory();
-    reasoning.remember(['call_a'], 'why a');
+    const reasoningMemory = new ReasoningMemory();
+    reasoningMemory.remember(['call_a'], 'why a');
     const messages: ChatMessage[] = [
       { role: 'user', parts: [{ kind: 'toolResult', callId: 'ghost', text: 'orphan' }, { kind: 'text', text: 'go' }] },
       { role: 'assistant', parts: [{ kind: 'toolCall', callId: 'call_a', name: 'read', input: {} }] },
       { role: 'user', parts: [{ kind: 'text', text: 'next' }] },
     ];
-    const out = convertRequest(messages, { imageInput: true, reasoning });
+    const out = convertRequest(messages, { imageInput: true, reasoningMemory });
     assert.deepStrictEqual([out.reasoningRestored, out.droppedOrphanResults, out.addedMissingResults], [1, 1, 1]);
     assert.deepStrictEqual(out.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'user']);
     const call = out.messages[1];

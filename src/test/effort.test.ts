@@ -1,7 +1,7 @@
 /** Thinking effort → request fields on every route, and the picker's configurationSchema. */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { CONTROLS } from '../core/models/reasoning';
+import { CONTROLS } from '../core/models/reasoningControl';
 import { effortFields, mergeEffort, type EffortSubject } from '../core/routes/effort';
 import { allCards, cardOf } from './support/modelCards';
 import { effortConfigurationSchema, EFFORT_PROPERTY } from '../core/routes/effortPicker';
@@ -32,7 +32,7 @@ describe('thinking effort per route and family', () => {
 
   it('responses: reasoning.effort, merged beside reasoning.summary in the real body', () => {
     const model = entry('zen', 'gpt-5.5');
-    const body = mergeEffort(buildResponsesBody(input(model.id, { reasoning: true })), effortFields(model, 'xhigh')!);
+    const body = mergeEffort(buildResponsesBody(input(model.id, { reasons: true })), effortFields(model, 'xhigh')!);
     assert.deepStrictEqual(body.reasoning, { summary: 'auto', effort: 'xhigh' });
     assert.strictEqual(Object.keys(body).pop(), 'input', 'merging keeps the history last');
   });
@@ -52,16 +52,16 @@ describe('thinking effort per route and family', () => {
 
   it('gemini: thinkingLevel or thinkingBudget, never both, merged into generationConfig.thinkingConfig', () => {
     const flash = entry('zen', 'gemini-3-flash');
-    const body = mergeEffort(buildGeminiBody(input(flash.id, { reasoning: true, maxOutputTokens: 65_536 })), effortFields(flash, 'minimal')!);
+    const body = mergeEffort(buildGeminiBody(input(flash.id, { reasons: true, maxOutputTokens: 65_536 })), effortFields(flash, 'minimal')!);
     assert.deepStrictEqual(body.generationConfig, { maxOutputTokens: 65_536, thinkingConfig: { includeThoughts: true, thinkingLevel: 'MINIMAL' } });
-    const budgetModel: EffortSubject = { id: 'gemini-2.5-pro', route: 'gemini', reasoning: { control: 'gemini-budget', levels: ['off', 'high'] } };
+    const budgetModel: EffortSubject = { id: 'gemini-2.5-pro', route: 'gemini', reasoningControl: { control: 'gemini-budget', levels: ['off', 'high'] } };
     assert.deepStrictEqual(effortFields(budgetModel, 'off'), { generationConfig: { thinkingConfig: { thinkingBudget: 0 } } });
     assert.deepStrictEqual(effortFields(budgetModel, 'high'), { generationConfig: { thinkingConfig: { thinkingBudget: 24_576 } } });
   });
 
   it('property: every offered level of every catalogue model gives fields of its own route only, and Gemini never both', () => {
     const ROUTE_KEYS: Record<string, string[]> = { chat: ['reasoning_effort', 'thinking'], responses: ['reasoning'], messages: ['thinking', 'output_config'], gemini: ['generationConfig'] };
-    const pairs = ALL.flatMap((model) => (model.reasoning?.levels ?? []).map((level) => ({ model, level })));
+    const pairs = ALL.flatMap((model) => (model.reasoningControl?.levels ?? []).map((level) => ({ model, level })));
     assert.ok(pairs.length > 100);
     fc.assert(fc.property(fc.constantFrom(...pairs), ({ model, level }) => {
       const patch = effortFields(model, level);
@@ -69,7 +69,7 @@ describe('thinking effort per route and family', () => {
       for (const key of Object.keys(patch)) assert.ok(ROUTE_KEYS[model.route].includes(key), `${model.id}: ${key}`);
       const config = JSON.stringify(patch);
       assert.ok(!(config.includes('thinkingLevel') && config.includes('thinkingBudget')));
-      assert.ok(CONTROLS[model.reasoning!.control].levels.includes(level));
+      assert.ok(CONTROLS[model.reasoningControl!.control].levels.includes(level));
     }), { numRuns: runs(300) });
   });
 

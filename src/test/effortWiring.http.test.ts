@@ -16,7 +16,7 @@ import { useFakeServer } from './support/suiteHooks';
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 64_000 };
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 5_000 };
 const text = (t: string): ChatMessage => ({ role: 'user', parts: [{ kind: 'text', text: t }] });
-const model = (id: string, api: FakeModel['api']): FakeModel => ({ id, contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api, reasoning: api !== 'chat' });
+const model = (id: string, api: FakeModel['api']): FakeModel => ({ id, contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api, reasons: api !== 'chat' });
 const ROUTED = { 'gpt-5.4': 'responses', 'claude-sonnet-4-5': 'messages', 'claude-opus-4-7': 'messages', 'gemini-3.1-pro': 'gemini', 'glm-5.2': 'chat' } as const;
 const SETTINGS = { models: Object.fromEntries(Object.entries(ROUTED).map(([id, api]) => [id, { api }])) };
 
@@ -75,9 +75,9 @@ describe('sendBody (pure)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...entries), fc.nat(), (entry, pick) => {
         const base = { model: entry.id, max_tokens: 64_000, generationConfig: { maxOutputTokens: 100 } };
-        const levels = entry.reasoning?.levels ?? [];
+        const levels = entry.reasoningControl?.levels ?? [];
         const level = levels.length > 0 ? levels[pick % levels.length] : 'default';
-        const out = sendBody(base, { modelId: entry.id, route: entry.route, catalog: entry.catalog, picked: level, dropped: new Set() });
+        const out = sendBody(base, { modelId: entry.id, route: entry.route, catalog: entry.catalog, picked: level, refused: new Set() });
         const patch = effortFields(entry, level, { maxTokens: 64_000 }) ?? {};
         const expected = mergeEffort(base, patch);
         for (const key of Object.keys(patch)) assert.deepStrictEqual(out[key], expected[key], `${entry.id} ${level} ${key}`);
@@ -89,11 +89,11 @@ describe('sendBody (pure)', () => {
   it('strips temperature for noTemperature models and reasoning_content for chat models that do not need it echoed', () => {
     const history = [{ role: 'assistant', content: 'x', reasoning_content: 'why' }];
     for (const entry of entries.filter((e) => e.route === 'chat')) {
-      const out = sendBody({ temperature: 0.2, messages: history }, { modelId: entry.id, route: 'chat', catalog: entry.catalog, dropped: new Set() });
+      const out = sendBody({ temperature: 0.2, messages: history }, { modelId: entry.id, route: 'chat', catalog: entry.catalog, refused: new Set() });
       assert.strictEqual('temperature' in out, !entry.noTemperature, entry.id);
       assert.strictEqual(JSON.stringify(out.messages).includes('reasoning_content'), entry.echoReasoningContent === true, entry.id);
     }
-    const unlisted = sendBody({ temperature: 0.2, messages: history }, { modelId: 'my-model', route: 'chat', dropped: new Set() });
+    const unlisted = sendBody({ temperature: 0.2, messages: history }, { modelId: 'my-model', route: 'chat', refused: new Set() });
     assert.deepStrictEqual(unlisted, { temperature: 0.2, messages: history }, 'unlisted models are sent as before');
   });
 

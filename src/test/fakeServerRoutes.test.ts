@@ -79,7 +79,7 @@ describe('fake server: chat faults on the native routes', () => {
       await assert.rejects(ask(route, { name: 'status-429', seconds: 2 }), (e: unknown) => e instanceof APIError && e.status === 429);
       await assert.rejects(ask(route, { name: 'cut-after-text', afterChunks: 4 }), /terminated|other side closed|socket/i);
       const noEnd = await ask(route, { name: 'no-done' });
-      assert.equal(noEnd.summary.complete, false, 'no response.completed / message_stop: not complete');
+      assert.equal(noEnd.result.ended, false, 'no response.completed / message_stop: not complete');
       assert.match(textOf(noEnd.events, 'text'), /^Answer 1 to: hello/);
       const malformed = await ask(route, { name: 'malformed-chunk', afterChunks: 3 });
       assert.match(textOf(malformed.events, 'text'), /^Answer 1 to: hello/);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { cutGeometry } from '../core/trim/cutPolicy';
 import type { TrimResult } from '../core/trim/historyTrim';
 import { SizeMemo } from '../core/trim/messageSize';
-import { layoutHistory } from '../core/trim/units';
+import { splitHistory } from '../core/trim/units';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler, trimWith } from './support/trimHarness';
 import { assertToolPairs } from './support/toolPairs';
@@ -89,17 +89,17 @@ describe('historyTrim properties (random histories)', function () {
       fc.property(historyArb, (input) => {
         const messages = materialize(input);
         const result = trim(messages, input.budget, input.extraGridMoves);
-        const layout = layoutHistory(messages);
-        for (let i = 0; i < layout.headEnd; i++) assert.ok(result.sentIndices.includes(i), 'head kept');
-        for (let i = layout.currentTurnStart; i < messages.length; i++) assert.ok(result.sentIndices.includes(i), 'current turn kept');
+        const parts = splitHistory(messages);
+        for (let i = 0; i < parts.headEnd; i++) assert.ok(result.sentIndices.includes(i), 'head kept');
+        for (let i = parts.currentTurnStart; i < messages.length; i++) assert.ok(result.sentIndices.includes(i), 'current turn kept');
         assert.ok(result.sentIndices.every((v, k) => k === 0 || v > result.sentIndices[k - 1]), 'order kept');
         assert.ok(result.messages.every((m, k) => m === messages[result.sentIndices[k]]), 'the same objects, never rewritten');
         assertToolPairs(result.messages);
-        const afterHead = result.messages[layout.headEnd];
+        const afterHead = result.messages[parts.headEnd];
         if (afterHead && result.removed > 0) assert.notStrictEqual(afterHead.role, 'tool', 'kept history never starts with a tool result');
         const geometry = cutGeometry(input.budget, defaultSettings.historyTrim);
         if (!result.overCeiling) assert.ok(result.estTokens <= geometry.ceiling, `within budget: ${result.estTokens} > ${geometry.ceiling}`);
-        else assert.strictEqual(result.sentIndices.length, layout.headEnd + (messages.length - layout.currentTurnStart), 'over budget only when every droppable unit is gone');
+        else assert.strictEqual(result.sentIndices.length, parts.headEnd + (messages.length - parts.currentTurnStart), 'over budget only when every droppable unit is gone');
       }),
       { numRuns: runs(1_500) },
     );

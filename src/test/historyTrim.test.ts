@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { cutGeometry } from '../core/trim/cutPolicy';
-import { keptIndices, layoutHistory } from '../core/trim/units';
+import { keptIndices, splitHistory } from '../core/trim/units';
 import { SizeMemo } from '../core/trim/messageSize';
 import { historyTrimLine, overCeilingLine } from '../core/trim/trimLog';
 import { computeBudget } from '../core/trim/budget';
@@ -170,20 +170,20 @@ describe('historyTrim', () => {
   });
 });
 
-describe('history layout', () => {
+describe('history parts', () => {
   it('treats a history with no later user message as having its last unit as the current turn', () => {
     const messages: WireMessage[] = [{ role: 'user', content: 'task' }, ...toolGroup('a', 100, 1), ...toolGroup('b', 100, 2)];
-    const layout = layoutHistory(messages);
-    assert.strictEqual(layout.headEnd, 1);
-    assert.strictEqual(layout.currentTurnStart, 3);
-    assert.deepStrictEqual(layout.middle, [{ start: 1, end: 3 }]);
+    const parts = splitHistory(messages);
+    assert.strictEqual(parts.headEnd, 1);
+    assert.strictEqual(parts.currentTurnStart, 3);
+    assert.deepStrictEqual(parts.middle, [{ start: 1, end: 3 }]);
   });
 
   it('with keepRounds, drops the oldest rounds of the current turn but pins the prompt', () => {
     const messages: WireMessage[] = [{ role: 'user', content: 'task' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'now do it' }, ...toolGroup('a', 100, 1), ...toolGroup('b', 100, 2), ...toolGroup('c', 100, 3)];
-    const layout = layoutHistory(messages, 2);
-    assert.deepStrictEqual(layout, { headEnd: 1, prompt: 2, currentTurnStart: 5, middle: [{ start: 1, end: 2 }, { start: 3, end: 5 }] });
-    assert.deepStrictEqual(keptIndices(messages.length, layout, 2), [0, 2, 5, 6, 7, 8]);
-    assert.deepStrictEqual(layoutHistory(messages).currentTurnStart, 2, 'by default the whole current turn is the tail');
+    const parts = splitHistory(messages, 2);
+    assert.deepStrictEqual(parts, { headEnd: 1, prompt: 2, currentTurnStart: 5, middle: [{ start: 1, end: 2 }, { start: 3, end: 5 }] });
+    assert.deepStrictEqual(keptIndices(messages.length, parts, 2), [0, 2, 5, 6, 7, 8]);
+    assert.deepStrictEqual(splitHistory(messages).currentTurnStart, 2, 'by default the whole current turn is the tail');
   });
 });

@@ -2,7 +2,7 @@
  * The model table and OpenCode's client rules over real HTTP (fake server): every snapshot id gets its route and
  * limits behind `/zen/v1` and `/zen/go/v1` (ids-only `/models`); a GPT model in no table completes a reasoning +
  * tool round trip on Responses under store:false, also behind a base URL that is not opencode.ai; our User-Agent on
- * every route; a pinned route the gateway refuses costs one refusal per session and one notification.
+ * every route; a pinned route the gateway refuses costs one refusal per activation and one notification.
  */
 import * as assert from 'assert';
 import { SNAPSHOT } from '../core/models/data/snapshot';
@@ -23,13 +23,13 @@ const mounted = (url: string, catalog: 'zen' | 'go') => url.replace(/\/v1$/, cat
 describe('model table over real HTTP (fake OpenCode server)', () => {
   const server = useFakeServer({
     models: [
-      { id: 'gpt-7-nova', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses', reasoning: true },
+      { id: 'gpt-7-nova', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses', reasons: true },
       // No table and no family knows it: nothing says it reasons, and it does.
-      { id: 'nova-7', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses', reasoning: true },
+      { id: 'nova-7', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses', reasons: true },
       { id: 'fake-large', contextWindow: 1_000_000, maxOutputTokens: 32_000, toolCalling: true },
       { id: 'fake-responses', contextWindow: 400_000, maxOutputTokens: 64_000, toolCalling: true, api: 'responses' },
-      { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, api: 'messages', reasoning: true },
-      { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, api: 'gemini', reasoning: true },
+      { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, api: 'messages', reasons: true },
+      { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, api: 'gemini', reasons: true },
     ],
   });
 
@@ -108,7 +108,7 @@ describe('model table over real HTTP (fake OpenCode server)', () => {
     for (const r of server().requests) assert.strictEqual(r.headers['user-agent'], 'opencode-chat-provider/0.1.0 VSCode/1.139.0', r.path);
   });
 
-  it('a pinned route the gateway refuses: one refusal per session, the route that answers from then on, one notification', async () => {
+  it('a pinned route the gateway refuses: one refusal per activation, the route that answers from then on, one notification', async () => {
     const notices: string[] = [];
     const { engine, log } = engineFor(server().url, { models: { 'fake-messages': { api: 'responses' } } }, new MemoryStore(), fast, { notify: (m) => notices.push(m) });
     for (let i = 0; i < 3; i++) {

@@ -4,11 +4,11 @@ import * as fs from 'fs';
 import fc from 'fast-check';
 import { SNAPSHOT } from '../core/models/data/snapshot';
 import { familyOf, isFreeTierId } from '../core/models/familyRule';
-import { fromModelsDev, MAX_MODELS_PER_PROVIDER, reasoningOf } from '../core/models/fromModelsDev';
+import { fromModelsDev, MAX_MODELS_PER_PROVIDER, reasoningControlOf } from '../core/models/fromModelsDev';
 import { offered, resolveEntry } from '../core/models/modelEntries';
 import type { ModelCard, ModelData } from '../core/models/modelData';
 import { MODEL_TABLE, ModelTable, pricesFor, type ModelQuery } from '../core/models/modelTable';
-import { CONTROLS } from '../core/models/reasoning';
+import { CONTROLS } from '../core/models/reasoningControl';
 import { ROUTE_IDS, type RouteId } from '../core/routes/route';
 import { SAVED_COPY, SNAPSHOT_FILE, snapshotSource } from '../tools/snapshotUpdate';
 
@@ -39,10 +39,10 @@ describe('model table: the bundled snapshot', () => {
       for (const [id, card] of Object.entries(SNAPSHOT[catalog])) {
         assert.ok(ROUTE_IDS.includes(card.route), id);
         if (card.contextWindow && card.maxOutputTokens) assert.ok(card.maxOutputTokens <= card.contextWindow, id);
-        if (card.reasoning) {
-          const control = CONTROLS[card.reasoning.control];
-          assert.ok(control.routes.includes(card.route), `${id}: ${card.reasoning.control} on ${card.route}`);
-          for (const level of card.reasoning.levels) assert.ok(control.levels.includes(level), `${id}: ${level}`);
+        if (card.reasoningControl) {
+          const control = CONTROLS[card.reasoningControl.control];
+          assert.ok(control.routes.includes(card.route), `${id}: ${card.reasoningControl.control} on ${card.route}`);
+          for (const level of card.reasoningControl.levels) assert.ok(control.levels.includes(level), `${id}: ${level}`);
         }
         if (card.echoReasoningContent) assert.strictEqual(card.route, 'chat', id);
       }
@@ -79,18 +79,18 @@ describe('model table: models.dev conversion', () => {
   });
 
   it('maps reasoning options to the route\'s control, never a level the control cannot carry', () => {
-    assert.deepStrictEqual(reasoningOf('responses', [{ type: 'effort', values: ['none', 'low', 'max'] }]), { control: 'responses-effort', levels: ['none', 'low'] });
-    assert.deepStrictEqual(reasoningOf('chat', [{ type: 'toggle' }, { type: 'effort', values: ['high', 'max'] }]), { control: 'reasoning_effort', levels: ['off', 'high', 'max'] });
-    assert.deepStrictEqual(reasoningOf('chat', [{ type: 'toggle' }]), { control: 'thinking-toggle', levels: ['off', 'on'] });
-    assert.deepStrictEqual(reasoningOf('messages', [{ type: 'toggle' }, { type: 'budget_tokens', max: 81_920 }]), { control: 'anthropic-budget', levels: ['off', 'low', 'medium', 'high'], maxBudget: 81_920 });
-    assert.deepStrictEqual(reasoningOf('messages', [{ type: 'effort', values: ['low', 'xhigh'] }]), { control: 'anthropic-adaptive', levels: ['low', 'xhigh'] });
-    assert.deepStrictEqual(reasoningOf('gemini', [{ type: 'effort', values: ['low', 'high'] }]), { control: 'gemini-level', levels: ['low', 'high'] });
+    assert.deepStrictEqual(reasoningControlOf('responses', [{ type: 'effort', values: ['none', 'low', 'max'] }]), { control: 'responses-effort', levels: ['none', 'low'] });
+    assert.deepStrictEqual(reasoningControlOf('chat', [{ type: 'toggle' }, { type: 'effort', values: ['high', 'max'] }]), { control: 'reasoning_effort', levels: ['off', 'high', 'max'] });
+    assert.deepStrictEqual(reasoningControlOf('chat', [{ type: 'toggle' }]), { control: 'thinking-toggle', levels: ['off', 'on'] });
+    assert.deepStrictEqual(reasoningControlOf('messages', [{ type: 'toggle' }, { type: 'budget_tokens', max: 81_920 }]), { control: 'anthropic-budget', levels: ['off', 'low', 'medium', 'high'], maxBudget: 81_920 });
+    assert.deepStrictEqual(reasoningControlOf('messages', [{ type: 'effort', values: ['low', 'xhigh'] }]), { control: 'anthropic-adaptive', levels: ['low', 'xhigh'] });
+    assert.deepStrictEqual(reasoningControlOf('gemini', [{ type: 'effort', values: ['low', 'high'] }]), { control: 'gemini-level', levels: ['low', 'high'] });
     fc.assert(
       fc.property(fc.constantFrom<RouteId>(...ROUTE_IDS), fc.array(fc.record({ type: fc.constantFrom('effort', 'toggle', 'budget_tokens', 'other'), values: fc.array(fc.string()), max: fc.integer() })), (route, options) => {
-        const reasoning = reasoningOf(route, options);
-        const control = CONTROLS[reasoning.control];
+        const reasoningControl = reasoningControlOf(route, options);
+        const control = CONTROLS[reasoningControl.control];
         assert.ok(control.routes.includes(route));
-        for (const level of reasoning.levels) assert.ok(control.levels.includes(level));
+        for (const level of reasoningControl.levels) assert.ok(control.levels.includes(level));
       }),
     );
   });

@@ -17,7 +17,7 @@ import { filler } from './support/trimHarness';
 
 const MODEL = 'fake-thinker';
 const WINDOW = 60_000;
-const THINKER: FakeModel = { id: MODEL, contextWindow: WINDOW, maxOutputTokens: 4_000, toolCalling: true, imageInput: false, api: 'messages', reasoning: true };
+const THINKER: FakeModel = { id: MODEL, contextWindow: WINDOW, maxOutputTokens: 4_000, toolCalling: true, imageInput: false, api: 'messages', reasons: true };
 const LIMITS = { contextWindow: WINDOW, maxOutputTokens: 4_000 };
 const SETTINGS = { models: { [MODEL]: { api: 'messages' } }, reservedOutputTokens: 4_000 };
 const TOOLS = [{ name: 'read', description: 'read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { PersistedStore, validEntries } from '../core/state/persisted';
-import { validCalibration, validContextWindow, validDroppedParams, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
+import { validCalibration, validContextWindow, validRefusedParams, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
 import { MAX_EXTRA_GRID_MOVES } from '../core/trim/conversationState';
 import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
@@ -21,7 +21,7 @@ const MAP_VALIDATORS: [string, (v: unknown) => unknown][] = [
   ['learnedLimits', validContextWindow],
   ['trimStates', validTrimState],
   ['reasoning', validReasoning],
-  ['unsupportedParams', validDroppedParams],
+  ['unsupportedParams', validRefusedParams],
 ];
 
 /** Shapes one mistake away from valid: the bugs a hand edit, an old version or a bit flip would make. */
@@ -85,7 +85,7 @@ describe('persisted state: every loader survives random JSON', function () {
     server().enqueueReply({ text: 'works' });
     const { text } = await runOnce(engine, 'fake-large', chat('hi'));
     assert.strictEqual(text, 'works');
-    assert.deepStrictEqual(engine.unsupported, { ok: ['temperature'] });
+    assert.deepStrictEqual(engine.refusedParams, { ok: ['temperature'] });
     assert.deepStrictEqual(log.messages('warn').filter((m) => m.startsWith('[state]')), [
       '[state] Dropped 2 invalid record(s) from opencode.unsupportedParams (saved by another version or edited by hand); they will be learned again.',
     ]);

@@ -17,7 +17,7 @@ describe('thinking effort in the model picker', () => {
   it('offers "default" plus exactly the catalogue levels, with labels, for every Zen model that has levels', () => {
     for (const model of allCards().filter((card) => card.catalog === 'zen')) {
       const info = describeModel(entry(model.id), { contextWindow: 100_000 }, settings);
-      const levels = model.reasoning?.levels ?? [];
+      const levels = model.reasoningControl?.levels ?? [];
       if (levels.length === 0) {
         assert.strictEqual(info.configurationSchema, undefined, model.id);
         continue;

@@ -21,7 +21,7 @@ import { runs } from './support/propertyRuns';
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 64_000 };
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 1_000 };
 const text = (t: string): ChatMessage => ({ role: 'user', parts: [{ kind: 'text', text: t }] });
-const model = (id: string, api: FakeModel['api']): FakeModel => ({ id, contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api, reasoning: api !== 'chat' });
+const model = (id: string, api: FakeModel['api']): FakeModel => ({ id, contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api, reasons: api !== 'chat' });
 const ROUTED = { 'gpt-5.4': 'responses', 'claude-sonnet-4-5': 'messages', 'glm-5.2': 'chat', 'gemini-3.1-pro': 'gemini' } as const;
 const LEVELS = { 'gpt-5.4': 'high', 'claude-sonnet-4-5': 'medium', 'glm-5.2': 'max', 'gemini-3.1-pro': 'low' } as const;
 const REFUSABLE = { 'gpt-5.4': 'reasoning', 'claude-sonnet-4-5': 'thinking', 'glm-5.2': 'reasoning_effort', 'gemini-3.1-pro': 'thinkingConfig' } as const;

@@ -1,7 +1,7 @@
 /**
  * The session report reads recorded conversations (opencode.recordRequests) as well as memory: a
- * conversation recorded in an earlier window session opens after a "restart" (a second activation with
- * VS Code's per-session log folder layout); a bad recording is one clear error message, never a panel.
+ * conversation recorded in an earlier launch opens after a "restart" (a second activation with
+ * VS Code's per-launch log folder tree); a bad recording is one clear error message, never a panel.
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
@@ -22,7 +22,7 @@ import { runs } from './support/propertyRuns';
 
 const EXT = 'opencode-community.opencode-chat-provider';
 
-/** A window session: VS Code's log folder layout `<logs>/<session>/window1/exthost/<extension>`. */
+/** A launch: VS Code's log folder tree `<logs>/<launch>/window1/exthost/<extension>`. */
 function activateWindow(root: string, session: string, url: string, settings: Record<string, unknown>): ActivatedExtension {
   double.settingsStore.clear();
   double.settingsStore.set('baseUrl', url);
@@ -60,7 +60,7 @@ describe('session report: recorded conversations', () => {
 
   const showReport = async (): Promise<ReportData | undefined> => (await double.commands.executeCommand('opencode.showReport')) as ReportData | undefined;
 
-  it('a conversation recorded before a restart opens from the earlier session folder, on the same cuts, what-if included', async () => {
+  it('a conversation recorded before a restart opens from an earlier launch folder, on the same cuts, what-if included', async () => {
     ext = activateWindow(root, '20261201T010000', server().url, { recordRequests: true });
     const history = [user(`recorded question ${'lorem ipsum '.repeat(200)}`)];
     for (let turn = 0; turn < 12; turn++) {
@@ -180,7 +180,7 @@ describe('recordings (pure parts)', () => {
     }), { numRuns: runs(60) });
   });
 
-  it('finds the earlier window sessions only in VS Code\'s log layout', () => {
+  it('finds the earlier launches only in VS Code\'s log folder tree', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-folders-'));
     try {
       const dir = (session: string, win: string): string => path.join(root, 'logs', session, win, 'exthost', EXT);

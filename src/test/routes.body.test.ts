@@ -57,13 +57,13 @@ describe('routes: native request bodies', () => {
     const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'plan' }], encrypted_content: 'gAAA' };
     const memory = new NativeReplayMemory();
     memory.remember({ route: 'responses', slots: [{ kind: 'native', item: reasoning }, { kind: 'text' }, { kind: 'call', callId: 'call_1' }] });
-    const body = buildResponsesBody(input(TOOL_TURN, { reasoning: true, replay: memory }));
+    const body = buildResponsesBody(input(TOOL_TURN, { reasons: true, replay: memory }));
     assert.deepStrictEqual(body.include, ['reasoning.encrypted_content']);
     const items = body.input as Json[];
     assert.deepStrictEqual(items.slice(2, 5).map((i) => i.type), ['reasoning', 'message', 'function_call']);
     assert.strictEqual(items[2], reasoning, 'the very object, unmodified');
     // A layout from another route is never replayed (its signatures mean nothing here).
-    const other = buildResponsesBody(input(TOOL_TURN, { reasoning: true, replay: { layoutFor: (id, route) => (route === 'messages' ? memory.layoutFor(id, 'responses') : undefined) } }));
+    const other = buildResponsesBody(input(TOOL_TURN, { reasons: true, replay: { layoutFor: (id, route) => (route === 'messages' ? memory.layoutFor(id, 'responses') : undefined) } }));
     assert.ok(!(other.input as Json[]).some((i) => i.type === 'reasoning'));
   });
 
@@ -117,8 +117,8 @@ describe('routes: native request bodies', () => {
 describe('routes: byte-stable prefix over random growing conversations (property)', () => {
   it('Chat and Responses: the body of turn N, minus its closing "]}", is a byte prefix of turn N+1\'s', () => {
     fc.assert(
-      fc.property(conversationArb, fc.boolean(), fc.constantFrom(buildResponsesBody, buildChatBody), ({ turns }, reasoning, build) => {
-        const bodies = turns.map((messages) => JSON.stringify(build(input(messages, { reasoning }))));
+      fc.property(conversationArb, fc.boolean(), fc.constantFrom(buildResponsesBody, buildChatBody), ({ turns }, reasons, build) => {
+        const bodies = turns.map((messages) => JSON.stringify(build(input(messages, { reasons }))));
         for (let i = 1; i < bodies.length; i++) assert.ok(bodies[i].startsWith(open(bodies[i - 1])), `turn ${i} changed bytes of turn ${i - 1}`);
       }),
       { numRuns: runs(200) },

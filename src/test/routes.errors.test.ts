@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import { APIError } from 'openai';
 import { toUserFacingError } from '../core/request/userFacingError';
 import { failureClass, nextRetryDelayMs } from '../core/request/retryPolicy';
-import { unsupportedParamOf, withoutParams } from '../core/request/unsupportedParams';
+import { refusedParamOf, withoutParams } from '../core/request/refusedParams';
 import { resolveSettings } from '../core/config/settings';
 
 const context = { baseUrl: 'https://opencode.ai/zen/go/v1', model: 'glm-5' };
@@ -50,7 +50,7 @@ describe('OpenCode errors say what is true', () => {
 describe('refused parameters on every route', () => {
   it('drops a native route\'s own field names, never max_tokens on Messages', () => {
     const refused = apiError(400, { error: { message: 'Unsupported parameter: max_output_tokens', param: 'max_output_tokens' } });
-    assert.strictEqual(unsupportedParamOf(refused), 'max_output_tokens');
+    assert.strictEqual(refusedParamOf(refused), 'max_output_tokens');
     const responses = { model: 'gpt', max_output_tokens: 100, include: ['reasoning.encrypted_content'], reasoning: { summary: 'auto' }, input: [] };
     assert.deepStrictEqual(withoutParams(responses, new Set(['max_output_tokens', 'include', 'reasoning']), 'responses'), { model: 'gpt', input: [] });
     const messages = { model: 'claude', max_tokens: 100, stop_sequences: ['x'], temperature: 1, messages: [] };

@@ -12,7 +12,7 @@ import { useFakeServer } from './support/suiteHooks';
 
 /** selectRoute's choice without its per-route rule (a function), for comparing. */
 const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {
-  const { reasoningOn: _rule, ...choice } = selectRoute(query);
+  const { reasonsOn: _rule, ...choice } = selectRoute(query);
   return choice;
 };
 
@@ -25,10 +25,10 @@ describe('gemini through the engine (real HTTP, fake OpenCode server)', () => {
   const server = useFakeServer();
 
   it('selectRoute picks gemini from the catalogue, the Zen prefix, a setting or what was learned; it thinks unless the catalogue says not', () => {
-    assert.deepStrictEqual(choiceOf({ modelId: 'gemini-3.1-pro', catalog: 'zen' }), { route: 'gemini', source: 'snapshot', reasoning: true });
-    assert.deepStrictEqual(choiceOf({ modelId: 'gemini-9-flash', catalog: 'zen' }), { route: 'gemini', source: 'family', reasoning: true });
-    assert.deepStrictEqual(choiceOf({ modelId: 'my-gemini', override: { api: 'gemini' } }), { route: 'gemini', source: 'setting', reasoning: true });
-    assert.deepStrictEqual(choiceOf({ modelId: 'my-gemini', learned: 'gemini' }), { route: 'gemini', source: 'learned', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gemini-3.1-pro', catalog: 'zen' }), { route: 'gemini', source: 'snapshot', reasons: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gemini-9-flash', catalog: 'zen' }), { route: 'gemini', source: 'family', reasons: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'my-gemini', override: { api: 'gemini' } }), { route: 'gemini', source: 'setting', reasons: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'my-gemini', learned: 'gemini' }), { route: 'gemini', source: 'learned', reasons: true });
     assert.strictEqual(selectRoute({ modelId: 'gpt-5', catalog: 'zen', override: { api: 'chat' } }).route, 'chat');
   });
 

@@ -16,7 +16,7 @@ import { callsOf, lastUsage, textOf } from './support/routeHarness';
 const MODEL = 'fake-native-gemini';
 const SYSTEM = 'You are a careful assistant. '.repeat(200);
 const input = (messages: WireMessage[], extra: Partial<BodyInput> = {}): BodyInput => ({
-  modelId: MODEL, messages, sessionId: 'ses_gemini', maxOutputTokens: 8000, reasoning: true,
+  modelId: MODEL, messages, sessionId: 'ses_gemini', maxOutputTokens: 8000, reasons: true,
   tools: [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }],
   ...extra,
 });
@@ -27,8 +27,8 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
   it('a plain answer: path with the model, key in x-goog-api-key (no Bearer), usage, complete, cost frame ignored', async () => {
     const answer = await askRoute(server().url, 'gemini', input([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello there' }]));
     assert.match(textOf(answer.events, 'text'), /^Answer 1 to: hello there/);
-    assert.strictEqual(answer.summary.complete, true);
-    assert.strictEqual(answer.summary.finishReason, 'stop');
+    assert.strictEqual(answer.result.ended, true);
+    assert.strictEqual(answer.result.finishReason, 'stop');
     assert.ok((lastUsage(answer.events)?.contextTokens ?? 0) > 0);
     const request = server().requests[0];
     assert.strictEqual(request.path, `/v1/models/${MODEL}:streamGenerateContent`);
@@ -45,7 +45,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
     assert.deepStrictEqual({ name: call.name, input: call.input }, { name: 'read', input: { path: 'a.ts' } });
     assert.match(call.callId, /^call_gm_/);
     assert.strictEqual(textOf(first.events, 'thinking'), 'Read a.ts first.');
-    assert.strictEqual(first.summary.finishReason, 'tool_calls');
+    assert.strictEqual(first.result.finishReason, 'tool_calls');
     const memory = new NativeReplayMemory();
     assert.ok(memory.remember(first.layout));
     const restored = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify(memory)));
@@ -58,7 +58,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
     await askRoute(server().url, 'gemini', input(history));
     assert.ok(JSON.stringify(server().requests[2].body).includes('"thoughtSignature":"skip_thought_signature_validator"'));
     // ...and a call sent with no signature at all is Gemini's 400.
-    const missing = await rejection(askRoute(server().url, 'gemini', input(history, { reasoning: false })));
+    const missing = await rejection(askRoute(server().url, 'gemini', input(history, { reasons: false })));
     assert.strictEqual(missing.status, 400);
     assert.match(missing.message, /missing a thought_signature/);
     const tampered = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify(memory).replace('gsig_', 'gsig_x')));
@@ -90,7 +90,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
   });
 
   it('thinking effort merged into the body is accepted; thinkingLevel and thinkingBudget together are Gemini\'s 400', async () => {
-    const model: EffortSubject = { id: MODEL, route: 'gemini', reasoning: { control: 'gemini-level', levels: ['low', 'high'] } };
+    const model: EffortSubject = { id: MODEL, route: 'gemini', reasoningControl: { control: 'gemini-level', levels: ['low', 'high'] } };
     const url = `${server().url}/models/${MODEL}:streamGenerateContent?alt=sse`;
     const post = (body: object) => fetch(url, { method: 'POST', headers: { 'x-goog-api-key': 'sk-test', 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const body = mergeEffort(buildGeminiBody(input([{ role: 'user', content: 'hi' }])), effortFields(model, 'high')!);
@@ -112,7 +112,7 @@ describe('routes over HTTP: Gemini (fake OpenCode server)', () => {
       await assert.rejects(ask({ name: 'status-429', seconds: 2 }), (e: unknown) => e instanceof APIError && e.status === 429);
       await assert.rejects(ask({ name: 'cut-after-text', afterChunks: 3 }), /terminated|other side closed|socket/i);
       const noEnd = await ask({ name: 'no-done' });
-      assert.strictEqual(noEnd.summary.complete, false, 'no finishReason: not complete');
+      assert.strictEqual(noEnd.result.ended, false, 'no finishReason: not complete');
       const malformed = await ask({ name: 'malformed-chunk', afterChunks: 2 });
       assert.match(textOf(malformed.events, 'text'), /^Answer 1 to: hello/);
       const thinking = await ask({ name: 'reasoning-only' });

@@ -43,7 +43,7 @@ describe('routes: Gemini', () => {
   });
 
   it('body: systemInstruction, user/model roles, functionCall/functionResponse (response required), results in one user turn, contents last', () => {
-    const body = buildGeminiBody(input(TOOL_TURN, { maxOutputTokens: 65_536, options: { max_tokens: 100_000, temperature: 0.2, stop: ['x'] }, reasoning: true }));
+    const body = buildGeminiBody(input(TOOL_TURN, { maxOutputTokens: 65_536, options: { max_tokens: 100_000, temperature: 0.2, stop: ['x'] }, reasons: true }));
     assert.deepStrictEqual(body.generationConfig, { maxOutputTokens: 65_536, temperature: 0.2, stopSequences: ['x'], thinkingConfig: { includeThoughts: true } });
     assert.deepStrictEqual(body.systemInstruction, { parts: [{ text: 'Be brief.' }] });
     assert.deepStrictEqual(body.contents, [
@@ -58,7 +58,7 @@ describe('routes: Gemini', () => {
   });
 
   it('a thinking model\'s unsigned calls (history from another route) get Gemini\'s stand-in on the first call of each step only', () => {
-    const contents = buildGeminiBody(input(TOOL_TURN, { reasoning: true })).contents as Json[];
+    const contents = buildGeminiBody(input(TOOL_TURN, { reasons: true })).contents as Json[];
     const calls = (contents[1].parts as Json[]).filter((p) => p.functionCall);
     assert.deepStrictEqual(calls.map((p) => p.thoughtSignature), ['skip_thought_signature_validator', undefined]);
     const plain = buildGeminiBody(input(TOOL_TURN)).contents as Json[];
@@ -72,7 +72,7 @@ describe('routes: Gemini', () => {
     const calls = callsOf(out.events);
     assert.strictEqual(calls[1].callId, 'g2');
     assert.match(calls[0].callId, /^call_gm_[0-9a-f]{24}$/);
-    assert.strictEqual(reader.summary.finishReason, 'tool_calls');
+    assert.strictEqual(reader.result().finishReason, 'tool_calls');
     const memory = new NativeReplayMemory();
     assert.ok(memory.remember(reader.layout()));
     const restored = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify(memory)));
@@ -131,15 +131,15 @@ describe('routes: Gemini', () => {
     const out = readSplit(reader, chunk([{ text: 'hmm', thought: true }]) + chunk([{ text: 'Hi' }], { finishReason: 'MAX_TOKENS' }) + frame({ usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } }) + 'data: {"type":"ping","cost":"0.001"}\r\n\r\n');
     assert.strictEqual(textOf(out.events, 'thinking'), 'hmm');
     assert.strictEqual(textOf(out.events, 'text'), 'Hi');
-    assert.strictEqual(reader.summary.finishReason, 'length');
-    assert.strictEqual(reader.summary.complete, true);
+    assert.strictEqual(reader.result().finishReason, 'length');
+    assert.strictEqual(reader.result().ended, true);
     assert.strictEqual(lastUsage(out.events)?.contextTokens, 5);
     assert.deepStrictEqual(out.malformed, []);
     const errored = readSplit(newGeminiReader(), frame({ error: { code: 429, message: 'Resource exhausted', status: 'RESOURCE_EXHAUSTED' } }));
     assert.strictEqual(errored.errors[0].status, 'RESOURCE_EXHAUSTED');
     const safety = newGeminiReader();
     readSplit(safety, chunk([], { finishReason: 'SAFETY' }));
-    assert.strictEqual(safety.summary.finishReason, 'content_filter');
+    assert.strictEqual(safety.result().finishReason, 'content_filter');
     const onlyThoughts = readSplit(newGeminiReader(), chunk([{ text: 'just thinking', thought: true }], { finishReason: 'STOP' }));
     assert.strictEqual(textOf(onlyThoughts.events, 'text'), 'just thinking');
   });
@@ -152,7 +152,7 @@ describe('routes: Gemini', () => {
       const reader = newGeminiReader();
       const split = readSplit(reader, stream, cuts);
       assert.deepStrictEqual(split.events, whole.events);
-      assert.strictEqual(reader.summary.finishReason, 'tool_calls');
+      assert.strictEqual(reader.result().finishReason, 'tool_calls');
     }));
   });
 
@@ -177,7 +177,7 @@ describe('routes: Gemini', () => {
       assert.deepStrictEqual(callsOf(out.events).map((c) => ({ name: c.name, input: c.input })), r.calls.map((c) => ({ name: c.name, input: JSON.parse(JSON.stringify(c.input)) as object })));
       assert.strictEqual(new Set(callsOf(out.events).map((c) => c.callId)).size, r.calls.length);
       assert.deepStrictEqual(lastUsage(out.events), { shape: 'gemini', contextTokens: 100, cachedTokens: 64, cacheWriteTokens: 0, completionTokens: 5, totalTokens: 105 });
-      assert.strictEqual(reader.summary.finishReason, r.calls.length > 0 ? 'tool_calls' : 'stop');
+      assert.strictEqual(reader.result().finishReason, r.calls.length > 0 ? 'tool_calls' : 'stop');
       assert.deepStrictEqual(out.malformed, []);
       if (r.calls.length > 0) assert.ok(JSON.stringify(reader.layout()).includes('gsig_'));
     }), { numRuns: runs(150) });
@@ -190,7 +190,7 @@ describe('routes: Gemini', () => {
         const first = message.role === 'assistant' ? message.tool_calls?.[0] : undefined;
         if (first) memory.remember({ route: 'gemini', slots: [{ kind: 'native', item: { type: 'gemini.functionCall', callId: first.id, thoughtSignature: `s_${first.id}` } }, { kind: 'call', callId: first.id }] });
       }
-      const bodies = turns.map((messages) => JSON.stringify(buildGeminiBody(input(messages, { replay: memory, maxOutputTokens: 1000, reasoning: true }))));
+      const bodies = turns.map((messages) => JSON.stringify(buildGeminiBody(input(messages, { replay: memory, maxOutputTokens: 1000, reasons: true }))));
       for (let i = 1; i < bodies.length; i++) assert.ok(bodies[i].startsWith(bodies[i - 1].slice(0, -2)), `turn ${i}`);
     }));
   });

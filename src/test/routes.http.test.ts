@@ -16,7 +16,7 @@ const SYSTEM = 'You are a careful assistant. '.repeat(200);
 
 const input = (route: RouteId, messages: WireMessage[], extra: Partial<BodyInput> = {}): BodyInput => ({
   modelId: MODEL[route], messages, tools: [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
-  sessionId: `ses_${route}`, maxOutputTokens: 8000, reasoning: route === 'responses', ...extra,
+  sessionId: `ses_${route}`, maxOutputTokens: 8000, reasons: route === 'responses', ...extra,
 });
 
 describe('routes over HTTP (fake OpenCode server)', () => {
@@ -31,7 +31,7 @@ describe('routes over HTTP (fake OpenCode server)', () => {
       const answer = await askRoute(server().url, route, input(route, [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello there' }]));
       assert.match(textOf(answer.events, 'text'), /^Answer 1 to: hello there/);
       assert.ok((lastUsage(answer.events)?.contextTokens ?? 0) > 0);
-      assert.strictEqual(answer.summary.complete, true);
+      assert.strictEqual(answer.result.ended, true);
       const request = server().requests[0];
       assert.strictEqual(request.path, PATH[route]);
       assert.strictEqual(request.headers['x-opencode-session'], `ses_${route}`);
@@ -135,7 +135,7 @@ describe('routes over HTTP (fake OpenCode server)', () => {
     );
     for (const { i, a } of answers) {
       assert.match(textOf(a.events, 'text'), new RegExp(`^Answer 1 to: question number ${i}\\b`));
-      assert.strictEqual(a.summary.complete, true);
+      assert.strictEqual(a.result.ended, true);
     }
     assert.strictEqual(server().requests.length, 20);
   });

@@ -12,21 +12,21 @@ import { runs } from './support/propertyRuns';
 
 /** selectRoute's choice without its per-route rule (a function), for comparing. */
 const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {
-  const { reasoningOn: _rule, ...choice } = selectRoute(query);
+  const { reasonsOn: _rule, ...choice } = selectRoute(query);
   return choice;
 };
 
 describe('routes: selection', () => {
   it('setting, then learned, then the bundled table, else chat', () => {
-    assert.deepStrictEqual(choiceOf({ modelId: 'claude-opus-4-7', catalog: 'zen' }), { route: 'messages', source: 'snapshot', reasoning: true });
-    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-5.5', catalog: 'zen' }), { route: 'responses', source: 'snapshot', reasoning: true });
-    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-9-unlisted', catalog: 'zen' }), { route: 'responses', source: 'family', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'claude-opus-4-7', catalog: 'zen' }), { route: 'messages', source: 'snapshot', reasons: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-5.5', catalog: 'zen' }), { route: 'responses', source: 'snapshot', reasons: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-9-unlisted', catalog: 'zen' }), { route: 'responses', source: 'family', reasons: true });
     assert.strictEqual(selectRoute({ modelId: 'minimax-m3', catalog: 'go' }).route, 'messages');
     assert.strictEqual(selectRoute({ modelId: 'minimax-m3', catalog: 'zen' }).route, 'chat', 'MiniMax is chat on Zen, Messages on Go');
     assert.strictEqual(selectRoute({ modelId: 'qwen3.7-max', catalog: 'go' }).route, 'messages');
     assert.strictEqual(selectRoute({ modelId: 'glm-5.3', catalog: 'go' }).route, 'chat');
     assert.strictEqual(selectRoute({ modelId: 'claude-opus-4-7' }).route, 'chat', 'a custom endpoint has no table');
-    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-5.5', catalog: 'zen', learned: 'chat' }), { route: 'chat', source: 'learned', reasoning: true });
+    assert.deepStrictEqual(choiceOf({ modelId: 'gpt-5.5', catalog: 'zen', learned: 'chat' }), { route: 'chat', source: 'learned', reasons: true });
     assert.strictEqual(selectRoute({ modelId: 'gpt-5.5', catalog: 'zen', learned: 'chat', override: { api: 'messages' } }).source, 'setting');
   });
 

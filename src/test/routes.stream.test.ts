@@ -51,8 +51,8 @@ describe('routes: stream reading split at random byte positions', () => {
           if (c.text || reply.toolCalls) assert.strictEqual(shownText, c.text ?? '');
           assert.deepStrictEqual(callsOf(out.events), (reply.toolCalls ?? []).map((t) => ({ callId: t.id, name: t.name, input: JSON.parse(t.arguments) })));
           assert.deepStrictEqual(lastUsage(out.events), { shape: 'responses', contextTokens: 1200, cachedTokens: 1024, cacheWriteTokens: 0, completionTokens: 30, totalTokens: 1230 });
-          assert.strictEqual(reader.summary.complete, true);
-          assert.strictEqual(reader.summary.finishReason, reply.toolCalls ? 'tool_calls' : 'stop');
+          assert.strictEqual(reader.result().ended, true);
+          assert.strictEqual(reader.result().finishReason, reply.toolCalls ? 'tool_calls' : 'stop');
           const natives = reader.layout()?.slots.filter((s) => s.kind === 'native') ?? [];
           assert.strictEqual(natives.length, c.reasoning ? 1 : 0);
         }),
@@ -72,7 +72,7 @@ describe('routes: stream reading split at random byte positions', () => {
           assert.deepStrictEqual(callsOf(out.events), (reply.toolCalls ?? []).map((t) => ({ callId: t.id, name: t.name, input: JSON.parse(t.arguments) })));
           // message_start's input/cache fields merged with message_delta's cumulative output_tokens.
           assert.deepStrictEqual(lastUsage(out.events), { shape: 'anthropic', contextTokens: 1210, cachedTokens: 1000, cacheWriteTokens: 200, completionTokens: 42, totalTokens: 1252 });
-          assert.strictEqual(reader.summary.complete, true);
+          assert.strictEqual(reader.result().ended, true);
           const natives = reader.layout()?.slots.filter((s) => s.kind === 'native') ?? [];
           assert.deepStrictEqual(natives.map((s) => s.kind === 'native' && s.item), c.reasoning ? [{ type: 'thinking', thinking: c.reasoning, signature: fakeSignature(c.reasoning) }] : []);
         }),
@@ -90,7 +90,7 @@ describe('routes: stream reading split at random byte positions', () => {
     const reader = routeById('responses').newReader();
     const out = readSplit(reader, fixture('responses-incomplete.sse'));
     assert.strictEqual(textOf(out.events, 'text'), 'Cut off here');
-    assert.strictEqual(reader.summary.finishReason, 'length');
+    assert.strictEqual(reader.result().finishReason, 'length');
     assert.strictEqual(lastUsage(out.events)?.contextTokens, 500);
   });
 
@@ -98,7 +98,7 @@ describe('routes: stream reading split at random byte positions', () => {
     const reader = routeById('responses').newReader();
     const out = readSplit(reader, fixture('responses-failed.sse'));
     assert.deepStrictEqual(callsOf(out.events), []);
-    assert.strictEqual(reader.summary.droppedToolCalls, 1);
+    assert.strictEqual(reader.result().dropped.length, 1);
     assert.deepStrictEqual(out.errors, [{ code: 'rate_limit_exceeded', message: 'Rate limit reached' }]);
   });
 
@@ -117,23 +117,23 @@ describe('routes: stream reading split at random byte positions', () => {
     const usages = out.events.flatMap((e) => (e.kind === 'usage' ? [e.usage.completionTokens] : []));
     assert.deepStrictEqual(usages, [40]);
     assert.strictEqual(lastUsage(out.events)?.contextTokens, 3 + 2048 + 100);
-    assert.strictEqual(reader.summary.finishReason, 'length');
-    assert.strictEqual(reader.summary.complete, true);
+    assert.strictEqual(reader.result().finishReason, 'length');
+    assert.strictEqual(reader.result().ended, true);
   });
 
   it('Responses fixture: calls whose items never finished come from response.completed\'s output, once each', () => {
     const reader = routeById('responses').newReader();
     const out = readSplit(reader, fixture('responses-calls-only-in-completed.sse'));
     assert.deepStrictEqual(callsOf(out.events), [{ callId: 'call_a', name: 'grep', input: { q: 'x y' } }, { callId: 'call_b', name: 'ls', input: {} }]);
-    assert.strictEqual(reader.summary.droppedToolCalls, 0);
-    assert.strictEqual(reader.summary.finishReason, 'tool_calls');
+    assert.strictEqual(reader.result().dropped.length, 0);
+    assert.strictEqual(reader.result().finishReason, 'tool_calls');
   });
 
   it('Messages fixture: a tool_use whose input came whole on its start block (no deltas) keeps that input', () => {
     const reader = routeById('messages').newReader();
     const out = readSplit(reader, fixture('messages-input-on-start.sse'));
     assert.deepStrictEqual(callsOf(out.events), [{ callId: 'toolu_1', name: 'read', input: { path: 'a.ts' } }, { callId: 'toolu_2', name: 'ls', input: {} }]);
-    assert.strictEqual(reader.summary.finishReason, 'tool_calls');
+    assert.strictEqual(reader.result().finishReason, 'tool_calls');
   });
 
   it('a tool call with invalid JSON arguments is an error on both native routes (never run)', () => {
@@ -150,6 +150,6 @@ describe('routes: stream reading split at random byte positions', () => {
     const chat = routeById('chat').newReader();
     const result = readSplit(chat, 'data: {"choices":[{"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: {"choices":[],"cost":"0.01"}\n\ndata: [DONE]\n\n');
     assert.strictEqual(textOf(result.events, 'text'), 'hi');
-    assert.strictEqual(chat.summary.complete, true);
+    assert.strictEqual(chat.result().ended, true);
   });
 });

@@ -17,7 +17,7 @@ import { planTrim, type TrimPlan } from '../core/request/prepareRequest';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { stableCut } from '../core/trim/truncateOversized';
-import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, layoutHistory } from '../core/trim/units';
+import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory } from '../core/trim/units';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings } from './support/trimHarness';
 import { calibrationArb, sessionArb, materializeSteps, type SessionSpec } from './support/sessionArbs';
@@ -38,8 +38,8 @@ function isStableCut(original: WireMessage, sent: WireMessage): boolean {
 
 /** Sent messages when nothing more can be dropped: head, prompt and the newest rounds. */
 function minimalCount(messages: readonly WireMessage[]): number {
-  const layout = layoutHistory(messages, DEFAULT_KEEP_RECENT_ROUNDS);
-  return keptIndices(messages.length, layout, layout.middle.length).length;
+  const parts = splitHistory(messages, DEFAULT_KEEP_RECENT_ROUNDS);
+  return keptIndices(messages.length, parts, parts.middle.length).length;
 }
 
 /** Every truncated message got the stable cut (no exact cut of the newest unit, which fills the ceiling by design). */
@@ -49,7 +49,7 @@ function onlyStableCuts(history: WireMessage[], now: Sent): boolean {
 
 /** An old sent message (after the head, before the newest unit) that could still be given the stable cut. */
 function stableCutLeft(history: WireMessage[], now: Sent): boolean {
-  const headEnd = layoutHistory(history).headEnd;
+  const headEnd = splitHistory(history).headEnd;
   let newest = history.length - 1;
   while (newest > 0 && history[newest].role === 'tool') newest--;
   return now.plan.trim.sentIndices.some((inputIndex, k) => {

@@ -66,7 +66,7 @@ describe('cache warming (real HTTP, fake server, test clock)', () => {
       onWarmed: (_t, outcome) => warmed.push(outcome),
     });
     const lines = { filter: (keep: (line: string) => boolean) => warmLog.lines.map((l) => l.message).filter(keep) };
-    const hooks = warmingHooks(warmer, () => built.settings, (id) => built.engine.unsupported[id] ?? []);
+    const hooks = warmingHooks(warmer, () => built.settings, (id) => built.engine.refusedParams[id] ?? []);
     const built: { engine: ChatEngine; settings: Settings; log: MemoryLogger } = engineFor(server().url, { models: ROUTES, 'promptCache.warming.enabled': warming.enabled, 'promptCache.warming.maxRequests': warming.maxRequests ?? 3 }, new MemoryStore(), fast, hooks);
     const texts: string[] = [];
     const turn = async (): Promise<void> => {

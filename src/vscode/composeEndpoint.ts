@@ -60,7 +60,7 @@ function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: 
       shared.onWarmed();
     },
   });
-  const warming = warmingHooks(warmer, view, (modelId) => engine.unsupported[modelId] ?? []);
+  const warming = warmingHooks(warmer, view, (modelId) => engine.refusedParams[modelId] ?? []);
   const engine: ChatEngine = new ChatEngine({
     log,
     store: scopedStore(context.globalState, id, isDefault),

@@ -81,8 +81,8 @@ export function modelTraits(facts: ModelFacts): { short: string[]; long: string[
     short.push(priceLabel(facts.prices));
     long.push(`Price per 1M tokens: input $${facts.prices.input}, output $${facts.prices.output}${facts.prices.cacheRead !== undefined ? `, cache read $${facts.prices.cacheRead}` : ''}${facts.prices.cacheWrite !== undefined ? `, cache write $${facts.prices.cacheWrite}` : ''}.`);
   }
-  const levels = facts.offeredReasoning?.levels ?? [];
-  if (facts.reasons || facts.offeredReasoning) {
+  const levels = facts.offeredControl?.levels ?? [];
+  if (facts.reasons || facts.offeredControl) {
     short.push('reasoning');
     long.push(levels.length ? `Reasons; thinking effort: ${levels.join(', ')} (Language Models editor).` : 'Reasons (no effort levels published).');
   }
@@ -103,7 +103,7 @@ function priceLabel(prices: Prices): string {
 
 /** Models with effort levels on the route they take offer them in the picker (effortPicker.ts). */
 function thinkingOption(facts: ModelFacts): { configurationSchema?: Record<string, unknown> } {
-  const reasoning = facts.offeredReasoning;
-  const schema = reasoning ? effortConfigurationSchema({ id: facts.id, route: facts.route, reasoning }) : undefined;
+  const reasoningControl = facts.offeredControl;
+  const schema = reasoningControl ? effortConfigurationSchema({ id: facts.id, route: facts.route, reasoningControl }) : undefined;
   return schema ? { configurationSchema: schema } : {};
 }

@@ -59,7 +59,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const { part, entry } = this.entryFor(model);
+    const { part, entry } = this.resolvedEntry(model);
     const chatMessages = toChatMessages(messages);
     const tools = toChatTools(options.tools);
     // Title and summary requests do not move chat's context indicator (sideRequest.ts).
@@ -99,7 +99,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   }
 
   /** The endpoint and the entry its engine trims for (the endpoint's own model id). */
-  private entryFor(model: vscode.LanguageModelChatInformation): { part: EndpointPart; entry: ModelEntry } {
+  private resolvedEntry(model: vscode.LanguageModelChatInformation): { part: EndpointPart; entry: ModelEntry } {
     const { part, modelId } = this.endpoints.resolve(model.id);
     const listed = part.list.find(modelId, part.config().baseUrl) ?? {
       id: modelId,

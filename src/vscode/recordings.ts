@@ -1,7 +1,7 @@
 /**
  * The request recordings (opencode.recordRequests) the session report can open: this window's
- * `<log folder>/requests/*.jsonl`, and — since VS Code gives each window session a new log folder,
- * `<logs>/<session>/window<N>/exthost/<extension>` — the same folder of the earlier sessions VS Code still
+ * `<log folder>/requests/*.jsonl`, and — since VS Code gives each launch a new log folder,
+ * `<logs>/<launch>/window<N>/exthost/<extension>` — the same folder of the earlier launches VS Code still
  * keeps, so a conversation from before a restart can be opened.
  */
 import * as fs from 'fs';
@@ -20,17 +20,17 @@ export interface RecordingFile {
 
 export const MAX_LISTED_RECORDINGS = 20;
 
-/** This window's log folder and, when it has VS Code's layout, the same folder of earlier window sessions. */
+/** This window's log folder and, when it sits in VS Code's folder tree, the same folder of earlier launches. */
 export function recordingFolders(logDir: string): string[] {
   const folders = [path.join(logDir, 'requests')];
   const extension = path.basename(logDir);
   const exthost = path.dirname(logDir);
   const windowDir = path.dirname(exthost);
-  const sessionDir = path.dirname(windowDir);
+  const launchDir = path.dirname(windowDir);
   if (path.basename(exthost) !== 'exthost' || !/^window\d+$/.test(path.basename(windowDir))) return folders;
-  for (const session of safeList(path.dirname(sessionDir))) {
-    for (const win of safeList(path.join(path.dirname(sessionDir), session)).filter((w) => /^window\d+$/.test(w))) {
-      const folder = path.join(path.dirname(sessionDir), session, win, 'exthost', extension, 'requests');
+  for (const launch of safeList(path.dirname(launchDir))) {
+    for (const win of safeList(path.join(path.dirname(launchDir), launch)).filter((w) => /^window\d+$/.test(w))) {
+      const folder = path.join(path.dirname(launchDir), launch, win, 'exthost', extension, 'requests');
       if (!folders.includes(folder)) folders.push(folder);
     }
   }

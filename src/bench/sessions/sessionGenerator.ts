@@ -5,7 +5,7 @@
  * prefix-extension of the one before (as VS Code re-supplies the whole history each turn).
  */
 import { SeededRandom } from '../../test/fixtures/textSamples';
-import { layoutHistory } from '../../core/trim/units';
+import { splitHistory } from '../../core/trim/units';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import type { ReplayRequest } from '../../core/replay/replayFile';
 import type { RegimeSpec } from './regimes';
@@ -89,7 +89,7 @@ export function requestAt(session: BenchSession, i: number): ReplayRequest {
 }
 
 function meanUnitTokens(messages: readonly WireMessage[], sizer: SessionSizer): number {
-  const units = layoutHistory(messages).middle;
+  const units = splitHistory(messages).middle;
   let tokens = 0;
   for (const unit of units) for (let i = unit.start; i < unit.end; i++) tokens += sizer.messageTokens(messages[i]);
   return units.length ? tokens / units.length : 0;

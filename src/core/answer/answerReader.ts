@@ -4,7 +4,7 @@
  * its error (errorFrame.ts) and OpenCode's cost field are read the same for every route.
  */
 import { randomUUID } from 'crypto';
-import type { RouteId, ReadResult, StreamReader, StreamSummary } from '../routes/route';
+import type { RouteId, ReadResult, StreamReader } from '../routes/route';
 import type { AssistantLayout } from '../routes/nativeReplay';
 import type { StreamEvent } from '../types';
 import { isRecord } from '../util/isRecord';
@@ -51,20 +51,6 @@ export class AnswerReader implements StreamReader {
 
   result(): AnswerResult {
     return this.assembler.result();
-  }
-
-  get summary(): StreamSummary {
-    const r = this.assembler.result();
-    return {
-      textChars: r.textChars,
-      thinkingChars: r.thinkingChars,
-      toolCalls: r.toolCalls,
-      finishReason: r.finishReason,
-      complete: r.ended,
-      sawUsage: !!r.usage,
-      droppedToolCalls: r.dropped.length,
-      usageAnomaly: r.usageAnomaly,
-    };
   }
 
   layout(): AssistantLayout | undefined {

@@ -60,7 +60,7 @@ type Emit = (event: StreamEvent) => void;
 export class AnswerAssembler {
   private readonly calls: ToolCalls;
   private readonly usage = new UsageRecord();
-  private readonly layout: LayoutRecorder;
+  private readonly layoutRecorder: LayoutRecorder;
   /** Native items waiting for the call they belong before (by key). */
   private readonly callNatives = new Map<string, Record<string, unknown>[]>();
   private readonly state: AnswerResult = {
@@ -70,7 +70,7 @@ export class AnswerAssembler {
 
   /** `seed`: unique per answer, for the ids of calls the wire sent without one (toolCalls.ts). */
   constructor(route: RouteId, seed: string) {
-    this.layout = new LayoutRecorder(route);
+    this.layoutRecorder = new LayoutRecorder(route);
     this.calls = new ToolCalls(seed);
   }
 
@@ -106,7 +106,7 @@ export class AnswerAssembler {
       finishReason: s.finishReason === 'stop' && s.toolCalls > 0 ? 'tool_calls' : s.finishReason,
       ...(reading ? { usage: reading.usage } : {}),
       ...(reading?.anomaly ? { usageAnomaly: reading.anomaly } : {}),
-      layout: this.layout.layout(),
+      layout: this.layoutRecorder.layout(),
       dropped: [...s.dropped],
       callIds: [...s.callIds],
       skipped: { ...s.skipped },
@@ -135,7 +135,7 @@ export class AnswerAssembler {
         step.error = event.error;
         return;
       case 'native':
-        if (event.call === undefined) this.layout.native(event.item);
+        if (event.call === undefined) this.layoutRecorder.native(event.item);
         else this.callNatives.set(event.call, [...(this.callNatives.get(event.call) ?? []), event.item]);
         return;
       case 'cost':
@@ -160,7 +160,7 @@ export class AnswerAssembler {
       return;
     }
     const { callId, name, input } = verdict.delivered;
-    for (const item of natives) this.layout.native({ ...item, callId });
+    for (const item of natives) this.layoutRecorder.native({ ...item, callId });
     emit({ kind: 'toolCall', callId, name, input });
   }
 
@@ -188,14 +188,14 @@ export class AnswerAssembler {
     const s = this.state;
     if (event.kind === 'text') {
       s.textChars += event.text.length;
-      this.layout.text();
+      this.layoutRecorder.text();
     } else if (event.kind === 'thinking') {
       s.thinkingChars += event.text.length;
       s.thinking += event.text;
     } else if (event.kind === 'toolCall') {
       s.toolCalls++;
       s.callIds.push(event.callId);
-      this.layout.call(event.callId);
+      this.layoutRecorder.call(event.callId);
     }
     shown.push(event);
   }

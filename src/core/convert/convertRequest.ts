@@ -21,7 +21,7 @@ export interface ConvertOptions {
   /** What an image may be for this model (imageLimitsFor); the defaults when not given. */
   imageLimits?: ImageLimits;
   imageMemo?: ImageFitMemo;
-  reasoning?: ReasoningMemory;
+  reasoningMemory?: ReasoningMemory;
 }
 
 export interface Conversion {
@@ -39,8 +39,8 @@ export function convertRequest(messages: readonly ChatMessage[], options: Conver
   const images = fitted ? { messages: fitted.messages, removed: 0 } : withoutImages(messages);
   let wire = toWireMessages(images.messages);
   let reasoningRestored = 0;
-  if (options.reasoning) {
-    const restored = options.reasoning.restore(wire);
+  if (options.reasoningMemory) {
+    const restored = options.reasoningMemory.restore(wire);
     reasoningRestored = restored.restored;
     wire = restored.messages;
   }

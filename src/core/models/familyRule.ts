@@ -13,7 +13,7 @@ export interface Family {
   prefix: string;
   route: RouteId;
   /** The model reasons (Responses asks for encrypted reasoning, Gemini for thoughts). Undefined: unknown. */
-  reasoning?: boolean;
+  reasons?: boolean;
   /** The endpoints that serve the family on this route; on the others it is chat. */
   catalogs: readonly EndpointCatalog[];
 }
@@ -21,19 +21,19 @@ export interface Family {
 const BOTH: readonly EndpointCatalog[] = ['zen', 'go'];
 
 export const FAMILIES: readonly Family[] = [
-  { prefix: 'gpt-', route: 'responses', reasoning: true, catalogs: BOTH },
-  { prefix: 'o1', route: 'responses', reasoning: true, catalogs: BOTH },
-  { prefix: 'o3', route: 'responses', reasoning: true, catalogs: BOTH },
-  { prefix: 'o4', route: 'responses', reasoning: true, catalogs: BOTH },
-  { prefix: 'codex-', route: 'responses', reasoning: true, catalogs: BOTH },
+  { prefix: 'gpt-', route: 'responses', reasons: true, catalogs: BOTH },
+  { prefix: 'o1', route: 'responses', reasons: true, catalogs: BOTH },
+  { prefix: 'o3', route: 'responses', reasons: true, catalogs: BOTH },
+  { prefix: 'o4', route: 'responses', reasons: true, catalogs: BOTH },
+  { prefix: 'codex-', route: 'responses', reasons: true, catalogs: BOTH },
   // Zen's page says chat for grok; models.dev and the gateway's own errors say /responses (docs/routes.md).
-  { prefix: 'grok-', route: 'responses', reasoning: true, catalogs: BOTH },
+  { prefix: 'grok-', route: 'responses', reasons: true, catalogs: BOTH },
   { prefix: 'muse-', route: 'responses', catalogs: BOTH },
   { prefix: 'claude-', route: 'messages', catalogs: BOTH },
   { prefix: 'qwen3', route: 'messages', catalogs: BOTH },
   // MiniMax is chat on Zen.
   { prefix: 'minimax-', route: 'messages', catalogs: ['go'] },
-  { prefix: 'gemini-', route: 'gemini', reasoning: true, catalogs: BOTH },
+  { prefix: 'gemini-', route: 'gemini', reasons: true, catalogs: BOTH },
 ];
 
 /** The family an id belongs to. `catalog` undefined (a custom endpoint): the first row whatever its endpoints. */

@@ -12,7 +12,7 @@ import { isRouteId, type RouteId } from '../routes/route';
 import { isRecord } from '../util/isRecord';
 import { isFreeTierId } from './familyRule';
 import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, PriceSet, Prices } from './modelData';
-import { CONTROLS, EFFORT_LEVELS, type EffortLevel, type ModelReasoning } from './reasoning';
+import { CONTROLS, EFFORT_LEVELS, type EffortLevel, type ReasoningControl } from './reasoningControl';
 
 export const PROVIDER_OF: Readonly<Record<EndpointCatalog, string>> = { zen: 'opencode', go: 'opencode-go' };
 /** More models than any provider has listed by far: an answer beyond this is not the catalogue. */
@@ -73,8 +73,8 @@ function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteI
   if (maxOutputTokens !== undefined) card.maxOutputTokens = maxOutputTokens;
   const input = isRecord(model.modalities) && Array.isArray(model.modalities.input) ? model.modalities.input : undefined;
   if (input) card.imageInput = input.includes('image');
-  const reasoning = model.reasoning === true ? reasoningOf(route, model.reasoning_options) : undefined;
-  if (reasoning) card.reasoning = reasoning;
+  const reasoningControl = model.reasoning === true ? reasoningControlOf(route, model.reasoning_options) : undefined;
+  if (reasoningControl) card.reasoningControl = reasoningControl;
   if (route === 'chat' && (model.interleaved === true || (isRecord(model.interleaved) && model.interleaved.field === 'reasoning_content'))) card.echoReasoningContent = true;
   if (model.temperature === false) card.noTemperature = true;
   const prices = pricesOf(model.cost);
@@ -136,16 +136,16 @@ function statusOf(status: unknown): ModelStatus | undefined {
  * `toggle` adds off/on (or just off beside effort levels); `budget_tokens` is a budget control. Levels a control
  * cannot express are dropped, so a card never offers what the request cannot carry.
  */
-export function reasoningOf(route: RouteId, options: unknown): ModelReasoning {
+export function reasoningControlOf(route: RouteId, options: unknown): ReasoningControl {
   const list = Array.isArray(options) ? options.filter(isRecord) : [];
   const effort = list.find((o) => o.type === 'effort');
   const values = Array.isArray(effort?.values) ? effort.values.filter((v): v is EffortLevel => EFFORT_LEVELS.includes(v as EffortLevel)) : [];
   const toggle = list.some((o) => o.type === 'toggle');
   const budget = list.find((o) => o.type === 'budget_tokens');
   const maxBudget = tokens(budget?.max);
-  const pick = (control: ModelReasoning['control'], levels: EffortLevel[], withBudget = false): ModelReasoning => {
+  const pick = (control: ReasoningControl['control'], levels: EffortLevel[], withBudget = false): ReasoningControl => {
     const allowed = CONTROLS[control].levels;
-    const out: ModelReasoning = { control, levels: [...new Set(levels)].filter((l) => allowed.includes(l)) };
+    const out: ReasoningControl = { control, levels: [...new Set(levels)].filter((l) => allowed.includes(l)) };
     if (withBudget && maxBudget !== undefined) out.maxBudget = maxBudget;
     return out;
   };

@@ -45,7 +45,7 @@ export type RefreshResult = 'updated' | 'unchanged' | 'not-due' | 'failed';
 export class LiveModelData {
   private saved: Saved | undefined;
   private inFlight: Promise<RefreshResult> | undefined;
-  /** This session's last try, so a failure with nothing stored is not retried before a day either. */
+  /** This activation's last try, so a failure with nothing stored is not retried before a day either. */
   private triedAt = -Infinity;
 
   constructor(

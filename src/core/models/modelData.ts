@@ -3,7 +3,7 @@
  * endpoint, per model id, what the model is. Produced only by fromModelsDev.ts, so both sources follow one rule.
  */
 import type { RouteId } from '../routes/route';
-import type { ModelReasoning } from './reasoning';
+import type { ReasoningControl } from './reasoningControl';
 
 /** The OpenCode endpoints with published model data. A custom endpoint has none of its own. */
 export type EndpointCatalog = 'zen' | 'go';
@@ -32,7 +32,7 @@ export interface ModelCard {
   maxOutputTokens?: number;
   imageInput?: boolean;
   /** Present when the model reasons. */
-  reasoning?: ModelReasoning;
+  reasoningControl?: ReasoningControl;
   /** Chat: the model's reasoning_content must be echoed on assistant turns (400 otherwise). */
   echoReasoningContent?: boolean;
   /** The model refuses `temperature`. */

@@ -17,7 +17,7 @@ import type { RouteId } from '../routes/route';
 import { SNAPSHOT } from './data/snapshot';
 import { bareId, familyOf, isFreeTierId } from './familyRule';
 import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, Prices } from './modelData';
-import type { ModelReasoning } from './reasoning';
+import type { ReasoningControl } from './reasoningControl';
 
 export type FactSource = 'setting' | 'learned' | 'live' | 'snapshot' | 'family' | 'endpoint' | 'fallback' | 'default' | 'unknown';
 
@@ -54,12 +54,12 @@ export interface ModelFacts {
   imageInput: boolean;
   toolCalling: boolean;
   /** The card's reasoning control, when its route is the route taken (a control exists on its own route only). */
-  reasoning?: ModelReasoning;
+  reasoningControl?: ReasoningControl;
   /**
    * The levels the picker offers: the card on the route taken, else the model's card on its own route (on a custom
    * endpoint the first refusal moves the request there; sendBody applies a level only on the card's route).
    */
-  offeredReasoning?: ModelReasoning;
+  offeredControl?: ReasoningControl;
   /** The model reasons on `route`: Responses asks for encrypted reasoning, Gemini for thoughts. */
   reasons: boolean;
   /** The same rule for another route (a switch rebuilds the body for it). */
@@ -130,8 +130,8 @@ export class ModelTable {
   cardOn(modelId: string, catalog: EndpointCatalog | undefined, route: RouteId): RouteCard | undefined {
     const card = this.card(modelId, catalog, route)?.card;
     if (card?.route !== route) return undefined;
-    const { reasoning, maxOutputTokens } = card;
-    return { id: modelId, route, reasoning, maxOutputTokens, echoReasoningContent: card.echoReasoningContent === true, noTemperature: card.noTemperature === true };
+    const { reasoningControl, maxOutputTokens } = card;
+    return { id: modelId, route, reasoningControl, maxOutputTokens, echoReasoningContent: card.echoReasoningContent === true, noTemperature: card.noTemperature === true };
   }
 
   lookup(query: ModelQuery): ModelFacts {
@@ -146,8 +146,8 @@ export class ModelTable {
     const dataFirst = catalog !== undefined;
     const fromData = found?.card;
     const maxOutputTokens = override?.maxOutputTokens ?? (dataFirst ? fromData?.maxOutputTokens ?? listed.maxOutputTokens : listed.maxOutputTokens ?? fromData?.maxOutputTokens);
-    const cardReasons = fromData ? fromData.reasoning !== undefined : undefined;
-    const familyReasons = family?.reasoning;
+    const cardReasons = fromData ? fromData.reasoningControl !== undefined : undefined;
+    const familyReasons = family?.reasons;
     const reasonsOn = (on: RouteId): boolean => {
       const known = cardReasons ?? familyReasons;
       // Every Gemini model served reasons; elsewhere only a model known to reason asks for its reasoning.
@@ -163,8 +163,8 @@ export class ModelTable {
       maxOutputTokens: maxOutputTokens !== undefined && contextWindow !== undefined ? Math.min(maxOutputTokens, contextWindow) : maxOutputTokens,
       imageInput: override?.imageInput ?? (dataFirst ? fromData?.imageInput ?? listed.imageInput : listed.imageInput ?? fromData?.imageInput) ?? false,
       toolCalling: listed.toolCalling ?? true,
-      reasoning: card?.card.reasoning,
-      offeredReasoning: card ? card.card.reasoning : fromData?.reasoning,
+      reasoningControl: card?.card.reasoningControl,
+      offeredControl: card ? card.card.reasoningControl : fromData?.reasoningControl,
       reasons: reasonsOn(route),
       reasonsOn,
       echoReasoningContent: card?.card.echoReasoningContent === true,

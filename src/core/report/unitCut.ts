@@ -4,7 +4,7 @@
  * rule differs), and the messages that remain once the oldest `dropUnits` middle units are gone.
  */
 import type { MessageSize } from '../trim/messageSize';
-import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, layoutHistory, type HistoryLayout } from '../trim/units';
+import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory, type HistoryParts } from '../trim/units';
 import type { WireMessage } from '../wire/wireTypes';
 
 export interface PolicyDecision {
@@ -15,7 +15,7 @@ export interface PolicyDecision {
 }
 
 export interface SizedHistory {
-  layout: HistoryLayout;
+  parts: HistoryParts;
   /** Estimated tokens and bytes of each middle unit, oldest first. */
   units: MessageSize[];
   total: MessageSize;
@@ -25,13 +25,13 @@ export interface SizedHistory {
 export function sizeHistory(messages: readonly WireMessage[], tools: MessageSize, sizeOf: (m: WireMessage) => MessageSize): SizedHistory {
   const sizes = messages.map(sizeOf);
   // The extension's units: older turns, then the oldest rounds of the current turn (the newest rounds and the prompt stay).
-  const layout = layoutHistory(messages, DEFAULT_KEEP_RECENT_ROUNDS);
+  const parts = splitHistory(messages, DEFAULT_KEEP_RECENT_ROUNDS);
   const total = { tokens: tools.tokens, bytes: tools.bytes };
   for (const size of sizes) {
     total.tokens += size.tokens;
     total.bytes += size.bytes;
   }
-  const units = layout.middle.map((unit) => {
+  const units = parts.middle.map((unit) => {
     const size = { tokens: 0, bytes: 0 };
     for (let i = unit.start; i < unit.end; i++) {
       size.tokens += sizes[i].tokens;
@@ -39,13 +39,13 @@ export function sizeHistory(messages: readonly WireMessage[], tools: MessageSize
     }
     return size;
   });
-  return { layout, units, total, messageCount: messages.length };
+  return { parts, units, total, messageCount: messages.length };
 }
 
 /** Head, the current prompt, then everything from the first kept middle unit to the end (the tail is never dropped). */
 export function decisionAfterDropping(history: SizedHistory, dropUnits: number): PolicyDecision {
-  const { layout, units } = history;
-  const sentIndices = keptIndices(history.messageCount, layout, dropUnits);
+  const { parts, units } = history;
+  const sentIndices = keptIndices(history.messageCount, parts, dropUnits);
   let estimate = history.total.tokens;
   for (let k = 0; k < dropUnits; k++) estimate -= units[k].tokens;
   return { sentIndices, estimate };

@@ -7,7 +7,7 @@
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
-import { MAX_DROPPED_PARAMS, validCalibration, validContextWindow, validDroppedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { MAX_REFUSED_PARAMS, validCalibration, validContextWindow, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
 import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
 import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
@@ -33,7 +33,7 @@ import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type ShownSoFar } from './streamAnswer';
 import { attemptBody } from './sendBody';
-import { unsupportedParamOf } from './unsupportedParams';
+import { refusedParamOf } from './refusedParams';
 import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
 import { OnceKeys } from '../util/onceKeys';
@@ -48,9 +48,9 @@ export const STORE_KEYS = {
   calibrations: 'opencode.calibrations',
   learned: 'opencode.learnedLimits',
   states: 'opencode.trimStates',
-  reasoning: 'opencode.reasoning',
-  unsupported: 'opencode.unsupportedParams',
-  sessions: 'opencode.sessionClaims',
+  reasoningMemory: 'opencode.reasoning',
+  refusedParams: 'opencode.unsupportedParams',
+  sessionClaims: 'opencode.sessionClaims',
   nativeReplay: 'opencode.nativeReplay',
   routes: 'opencode.learnedRoutes',
 };
@@ -61,20 +61,20 @@ export class ChatEngine {
   readonly calibrations: Calibrations;
   readonly learned: LearnedLimits;
   readonly states: ConversationStates;
-  readonly reasoning: ReasoningMemory;
+  readonly reasoningMemory: ReasoningMemory;
   /** Which conversation owns each opening (the session id and trim-state key). */
-  readonly sessions: SessionIds;
+  readonly sessionIds: SessionIds;
   /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (routes/nativeReplay.ts). */
   readonly nativeReplay: NativeReplayMemory;
   /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
   readonly routes: LearnedRoutes;
-  /** Parameters each model refused (unsupportedParams.ts). */
-  readonly unsupported: Record<string, string[]>;
+  /** Parameters each model refused (refusedParams.ts). */
+  readonly refusedParams: Record<string, string[]>;
   /** What the accounting reads and updates: the log, the calibrations and the conversation states. */
   readonly accounting: AccountingState;
 
   private readonly store: PersistedStore;
-  /** Pinned routes (opencode.models api) the gateway refused this session, and the route that answered. */
+  /** Pinned routes (opencode.models api) the gateway refused in this activation, and the route that answered. */
   private readonly refusedPins = new RefusedPins();
 
   /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
@@ -85,13 +85,13 @@ export class ChatEngine {
     this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
     this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validContextWindow));
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, TRIM_STATE_CAPACITY));
-    this.reasoning = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoning, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries));
-    this.unsupported = load(STORE_KEYS.unsupported, validDroppedParams);
+    this.reasoningMemory = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoningMemory, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries));
+    this.refusedParams = load(STORE_KEYS.refusedParams, validRefusedParams);
     // The newest maxEntries in saved order; fromJSON then applies the character bound the same way.
     this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries));
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
-    const claims = this.store.loadMap(STORE_KEYS.sessions, validSessionClaim, MAX_SESSION_CLAIMS);
-    this.sessions = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessions, this.sessions.toJSON()), deps.sessionScope);
+    const claims = this.store.loadMap(STORE_KEYS.sessionClaims, validSessionClaim, MAX_SESSION_CLAIMS);
+    this.sessionIds = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessionClaims, this.sessionIds.toJSON()), deps.sessionScope);
     this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().catalog) };
   }
 
@@ -110,7 +110,7 @@ export class ChatEngine {
 
   /** Converts and prepares in one call (tests); run() converts once (convertForRequest) and prepares from that (prepareFrom), again after a context-length 400. */
   prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
-    return this.prepareFrom(request, listed, convertForRequest(request, { reasoning: this.reasoning, log: this.deps.log }));
+    return this.prepareFrom(request, listed, convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log }));
   }
 
   private prepareFrom(request: ChatRequest, listed: ModelLimits, converted: WireMessage[]): PreparedRequest {
@@ -126,11 +126,11 @@ export class ChatEngine {
       memo: this.memo,
       states: this.states,
       log: this.deps.log,
-      reasoning: this.reasoning,
-      sessions: this.sessions,
+      reasoningMemory: this.reasoningMemory,
+      sessionIds: this.sessionIds,
       route: routeById(choice.route),
-      reasoningModel: choice.reasoning,
-      reasoningOn: choice.reasoningOn,
+      reasons: choice.reasons,
+      reasonsOn: choice.reasonsOn,
       replay: this.nativeReplay,
     });
   }
@@ -168,7 +168,7 @@ export class ChatEngine {
     const { request, listed, settings, endpoint, signal } = scope;
     const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     // Converted once (its [request] lines logged once): a re-trim after a context-length 400 starts from this.
-    const converted = convertForRequest(request, { reasoning: this.reasoning, log: this.deps.log });
+    const converted = convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log });
     let prepared = this.prepareFrom(request, listed, converted);
     const switches: RouteSwitch[] = [];
     const refused: string[] = [];
@@ -177,7 +177,7 @@ export class ChatEngine {
     let badAnswerRetries = 0;
     for (let attempt = 1; ; attempt++) {
       this.deps.onAttempt?.(prepared);
-      sent = { prepared, body: attemptBody(prepared, settings, this.unsupported[request.modelId] ?? []), refused: [...refused] };
+      sent = { prepared, body: attemptBody(prepared, settings, this.refusedParams[request.modelId] ?? []), refused: [...refused] };
       const tried = await this.attempt(scope, prepared, sent.body);
       if (!('error' in tried)) {
         if (switches.length > 0) this.rememberRoute(settings, request.modelId, switches, prepared.route.id);
@@ -190,9 +190,9 @@ export class ChatEngine {
         prepared = switched;
         continue;
       }
-      const dropped = this.dropRefusedParam(request.modelId, error);
-      if (dropped) {
-        refused.push(dropped);
+      const refusedNow = this.learnRefusedParam(request.modelId, error);
+      if (refusedNow) {
+        refused.push(refusedNow);
         continue;
       }
       if (!retriedContextLength && isContextLengthError(error)) {
@@ -218,12 +218,12 @@ export class ChatEngine {
   }
 
   /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
-  private dropRefusedParam(modelId: string, error: unknown): string | undefined {
-    const refused = unsupportedParamOf(error);
-    const dropped = this.unsupported[modelId] ?? [];
-    if (!refused || dropped.includes(refused) || dropped.length >= MAX_DROPPED_PARAMS) return undefined;
-    this.unsupported[modelId] = [...dropped, refused];
-    void this.store.save(STORE_KEYS.unsupported, this.unsupported);
+  private learnRefusedParam(modelId: string, error: unknown): string | undefined {
+    const refused = refusedParamOf(error);
+    const known = this.refusedParams[modelId] ?? [];
+    if (!refused || known.includes(refused) || known.length >= MAX_REFUSED_PARAMS) return undefined;
+    this.refusedParams[modelId] = [...known, refused];
+    void this.store.save(STORE_KEYS.refusedParams, this.refusedParams);
     this.deps.log.warn(`[request] ${modelId} does not accept "${refused}"; sending without it from now on.`);
     return refused;
   }
@@ -262,7 +262,7 @@ export class ChatEngine {
         modelId,
         signal,
         idleTimeoutMs: this.timing.idleTimeoutMs ?? settings.streamIdleTimeoutSeconds * 1000,
-        includeUsage: route.attempt.usageAsked?.(new Set(this.unsupported[modelId] ?? [])) ?? true,
+        includeUsage: route.attempt.usageAsked?.(new Set(this.refusedParams[modelId] ?? [])) ?? true,
         client: OPENCODE_CLIENT,
         log: this.deps.log,
       },
@@ -274,8 +274,8 @@ export class ChatEngine {
     if (tried.error !== undefined) return { error: tried.error, shown: tried.shown };
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
-      this.reasoning.remember(answer.callIds, answer.thinking);
-      void this.store.save(STORE_KEYS.reasoning, this.reasoning.toJSON());
+      this.reasoningMemory.remember(answer.callIds, answer.thinking);
+      void this.store.save(STORE_KEYS.reasoningMemory, this.reasoningMemory.toJSON());
     }
     this.rememberLayout(modelId, answer.layout);
     // Usage goes one way: the answer's result → accounting → VS Code, once.

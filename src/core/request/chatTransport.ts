@@ -34,12 +34,12 @@ export function clientFor(endpoint: Endpoint): OpenAI {
   return client;
 }
 
-/** The model list belongs to no conversation: one session id per activation, so the gateway can group the fetches. */
-const MODEL_LIST_SESSION = `models-${randomUUID()}`;
+/** The model list belongs to no session: one id per activation, sent as x-opencode-session, so the gateway can group the fetches. */
+const MODEL_LIST_GROUP_ID = `models-${randomUUID()}`;
 
 /** GET {baseUrl}/models through the SDK, raw JSON so every endpoint's extra fields survive. */
 export async function fetchModelList(endpoint: Endpoint, signal?: AbortSignal): Promise<unknown> {
-  const headers = { 'x-opencode-client': OPENCODE_CLIENT, 'x-opencode-session': MODEL_LIST_SESSION };
+  const headers = { 'x-opencode-client': OPENCODE_CLIENT, 'x-opencode-session': MODEL_LIST_GROUP_ID };
   const response = await clientFor(endpoint).get('/models', { signal, headers });
   return response;
 }

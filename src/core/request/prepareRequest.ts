@@ -17,7 +17,7 @@ import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
 import { calibratedTokens, trimHistory, type TrimResult } from '../trim/historyTrim';
 import { truncateOversized } from '../trim/truncateOversized';
-import { DEFAULT_KEEP_RECENT_ROUNDS, layoutHistory } from '../trim/units';
+import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from '../trim/units';
 import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
 import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
@@ -51,15 +51,15 @@ export interface PrepareContext {
   states: ConversationStates;
   log: Logger;
   /** Reasoning of earlier tool-call answers, put back where the history lost it. */
-  reasoning?: ReasoningMemory;
+  reasoningMemory?: ReasoningMemory;
   /** Tells conversations with the same opening apart (sessionId.ts); without it, the opening alone is the id. */
-  sessions?: SessionIds;
+  sessionIds?: SessionIds;
   /** The request's route (selectRoute); chat when not given. */
   route?: Route;
-  /** A Responses reasoning model (route table): ask for its encrypted reasoning to pass back. */
-  reasoningModel?: boolean;
+  /** The model reasons (model table): Responses asks for its encrypted reasoning to pass back, Gemini for thoughts. */
+  reasons?: boolean;
   /** The same flag for another route (selectRoute's rule), for a route switch. */
-  reasoningOn?: (route: RouteId) => boolean;
+  reasonsOn?: (route: RouteId) => boolean;
   /** Native items of earlier answers, passed back verbatim by the native routes. */
   replay?: NativeReplay;
   /** A replay of a recording: what each message's native items added when it was recorded (nativeSizes.ts). */
@@ -74,7 +74,7 @@ export interface PreparedRequest extends TrimPlan {
   /** The picker's thinking effort, folded in at send time (sendBody.ts). */
   effort?: unknown;
   /** Whether the model reasons on another route (bodyFor); without it a switch keeps this body's flag. */
-  reasoningOn?: (route: RouteId) => boolean;
+  reasonsOn?: (route: RouteId) => boolean;
 }
 
 export interface TrimPlan {
@@ -100,8 +100,8 @@ export function prepareRequest(request: ChatRequest, ctx: PrepareContext): Prepa
  * for a re-trim after a context-length 400, so those lines are not logged again (a failed attempt changes nothing
  * the conversion reads).
  */
-export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoning' | 'log'>): WireMessage[] {
-  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, imageLimits: imageLimitsFor(request.modelId), reasoning: ctx.reasoning });
+export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'>): WireMessage[] {
+  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, imageLimits: imageLimitsFor(request.modelId), reasoningMemory: ctx.reasoningMemory });
   logConversion(request.modelId, changed, ctx.log);
   return messages;
 }
@@ -121,11 +121,11 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
     sessionId: plan.sessionId,
     maxOutputTokens: ctx.limits.maxOutputTokens,
     outputRoom: outputRoom(plan.budget, plan.geometry.ceiling, plan.trim.estTokens),
-    reasoning: ctx.reasoningModel,
+    reasons: ctx.reasons,
     replay: ctx.replay,
     cacheLifetime: ctx.settings.promptCache,
   };
-  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasoningOn: ctx.reasoningOn };
+  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasonsOn: ctx.reasonsOn };
 }
 
 /**
@@ -146,7 +146,7 @@ function refuseUnfitFixedPart(modelId: string, messages: readonly WireMessage[],
 
 /** The same prepared request on another route: the trim (and so the cut) unchanged, only the body rebuilt. */
 export function bodyFor(prepared: PreparedRequest, route: Route): PreparedRequest {
-  const bodyInput = prepared.reasoningOn ? { ...prepared.bodyInput, reasoning: prepared.reasoningOn(route.id) } : prepared.bodyInput;
+  const bodyInput = prepared.reasonsOn ? { ...prepared.bodyInput, reasons: prepared.reasonsOn(route.id) } : prepared.bodyInput;
   return { ...prepared, route, bodyInput, body: route.buildBody(bodyInput) };
 }
 
@@ -156,7 +156,7 @@ export function bodyFor(prepared: PreparedRequest, route: Route): PreparedReques
  */
 export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: PrepareContext): TrimPlan {
   const input = messages;
-  const sessionId = ctx.sessions ? ctx.sessions.idFor(input) : conversationSessionId(input);
+  const sessionId = ctx.sessionIds ? ctx.sessionIds.idFor(input) : conversationSessionId(input);
   const budget = trimBudget(ctx);
   const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim, ctx.calibrationSpread ?? 0);
   // While the history only grows, the last cut, its grid and its truncations still bind (never move back).
@@ -164,8 +164,8 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const prior = ctx.states.get(sessionId);
   const grid = gridFor(geometry, budget.tokens, ctx.calibration, grew ? ctx.states.frozenGrid(sessionId) : undefined);
   const keepRounds = ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS;
-  // Laid out once per request: the trim and the truncation read the same layout.
-  const layout = layoutHistory(input, keepRounds);
+  // Split once per request: the trim and the truncation read the same parts.
+  const parts = splitHistory(input, keepRounds);
   // Native items (encrypted reasoning, signed thinking, thought signatures) count in their message's size on every route alike.
   const layoutOf = layoutLookup(ctx.replay);
   const trim = trimHistory(input, {
@@ -177,7 +177,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     minFirstKept: grew ? prior.lastFirstKept : 0,
     lastRemoved: grew ? prior.lastRemoved : 0,
     keepRounds,
-    layout,
+    parts,
     memo: ctx.memo,
     layoutOf,
     tools: toolsSize(tools),
@@ -186,7 +186,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
   const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept);
-  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: layout.headEnd, layoutOf }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: parts.headEnd, layoutOf }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
   const sent = shrunk.trim;
   const cutMoved = ctx.states.recordCut(sessionId, {
     removed: trim.removed,
@@ -214,7 +214,7 @@ interface ShrinkScope {
   sessionId: string;
   /** The cut already moves on this request: truncation lands low too. */
   moving: boolean;
-  /** End of the head (system messages and anchor), from the request's one layout. */
+  /** End of the head (system messages and anchor), from the request's one split (splitHistory). */
   headEnd: number;
   /** The messages' remembered native layouts (truncation shortens text, never native items). */
   layoutOf?: (message: WireMessage) => AssistantLayout | undefined;

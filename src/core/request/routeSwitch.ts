@@ -4,7 +4,7 @@
  * the body rebuilt, each route tried once (docs/routes.md).
  *
  * A route pinned in `opencode.models["<id>"].api` that the gateway refuses: the route that answered is used instead
- * for the rest of the window session (not persisted: the user may fix the setting), and the user is told once that
+ * for the rest of the activation (until the window reloads; not persisted: the user may fix the setting), and the user is told once that
  * the setting is wrong — instead of a refusal and a second request on every request.
  */
 import type { Settings } from '../config/settings';
@@ -22,7 +22,7 @@ export interface RouteSwitch {
   format: string;
 }
 
-/** Pinned routes the gateway refused this window session: endpoint + model + pinned route → the route that answered. */
+/** Pinned routes the gateway refused in this activation: endpoint + model + pinned route → the route that answered. */
 export class RefusedPins {
   private readonly answered = new Map<string, RouteId>();
 
@@ -47,7 +47,7 @@ export function chooseRoute(modelId: string, settings: Settings, learned: Learne
   const override = settings.models?.[modelId];
   const choice = selectRoute({ modelId, override, learned: learned.get(settings.baseUrl, modelId), catalog: settings.catalog });
   const answered = override?.api && pins?.get(settings.baseUrl, modelId, override.api);
-  return answered ? { ...choice, route: answered, source: 'learned', reasoning: choice.reasoningOn(answered) } : choice;
+  return answered ? { ...choice, route: answered, source: 'learned', reasons: choice.reasonsOn(answered) } : choice;
 }
 
 /** The request on the next route when `error` is a wrong-route refusal (recorded in `switches`), else undefined. */
@@ -72,7 +72,7 @@ export interface LearnedSwitch {
 /**
  * Learns the route that answered after a refusal; returns the one [route] line and whether to persist. When the
  * refused route was the setting's, the learned route cannot win over the setting (it ranks below it), so the
- * session-scoped `pins` carry the answer instead, and the log says so rather than "remembered".
+ * activation-scoped `pins` carry the answer instead, and the log says so rather than "remembered".
  */
 export function learnRoute(learned: LearnedRoutes, baseUrl: string, modelId: string, switches: readonly RouteSwitch[], route: RouteId, pinned?: RouteId, pins?: RefusedPins): LearnedSwitch {
   if (pinned && pins && switches[0].from === pinned) {

@@ -2,18 +2,18 @@
  * The body as it goes on the wire, from the prepared one: the thinking effort folded in (the picker's value, else
  * `opencode.models["<id>"].reasoningEffort`; "default" sends nothing), then the catalogue's per-family quirks
  * (no `temperature` for noTemperature models, and the route's own: core/routes/route.ts AttemptRules.quirks), then
- * the parameters the model refused (unsupportedParams.ts, where the route keeps them). Applied per attempt,
+ * the parameters the model refused (refusedParams.ts, where the route keeps them). Applied per attempt,
  * after the trim: the same model and choice give the same bytes every turn. Pure.
  */
 import type { Settings } from '../config/settings';
 import type { EndpointCatalog } from '../models/modelData';
 import { MODEL_TABLE, type RouteCard } from '../models/modelTable';
-import { EFFORT_LEVELS } from '../models/reasoning';
+import { EFFORT_LEVELS } from '../models/reasoningControl';
 import { effortFields, mergeEffort, type EffortChoice } from '../routes/effort';
 import type { RouteId } from '../routes/route';
 import { routeById } from '../routes/registry';
 import type { PreparedRequest } from './prepareRequest';
-import { withoutParams } from './unsupportedParams';
+import { withoutParams } from './refusedParams';
 
 export interface SendShape {
   modelId: string;
@@ -25,7 +25,7 @@ export interface SendShape {
   /** `opencode.models["<id>"].reasoningEffort`. */
   setting?: EffortChoice;
   /** Parameters this model refused before. */
-  dropped: ReadonlySet<string>;
+  refused: ReadonlySet<string>;
 }
 
 /**
@@ -40,20 +40,20 @@ export function effortChoice(picked: unknown, setting: EffortChoice | undefined)
 /** The body one attempt sends for a prepared request: its route, the picked effort, the setting, what the model refused. */
 export function attemptBody(prepared: Pick<PreparedRequest, 'body' | 'route' | 'effort' | 'bodyInput'>, settings: Settings, refused: readonly string[]): Record<string, unknown> {
   const modelId = prepared.bodyInput.modelId;
-  const shape: SendShape = { modelId, route: prepared.route.id, catalog: settings.catalog, picked: prepared.effort, setting: settings.models?.[modelId]?.reasoningEffort, dropped: new Set(refused) };
+  const shape: SendShape = { modelId, route: prepared.route.id, catalog: settings.catalog, picked: prepared.effort, setting: settings.models?.[modelId]?.reasoningEffort, refused: new Set(refused) };
   return sendBody(prepared.body, shape);
 }
 
 export function sendBody(body: Record<string, unknown>, shape: SendShape): Record<string, unknown> {
   // The model table's card on this route only: its fields would not fit another (a setting or a learned switch).
   const entry: RouteCard | undefined = MODEL_TABLE.cardOn(shape.modelId, shape.catalog, shape.route);
-  const dropped = new Set(shape.dropped);
+  const omitted = new Set(shape.refused);
   let out = body;
   if (entry) {
     const patch = effortFields(entry, effortChoice(shape.picked, shape.setting), { maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : undefined });
     if (patch && Object.keys(patch).length > 0) out = mergeEffort(out, patch);
-    if (entry.noTemperature) dropped.add('temperature');
-    for (const quirk of routeById(shape.route).attempt.quirks?.(entry, patch) ?? []) dropped.add(quirk);
+    if (entry.noTemperature) omitted.add('temperature');
+    for (const quirk of routeById(shape.route).attempt.quirks?.(entry, patch) ?? []) omitted.add(quirk);
   }
-  return withoutParams(out, dropped, shape.route);
+  return withoutParams(out, omitted, shape.route);
 }

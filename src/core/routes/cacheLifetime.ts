@@ -1,7 +1,7 @@
 /**
  * How long the provider is asked to keep the conversation's cached prefix, per route (docs/prompt-cache.md):
  * - Chat Completions and Responses, OpenAI-family models: `prompt_cache_retention: "24h"` (same price as the
- *   in-memory default, so on by default). A 400 naming the field drops it for that model (unsupportedParams.ts).
+ *   in-memory default, so on by default). A 400 naming the field drops it for that model (refusedParams.ts).
  * - Messages: every breakpoint's `cache_control` gets `ttl: "1h"` when asked (writes cost 2× input instead of
  *   1.25×, so off by default).
  * The choice depends only on the settings, the route and the model id, never on the history: every request of a

@@ -5,7 +5,7 @@
  * model does not offer returns undefined (the caller drops it and logs why).
  */
 import { isRecord } from '../util/isRecord';
-import type { EffortLevel, ModelReasoning } from '../models/reasoning';
+import type { EffortLevel, ReasoningControl } from '../models/reasoningControl';
 import type { RouteId } from './route';
 
 export type EffortChoice = EffortLevel | 'default';
@@ -21,7 +21,7 @@ const MIN_ANTHROPIC_BUDGET = 1_024;
 export interface EffortSubject {
   id: string;
   route: RouteId;
-  reasoning?: ModelReasoning;
+  reasoningControl?: ReasoningControl;
   maxOutputTokens?: number;
 }
 
@@ -32,9 +32,9 @@ export interface EffortContext {
 
 export function effortFields(entry: EffortSubject, choice: EffortChoice, context: EffortContext = {}): Patch | undefined {
   if (choice === 'default') return {};
-  const reasoning = entry.reasoning;
-  if (!reasoning || !reasoning.levels.includes(choice)) return undefined;
-  switch (reasoning.control) {
+  const reasoningControl = entry.reasoningControl;
+  if (!reasoningControl || !reasoningControl.levels.includes(choice)) return undefined;
+  switch (reasoningControl.control) {
     case 'reasoning_effort':
       return choice === 'off' || choice === 'on' ? { thinking: { type: choice === 'off' ? 'disabled' : 'enabled' } } : { reasoning_effort: choice };
     case 'thinking-toggle':
@@ -45,11 +45,11 @@ export function effortFields(entry: EffortSubject, choice: EffortChoice, context
     case 'anthropic-adaptive':
       return { thinking: { type: 'adaptive' }, output_config: { effort: choice } };
     case 'anthropic-budget':
-      return choice === 'off' ? { thinking: { type: 'disabled' } } : anthropicBudget(choice, reasoning.maxBudget, context, entry.maxOutputTokens);
+      return choice === 'off' ? { thinking: { type: 'disabled' } } : anthropicBudget(choice, reasoningControl.maxBudget, context, entry.maxOutputTokens);
     case 'gemini-level':
       return { generationConfig: { thinkingConfig: { thinkingLevel: choice.toUpperCase() } } };
     case 'gemini-budget':
-      return { generationConfig: { thinkingConfig: { thinkingBudget: Math.min(GEMINI_BUDGET[choice] ?? 0, reasoning.maxBudget ?? Infinity) } } };
+      return { generationConfig: { thinkingConfig: { thinkingBudget: Math.min(GEMINI_BUDGET[choice] ?? 0, reasoningControl.maxBudget ?? Infinity) } } };
   }
 }
 

@@ -4,7 +4,7 @@
  * The adapter passes it on the model's LanguageModelChatInformation and reads the chosen value back
  * from the request's model configuration; `opencode.models["<id>"].reasoningEffort` is the settings fallback.
  */
-import type { EffortLevel } from '../models/reasoning';
+import type { EffortLevel } from '../models/reasoningControl';
 import type { EffortSubject } from './effort';
 
 export const EFFORT_PROPERTY = 'reasoningEffort';
@@ -15,7 +15,7 @@ const LABELS: Record<EffortLevel | 'default', string> = {
 };
 
 export function effortConfigurationSchema(entry: EffortSubject): Record<string, unknown> | undefined {
-  const levels = entry.reasoning?.levels ?? [];
+  const levels = entry.reasoningControl?.levels ?? [];
   if (levels.length === 0) return undefined;
   const values = ['default', ...levels] as const;
   return {

@@ -44,7 +44,7 @@ export interface BodyInput {
    */
   outputRoom?: number;
   /** The model reasons (Responses asks for encrypted reasoning to pass back). */
-  reasoning?: boolean;
+  reasons?: boolean;
   /** Native items of earlier answers (reasoning items, signed thinking blocks), looked up by tool-call id. */
   replay?: NativeReplay;
   /** The cache lifetime the settings ask for (cacheLifetime.ts); absent: the provider's default lifetime. */
@@ -73,21 +73,6 @@ export interface ReadResult {
   progress?: boolean;
 }
 
-export interface StreamSummary {
-  textChars: number;
-  thinkingChars: number;
-  toolCalls: number;
-  /** Normalized: stop | tool_calls | length | content_filter | (anything else the model said). */
-  finishReason?: string;
-  /** A terminal event arrived ([DONE], response.completed/incomplete, message_stop). */
-  complete: boolean;
-  sawUsage: boolean;
-  /** Tool calls not delivered: the stream ended inside them, or their arguments were not JSON. Never run with `{}`. */
-  droppedToolCalls: number;
-  /** What was odd about the usage record, when it contradicted itself (logged once per model). */
-  usageAnomaly?: string;
-}
-
 export interface StreamReader {
   /** One SSE event: its data (raw text or already-parsed JSON) and its `event:` name when there was one. */
   push(data: unknown, eventName?: string): ReadResult;
@@ -100,7 +85,6 @@ export interface StreamReader {
   finish(): StreamEvent[];
   /** The stream broke after content was shown: flush held-back text only; unfinished calls are dropped. */
   abandon(): StreamEvent[];
-  readonly summary: StreamSummary;
   /** What must be kept to pass this answer back verbatim later (undefined when nothing native arrived). */
   layout(): AssistantLayout | undefined;
   /** What the answer was: usage, cost, finish reason, dropped calls, skipped payloads (core/answer/assembler.ts). */
@@ -116,7 +100,7 @@ export interface AttemptRules {
   /** Fields a refused-parameter rule never removes (the model, the conversation, a field the format requires). */
   required: readonly string[];
   /** Removes refused parameters the format keeps inside another field (Gemini's generationConfig, chat's messages). */
-  dropNested?(body: Record<string, unknown>, dropped: ReadonlySet<string>): Record<string, unknown>;
+  dropNested?(body: Record<string, unknown>, omitted: ReadonlySet<string>): Record<string, unknown>;
   /** Parameters the catalogue's per-family quirks remove on this format, given the effort fields sent. */
   quirks?(entry: { echoReasoningContent?: boolean }, effort: Record<string, unknown> | undefined): string[];
   /** False when the model refused the way this format asks for usage (then none will arrive). */

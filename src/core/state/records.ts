@@ -5,7 +5,7 @@
 import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
 import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';
 import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
-import { DROPPABLE_PARAMS, type DroppableParam } from '../request/unsupportedParams';
+import { DROPPABLE_PARAMS, type DroppableParam } from '../request/refusedParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
 import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';
@@ -16,7 +16,7 @@ import { LearnedRoutes } from '../routes/select/learnedRoutes';
 export const MIN_CONTEXT_WINDOW = MIN_LEARNED_LIMIT;
 export const MAX_CONTEXT_WINDOW = 100_000_000;
 /** A model refusing more parameters than this is not worth more silent retries. */
-export const MAX_DROPPED_PARAMS = 3;
+export const MAX_REFUSED_PARAMS = 3;
 
 const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 
@@ -47,9 +47,9 @@ export function validReasoning(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= REASONING_MEMORY_BOUNDS.maxChars ? value : undefined;
 }
 
-/** A list of distinct parameters we send, at most MAX_DROPPED_PARAMS. */
-export function validDroppedParams(value: unknown): DroppableParam[] | undefined {
-  if (!Array.isArray(value) || value.length > MAX_DROPPED_PARAMS) return undefined;
+/** A list of distinct parameters we send, at most MAX_REFUSED_PARAMS. */
+export function validRefusedParams(value: unknown): DroppableParam[] | undefined {
+  if (!Array.isArray(value) || value.length > MAX_REFUSED_PARAMS) return undefined;
   if (!value.every((p) => (DROPPABLE_PARAMS as readonly unknown[]).includes(p)) || new Set(value).size !== value.length) return undefined;
   return value as DroppableParam[];
 }

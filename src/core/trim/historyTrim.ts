@@ -9,7 +9,7 @@ import { BYTES_PER_TOKEN, type Budget } from './budget';
 import type { CutGeometry } from './cutPolicy';
 import type { MessageSize, SizeMemo } from './messageSize';
 import { droppedSums, gridLines, pickCut, type CutInputs } from './pickCut';
-import { firstKeptIndex, keptIndices, layoutHistory, type HistoryLayout } from './units';
+import { firstKeptIndex, keptIndices, splitHistory, type HistoryParts } from './units';
 import { nativeSizesOf, type NativeSizes } from '../replay/nativeSizes';
 
 export interface TrimOptions {
@@ -31,8 +31,8 @@ export interface TrimOptions {
   lastRemoved?: number;
   /** Newest rounds of the current turn that are always sent (default: the whole current turn). */
   keepRounds?: number;
-  /** The history's layout with keepRounds, when the caller already laid it out (computed once per request). */
-  layout?: HistoryLayout;
+  /** The history split with keepRounds, when the caller already split it (computed once per request). */
+  parts?: HistoryParts;
   memo: SizeMemo;
   /** A message's remembered native layout, on any route (its size is part of the message's): layoutLookup. */
   layoutOf?: (message: WireMessage) => AssistantLayout | undefined;
@@ -95,7 +95,7 @@ export function calibrationRawTokens(trim: Pick<TrimResult, 'rawTokens' | 'nativ
 
 export function trimHistory(messages: readonly WireMessage[], options: TrimOptions): TrimResult {
   const sizes = messages.map((message) => withRecorded(options.memo.sizeOf(message, options.layoutOf?.(message)), options.recordedNativeOf?.(message)));
-  const layout = options.layout ?? layoutHistory(messages, options.keepRounds);
+  const parts = options.parts ?? splitHistory(messages, options.keepRounds);
   const fullRaw = sum(sizes, 'tokens') + options.tools.tokens;
   const fullBytes = sum(sizes, 'bytes') + options.tools.bytes;
   const fullNative = sizes.reduce((total, size) => total + (size.nativeTokens ?? 0), 0);
@@ -106,8 +106,8 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
   const budgeted = Number.isFinite(budget.tokens);
   let cut = { dropUnits: 0, gridMoves: 0 };
   if (budgeted) {
-    const dropped = droppedSums(layout.middle, sizes);
-    const minDrop = options.minFirstKept === undefined ? undefined : layout.middle.filter((unit) => unit.start < (options.minFirstKept ?? 0)).length;
+    const dropped = droppedSums(parts.middle, sizes);
+    const minDrop = options.minFirstKept === undefined ? undefined : parts.middle.filter((unit) => unit.start < (options.minFirstKept ?? 0)).length;
     const inputs: CutInputs = {
       dropped,
       lines: gridLines(dropped, options.rawGrid ?? geometry.grid / (calibration > 0 ? calibration : 1)),
@@ -115,14 +115,14 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
       fullBytes,
       fullNative,
       minDrop,
-      holdIsMove: minDrop !== undefined && options.lastRemoved !== undefined && messages.length - keptIndices(messages.length, layout, minDrop).length !== options.lastRemoved,
+      holdIsMove: minDrop !== undefined && options.lastRemoved !== undefined && messages.length - keptIndices(messages.length, parts, minDrop).length !== options.lastRemoved,
       extraGridMoves: options.extraGridMoves,
       fits,
       landsLow: fitsUnder(budget.tokens - geometry.headroom, lowWaterBytes(budget.maxBytes, geometry.headroom)),
     };
     cut = pickCut(inputs);
   }
-  const sentIndices = keptIndices(messages.length, layout, cut.dropUnits);
+  const sentIndices = keptIndices(messages.length, parts, cut.dropUnits);
   const rawTokens = sentIndices.reduce((total, i) => total + sizes[i].tokens, options.tools.tokens);
   const bytes = sentIndices.reduce((total, i) => total + sizes[i].bytes, options.tools.bytes);
   const nativeRawTokens = sentIndices.reduce((total, i) => total + (sizes[i].nativeTokens ?? 0), 0);
@@ -130,7 +130,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
     messages: sentIndices.map((i) => messages[i]),
     sentIndices,
     removed: messages.length - sentIndices.length,
-    firstKept: firstKeptIndex(layout, cut.dropUnits),
+    firstKept: firstKeptIndex(parts, cut.dropUnits),
     gridMoves: cut.gridMoves,
     estTokens: calibratedTokens(rawTokens, nativeRawTokens, calibration),
     rawTokens,
@@ -138,7 +138,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
     native: options.layoutOf ? nativeSizesOf(messages, sizes) : {},
     bytes,
     overCeiling: budgeted && !fits(rawTokens, bytes, nativeRawTokens),
-    breakdown: breakdownOf(messages, sizes, layout, sentIndices, options),
+    breakdown: breakdownOf(messages, sizes, parts, sentIndices, options),
   };
 }
 
@@ -150,16 +150,16 @@ function lowWaterBytes(maxBytes: number, headroom: number): number {
 function breakdownOf(
   messages: readonly WireMessage[],
   sizes: readonly MessageSize[],
-  layout: HistoryLayout,
+  parts: HistoryParts,
   sentIndices: readonly number[],
   options: TrimOptions,
 ): TrimBreakdown {
   const cal = (size: MessageSize): number => calibratedTokens(size.tokens, size.nativeTokens ?? 0, options.calibration);
   const breakdown: TrimBreakdown = { system: 0, anchor: 0, tools: cal(options.tools), history: 0, currentTurn: 0 };
-  const turnStart = layout.prompt >= 0 ? layout.prompt : layout.currentTurnStart;
+  const turnStart = parts.prompt >= 0 ? parts.prompt : parts.currentTurnStart;
   for (const i of sentIndices) {
     const tokens = cal(sizes[i]);
-    if (i < layout.headEnd) {
+    if (i < parts.headEnd) {
       if (messages[i].role === 'system') breakdown.system += tokens;
       else breakdown.anchor += tokens;
     } else if (i >= turnStart) breakdown.currentTurn += tokens;

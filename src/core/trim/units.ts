@@ -4,7 +4,7 @@
  *   middle — droppable units, oldest first: one message, or an assistant tool-call message with all of
  *            its tool results, so a call never travels without its results or a result without its call.
  *            Older turns come first, then the oldest rounds of the current turn (a long agent turn is
- *            trimmed like any other session);
+ *            trimmed like any other history);
  *   prompt — the current user prompt: always sent, even once rounds after it have been dropped;
  *   tail   — the newest `keepRounds` rounds of the current turn (by default all of it): always sent.
  */
@@ -20,7 +20,7 @@ export interface Unit {
   end: number;
 }
 
-export interface HistoryLayout {
+export interface HistoryParts {
   headEnd: number;
   middle: Unit[];
   /** Index of the current user prompt (always sent), or -1 when there is none after the head. */
@@ -28,7 +28,7 @@ export interface HistoryLayout {
   currentTurnStart: number;
 }
 
-export function layoutHistory(messages: readonly WireMessage[], keepRounds = Infinity): HistoryLayout {
+export function splitHistory(messages: readonly WireMessage[], keepRounds = Infinity): HistoryParts {
   let headEnd = 0;
   while (headEnd < messages.length && messages[headEnd].role === 'system') headEnd++;
   if (headEnd < messages.length) headEnd = unitEnd(messages, headEnd);
@@ -51,7 +51,7 @@ export function layoutHistory(messages: readonly WireMessage[], keepRounds = Inf
 }
 
 /**
- * How many of the current turn's rounds are never dropped. Infinity (the default of layoutHistory): the
+ * How many of the current turn's rounds are never dropped. Infinity (the default of splitHistory): the
  * whole current turn. With no user prompt after the head, the newest unit stands in for it (at least one
  * is kept; with the default, exactly one, as before rounds could be dropped).
  */
@@ -61,20 +61,20 @@ function keptRoundCount(rounds: number, keepRounds: number, hasPrompt: boolean):
 }
 
 /** Input indices sent when the oldest `dropUnits` middle units are dropped: head, prompt, the rest. */
-export function keptIndices(count: number, layout: HistoryLayout, dropUnits: number): number[] {
-  const firstKept = firstKeptIndex(layout, dropUnits);
+export function keptIndices(count: number, parts: HistoryParts, dropUnits: number): number[] {
+  const firstKept = firstKeptIndex(parts, dropUnits);
   const indices: number[] = [];
-  for (let i = 0; i < layout.headEnd; i++) indices.push(i);
-  if (layout.prompt >= 0 && layout.prompt < firstKept) indices.push(layout.prompt);
+  for (let i = 0; i < parts.headEnd; i++) indices.push(i);
+  if (parts.prompt >= 0 && parts.prompt < firstKept) indices.push(parts.prompt);
   for (let i = firstKept; i < count; i++) indices.push(i);
   return indices;
 }
 
 /** The first message kept after the head when `dropUnits` middle units are gone. */
-export function firstKeptIndex(layout: HistoryLayout, dropUnits: number): number {
-  const first = dropUnits < layout.middle.length ? layout.middle[dropUnits].start : layout.currentTurnStart;
+export function firstKeptIndex(parts: HistoryParts, dropUnits: number): number {
+  const first = dropUnits < parts.middle.length ? parts.middle[dropUnits].start : parts.currentTurnStart;
   // The prompt is always sent, so a cut just before it and one just after it send the same messages.
-  return first === layout.prompt ? first + 1 : first;
+  return first === parts.prompt ? first + 1 : first;
 }
 
 function unitsBetween(messages: readonly WireMessage[], from: number, to: number): Unit[] {

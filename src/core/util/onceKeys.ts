@@ -1,7 +1,7 @@
 /**
  * The one "say it once" rule: a note (a WARN about a model, a store, a truncation) is written the first time
  * its key is seen, not on every request that meets the same thing again. Bounded like every other memory of
- * the extension host, so a long session with many models or conversations cannot grow it.
+ * the extension host, so a long activation with many models or conversations cannot grow it.
  */
 import { BoundedMap } from './boundedMap';
 

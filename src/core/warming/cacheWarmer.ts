@@ -33,7 +33,7 @@ export interface WarmTarget {
   route: RouteId;
   body: Record<string, unknown>;
   /** Parameters the model refused (not put back by the warming body). */
-  dropped?: ReadonlySet<string>;
+  refused?: ReadonlySet<string>;
   /** The request's reported prompt tokens: a prompt below MIN_CACHEABLE_TOKENS is not cached, so not warmed. */
   promptTokens: number;
 }
@@ -80,7 +80,7 @@ export class CacheWarmer {
     const settings = this.deps.settings();
     if (this.disposed || !settings.enabled || target.promptTokens < MIN_CACHEABLE_TOKENS) return;
     const lifetimeMs = prefixLifetimeMs(target.route, target.body);
-    const body = warmingBody(target.route, target.body, target.dropped);
+    const body = warmingBody(target.route, target.body, target.refused);
     if (lifetimeMs === undefined || !body) return;
     const pause: Pause = { target, body, lifetimeMs, sent: 0 };
     this.pauses.set(target.sessionId, pause);

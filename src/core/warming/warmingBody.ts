@@ -14,19 +14,19 @@ export const RESPONSES_MIN_OUTPUT = 16;
 /**
  * The last body with its output cut to the minimum, or undefined when that cannot be done without touching what
  * the cache keys on: a Messages body with a thinking budget needs max_tokens above the budget, and changing the
- * thinking settings would invalidate the cached messages. `dropped`: parameters the model refused (not re-added).
+ * thinking settings would invalidate the cached messages. `refused`: parameters the model refused (not re-added).
  */
-export function warmingBody(route: RouteId, body: Record<string, unknown>, dropped: ReadonlySet<string> = new Set()): Record<string, unknown> | undefined {
+export function warmingBody(route: RouteId, body: Record<string, unknown>, refused: ReadonlySet<string> = new Set()): Record<string, unknown> | undefined {
   if (route === 'messages') {
     if (isRecord(body.thinking) && body.thinking.type === 'enabled') return undefined;
     return { ...body, max_tokens: 1 };
   }
-  if (route === 'responses') return dropped.has('max_output_tokens') ? { ...body } : { ...body, max_output_tokens: RESPONSES_MIN_OUTPUT };
+  if (route === 'responses') return refused.has('max_output_tokens') ? { ...body } : { ...body, max_output_tokens: RESPONSES_MIN_OUTPUT };
   if (route === 'gemini') {
     const config = isRecord(body.generationConfig) ? body.generationConfig : {};
     return { ...body, generationConfig: { ...config, maxOutputTokens: 1 } };
   }
-  return dropped.has('max_tokens') ? { ...body } : { ...body, max_tokens: 1 };
+  return refused.has('max_tokens') ? { ...body } : { ...body, max_tokens: 1 };
 }
 
 /**

@@ -14,13 +14,13 @@ export interface WarmingHooks {
   onAccounted: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage) => void;
 }
 
-/** `refused`: the parameters the model refused so far (ChatEngine.unsupported). */
+/** `refused`: the parameters the model refused so far (ChatEngine.refusedParams). */
 export function warmingHooks(warmer: CacheWarmer, settings: () => Settings, refused: (modelId: string) => readonly string[]): WarmingHooks {
   return {
     onAttempt: (prepared) => warmer.wentOn(prepared.sessionId),
     onAccounted: (modelId, prepared, usage) => {
-      const dropped = refused(modelId);
-      const target = { sessionId: prepared.sessionId, modelId, route: prepared.route.id, body: attemptBody(prepared, settings(), dropped), dropped: new Set(dropped), promptTokens: usage.contextTokens };
+      const refusedParams = refused(modelId);
+      const target = { sessionId: prepared.sessionId, modelId, route: prepared.route.id, body: attemptBody(prepared, settings(), refusedParams), refused: new Set(refusedParams), promptTokens: usage.contextTokens };
       warmer.answered(target);
     },
   };

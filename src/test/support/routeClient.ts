@@ -3,14 +3,16 @@ import { APIError } from 'openai';
 import { clientFor } from '../../core/request/chatTransport';
 import { routeById } from '../../core/routes/registry';
 import { sendRoute, ssePayloads } from '../../core/routes/routeHttp';
-import type { BodyInput, RouteId, StreamSummary } from '../../core/routes/route';
+import type { AnswerResult } from '../../core/answer/assembler';
+import type { BodyInput, RouteId } from '../../core/routes/route';
 import type { AssistantLayout } from '../../core/routes/nativeReplay';
 import type { StreamEvent } from '../../core/types';
 import { usageEvent } from './routeHarness';
 
 export interface RouteAnswer {
   events: StreamEvent[];
-  summary: StreamSummary;
+  /** What the answer was (the reader's result). */
+  result: AnswerResult;
   layout?: AssistantLayout;
   errors: Record<string, unknown>[];
   body: Record<string, unknown>;
@@ -21,14 +23,14 @@ export async function askRoute(baseUrl: string, routeId: RouteId, input: BodyInp
   const body = route.buildBody(input);
   const response = await sendRoute(clientFor({ baseUrl, apiKey }), { route, body, modelId: input.modelId, headers: { sessionId: input.sessionId, requestId: 'req_test', client: 'test/1' } });
   const reader = route.newReader();
-  const answer: RouteAnswer = { events: [], summary: reader.summary, errors: [], body };
+  const answer: RouteAnswer = { events: [], result: reader.result(), errors: [], body };
   for await (const payload of ssePayloads(response.body)) {
     const result = reader.push(payload.data, payload.event);
     answer.events.push(...result.events);
     if (result.error) answer.errors.push(result.error);
   }
   answer.events.push(...reader.finish(), ...usageEvent(reader));
-  answer.summary = reader.summary;
+  answer.result = reader.result();
   answer.layout = reader.layout();
   return answer;
 }

@@ -16,7 +16,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.14,
     "output": 0.28
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": [
      "high",
@@ -36,7 +36,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.74,
     "output": 3.48
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": [
      "high",
@@ -56,7 +56,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1,
     "output": 3.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -74,7 +74,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.4,
     "output": 4.4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -91,7 +91,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.4,
     "output": 4.4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": [
      "high",
@@ -111,7 +111,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.6,
     "output": 3
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -129,7 +129,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.95,
     "output": 4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -147,7 +147,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.95,
     "output": 4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -164,7 +164,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.4,
     "output": 2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -188,7 +188,7 @@ export const SNAPSHOT: ModelData = {
      "output": 6
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -206,7 +206,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.14,
     "output": 0.28
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -223,7 +223,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.74,
     "output": 3.48
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -239,7 +239,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.3,
     "output": 1.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": []
    },
@@ -256,7 +256,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.3,
     "output": 1.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": []
    },
@@ -278,7 +278,7 @@ export const SNAPSHOT: ModelData = {
      "output": 2.4
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -298,7 +298,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.2,
     "output": 1.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -329,7 +329,7 @@ export const SNAPSHOT: ModelData = {
      "output": 6
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -352,7 +352,7 @@ export const SNAPSHOT: ModelData = {
     "input": 2.5,
     "output": 7.5
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -382,7 +382,7 @@ export const SNAPSHOT: ModelData = {
      "output": 4.8
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -410,7 +410,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -442,7 +442,7 @@ export const SNAPSHOT: ModelData = {
     "input": 10,
     "output": 50
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-adaptive",
     "levels": [
      "low",
@@ -466,7 +466,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1,
     "output": 5
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -488,7 +488,7 @@ export const SNAPSHOT: ModelData = {
     "input": 15,
     "output": 75
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -510,7 +510,7 @@ export const SNAPSHOT: ModelData = {
     "input": 5,
     "output": 25
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-adaptive",
     "levels": [
      "low",
@@ -531,7 +531,7 @@ export const SNAPSHOT: ModelData = {
     "input": 5,
     "output": 25
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-adaptive",
     "levels": [
      "low",
@@ -554,7 +554,7 @@ export const SNAPSHOT: ModelData = {
     "input": 5,
     "output": 25
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-adaptive",
     "levels": [
      "low",
@@ -578,7 +578,7 @@ export const SNAPSHOT: ModelData = {
     "input": 5,
     "output": 25
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-adaptive",
     "levels": [
      "low",
@@ -608,7 +608,7 @@ export const SNAPSHOT: ModelData = {
      "output": 22.5
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -637,7 +637,7 @@ export const SNAPSHOT: ModelData = {
      "output": 22.5
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -659,7 +659,7 @@ export const SNAPSHOT: ModelData = {
     "input": 3,
     "output": 15
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-adaptive",
     "levels": [
      "low",
@@ -682,7 +682,7 @@ export const SNAPSHOT: ModelData = {
     "input": 2,
     "output": 10
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-adaptive",
     "levels": [
      "low",
@@ -705,7 +705,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.14,
     "output": 0.28
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": [
      "off",
@@ -727,7 +727,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": [
      "off",
@@ -748,7 +748,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.74,
     "output": 3.84
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": [
      "off",
@@ -768,7 +768,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.5,
     "output": 3
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "gemini-level",
     "levels": [
      "minimal",
@@ -795,7 +795,7 @@ export const SNAPSHOT: ModelData = {
      "output": 18
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "gemini-level",
     "levels": [
      "low",
@@ -821,7 +821,7 @@ export const SNAPSHOT: ModelData = {
      "output": 18
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "gemini-level",
     "levels": [
      "low",
@@ -841,7 +841,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.5,
     "output": 9
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "gemini-level",
     "levels": [
      "minimal",
@@ -862,7 +862,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.6,
     "output": 2.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -883,7 +883,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.6,
     "output": 2.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -905,7 +905,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -926,7 +926,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1,
     "output": 3.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -947,7 +947,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -968,7 +968,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.4,
     "output": 4.4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -988,7 +988,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.4,
     "output": 4.4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": [
      "high",
@@ -1008,7 +1008,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.07,
     "output": 8.5
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "minimal",
@@ -1030,7 +1030,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.07,
     "output": 8.5
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "low",
@@ -1051,7 +1051,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.05,
     "output": 0.4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "minimal",
@@ -1073,7 +1073,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.07,
     "output": 8.5
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "none",
@@ -1095,7 +1095,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.07,
     "output": 8.5
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "low",
@@ -1116,7 +1116,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.25,
     "output": 10
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "low",
@@ -1138,7 +1138,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.25,
     "output": 2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "low",
@@ -1159,7 +1159,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.75,
     "output": 14
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "none",
@@ -1182,7 +1182,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.75,
     "output": 14
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "low",
@@ -1204,7 +1204,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.75,
     "output": 14
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "none",
@@ -1227,7 +1227,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1.75,
     "output": 14
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "low",
@@ -1255,7 +1255,7 @@ export const SNAPSHOT: ModelData = {
      "output": 22.5
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "none",
@@ -1278,7 +1278,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.75,
     "output": 4.5
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "none",
@@ -1301,7 +1301,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.2,
     "output": 1.25
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "none",
@@ -1324,7 +1324,7 @@ export const SNAPSHOT: ModelData = {
     "input": 30,
     "output": 180
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "medium",
@@ -1351,7 +1351,7 @@ export const SNAPSHOT: ModelData = {
      "output": 45
     }
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "none",
@@ -1374,7 +1374,7 @@ export const SNAPSHOT: ModelData = {
     "input": 30,
     "output": 180
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "responses-effort",
     "levels": [
      "medium",
@@ -1394,7 +1394,7 @@ export const SNAPSHOT: ModelData = {
     "input": 1,
     "output": 2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1412,7 +1412,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1430,7 +1430,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1461,7 +1461,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.4,
     "output": 2.5
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1479,7 +1479,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.6,
     "output": 3
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -1500,7 +1500,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -1521,7 +1521,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.95,
     "output": 4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -1542,7 +1542,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.95,
     "output": 4
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1573,7 +1573,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1592,7 +1592,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1611,7 +1611,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1630,7 +1630,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1647,7 +1647,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.3,
     "output": 1.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1665,7 +1665,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": []
    },
@@ -1683,7 +1683,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.3,
     "output": 1.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1700,7 +1700,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": []
    },
@@ -1718,7 +1718,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.3,
     "output": 1.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1735,7 +1735,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.3,
     "output": 1.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1752,7 +1752,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "thinking-toggle",
     "levels": [
      "off",
@@ -1774,7 +1774,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1793,7 +1793,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },
@@ -1810,7 +1810,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": [
      "none",
@@ -1842,7 +1842,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.2,
     "output": 1.2
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -1865,7 +1865,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.5,
     "output": 3
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -1888,7 +1888,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "anthropic-budget",
     "levels": [
      "off",
@@ -1912,7 +1912,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
-   "reasoning": {
+   "reasoningControl": {
     "control": "reasoning_effort",
     "levels": []
    },

@@ -8,8 +8,8 @@ import type { WireMessage } from '../../wire/wireTypes';
 
 export const chatAttempt: AttemptRules = {
   required: ['model', 'messages'],
-  dropNested(body, dropped) {
-    if (!dropped.has('reasoning_content') || !Array.isArray(body.messages)) return body;
+  dropNested(body, omitted) {
+    if (!omitted.has('reasoning_content') || !Array.isArray(body.messages)) return body;
     const messages = (body.messages as WireMessage[]).map((m) => {
       if (m.role !== 'assistant' || m.reasoning_content === undefined) return m;
       const { reasoning_content: _dropped, ...rest } = m;

@@ -8,11 +8,11 @@ import { noteStandIn } from './standInNote';
 
 export const geminiAttempt: AttemptRules = {
   required: ['contents'],
-  dropNested(body, dropped) {
+  dropNested(body, omitted) {
     if (!isRecord(body.generationConfig)) return body;
     const config: Record<string, unknown> = { ...body.generationConfig };
-    if (dropped.has('temperature')) delete config.temperature;
-    if (dropped.has('thinkingConfig')) delete config.thinkingConfig;
+    if (omitted.has('temperature')) delete config.temperature;
+    if (omitted.has('thinkingConfig')) delete config.thinkingConfig;
     return { ...body, generationConfig: config };
   },
   beforeSend: noteStandIn,

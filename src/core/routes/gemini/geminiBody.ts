@@ -32,7 +32,7 @@ export function buildGeminiBody(input: BodyInput): Record<string, unknown> {
 }
 
 /** Max output within the model's limit; thoughts asked for on reasoning models (the effort level is merged in later). */
-export function generationConfig(input: Pick<BodyInput, 'options' | 'maxOutputTokens' | 'reasoning' | 'outputRoom'>): Record<string, unknown> {
+export function generationConfig(input: Pick<BodyInput, 'options' | 'maxOutputTokens' | 'reasons' | 'outputRoom'>): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   const options = input.options ?? {};
   const modelMax = input.maxOutputTokens && input.maxOutputTokens > 0 ? Math.floor(input.maxOutputTokens) : undefined;
@@ -42,7 +42,7 @@ export function generationConfig(input: Pick<BodyInput, 'options' | 'maxOutputTo
   if (typeof options.temperature === 'number') config.temperature = options.temperature;
   if (typeof options.top_p === 'number') config.topP = options.top_p;
   if (options.stop?.length) config.stopSequences = options.stop;
-  if (input.reasoning) config.thinkingConfig = { includeThoughts: true };
+  if (input.reasons) config.thinkingConfig = { includeThoughts: true };
   return config;
 }
 
@@ -54,7 +54,7 @@ export function toDeclaration(tool: WireTool): Part {
 }
 
 /** Consecutive messages of one side are one turn (a model turn's results are one user turn). */
-export function toContents(input: Pick<BodyInput, 'messages' | 'replay' | 'reasoning'>): GeminiContent[] {
+export function toContents(input: Pick<BodyInput, 'messages' | 'replay' | 'reasons'>): GeminiContent[] {
   const out: GeminiContent[] = [];
   const names = new Map<string, string>();
   const signed = new Map<string, CallSignature>();
@@ -82,7 +82,7 @@ export function toContents(input: Pick<BodyInput, 'messages' | 'replay' | 'reaso
       for (const call of calls) names.set(call.id, call.function.name);
       const signatures = callSignatures(input.replay?.layoutFor(calls[0]?.id ?? '', 'gemini'));
       for (const [id, signature] of signatures) signed.set(id, signature);
-      push('model', modelParts(message, signatures, input.reasoning === true));
+      push('model', modelParts(message, signatures, input.reasons === true));
     }
   }
   push('user', toolImages);

@@ -10,5 +10,5 @@ import type { AttemptRules } from '../route';
 export const messagesAttempt: AttemptRules = {
   required: ['model', 'messages', 'max_tokens'],
   quirks: (_entry, effort) => (isRecord(effort?.thinking) && effort.thinking.type === 'enabled' ? ['temperature'] : []),
-  dropNested: (body, dropped) => (dropped.has('ttl') ? withoutTtl(body) : body),
+  dropNested: (body, omitted) => (omitted.has('ttl') ? withoutTtl(body) : body),
 };

@@ -21,7 +21,7 @@ export function buildResponsesBody(input: BodyInput): Record<string, unknown> {
   // Always, known model or not: a model that reasons anyway returns items that can only be passed back with their
   // encrypted content under store:false. The summary is asked of models known to reason only.
   body.include = ['reasoning.encrypted_content'];
-  if (input.reasoning) body.reasoning = { summary: 'auto' };
+  if (input.reasons) body.reasoning = { summary: 'auto' };
   if (input.tools.length > 0) body.tools = input.tools.map(toResponsesTool);
   if (input.toolChoice === 'required' && input.tools.length > 0) body.tool_choice = 'required';
   // Responses has no `stop`; max_output_tokens counts reasoning too.

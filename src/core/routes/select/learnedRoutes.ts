@@ -1,7 +1,7 @@
 /**
  * Routes learned from the gateway ("Model X is not supported for format F" → the route that then worked), per
  * endpoint and model, persisted (globalState) so the wrong route is tried once per model, not once per
- * session. Loaded defensively: anything malformed in the stored record is dropped.
+ * activation. Loaded defensively: anything malformed in the stored record is dropped.
  */
 import { BoundedMap } from '../../util/boundedMap';
 import { isRecord } from '../../util/isRecord';

@@ -5,7 +5,7 @@
  * never disables the others.
  */
 import { isRecord } from '../../util/isRecord';
-import { EFFORT_LEVELS, type EffortLevel } from '../../models/reasoning';
+import { EFFORT_LEVELS, type EffortLevel } from '../../models/reasoningControl';
 import { isRouteId, ROUTE_IDS, type RouteId } from '../route';
 
 export interface ModelOverride {

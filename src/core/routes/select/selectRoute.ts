@@ -13,16 +13,16 @@ export interface RouteChoice {
   route: RouteId;
   source: RouteSource;
   /** The model reasons (data / family rule); on Gemini assumed unless the data says it does not. */
-  reasoning: boolean;
+  reasons: boolean;
   /** The same rule on another route (a switch after "not supported for format" rebuilds the body for it). */
-  reasoningOn: (route: RouteId) => boolean;
+  reasonsOn: (route: RouteId) => boolean;
 }
 
 export type RouteQuery = Pick<ModelQuery, 'modelId' | 'override' | 'catalog'> & { learned?: RouteId };
 
 export function selectRoute(query: RouteQuery, table: ModelTable = MODEL_TABLE): RouteChoice {
   const facts = table.lookup({ modelId: query.modelId, catalog: query.catalog, override: query.override, learnedRoute: query.learned });
-  return { route: facts.route, source: facts.routeSource, reasoning: facts.reasons, reasoningOn: facts.reasonsOn };
+  return { route: facts.route, source: facts.routeSource, reasons: facts.reasons, reasonsOn: facts.reasonsOn };
 }
 
 /**

@@ -17,10 +17,10 @@ export const EFFORT_LEVELS: readonly EffortLevel[] = ['off', 'on', 'none', 'mini
  * - `anthropic-adaptive` — messages: `thinking: {type: adaptive}` + `output_config.effort` (Claude ≥ 4.6);
  * - `gemini-level` / `gemini-budget` — gemini: `thinkingConfig.thinkingLevel` / `.thinkingBudget`.
  */
-export type ReasoningControl = 'reasoning_effort' | 'thinking-toggle' | 'responses-effort' | 'anthropic-budget' | 'anthropic-adaptive' | 'gemini-level' | 'gemini-budget';
+export type EffortField = 'reasoning_effort' | 'thinking-toggle' | 'responses-effort' | 'anthropic-budget' | 'anthropic-adaptive' | 'gemini-level' | 'gemini-budget';
 
-export interface ModelReasoning {
-  control: ReasoningControl;
+export interface ReasoningControl {
+  control: EffortField;
   /** The levels the picker offers (besides "default", which sends nothing). Empty: reasons, no published control. */
   levels: EffortLevel[];
   /** Budget controls: the largest budget the model takes. */
@@ -28,7 +28,7 @@ export interface ModelReasoning {
 }
 
 /** The levels each control can express, and the routes it exists on. */
-export const CONTROLS: Readonly<Record<ReasoningControl, { routes: readonly RouteId[]; levels: readonly EffortLevel[] }>> = {
+export const CONTROLS: Readonly<Record<EffortField, { routes: readonly RouteId[]; levels: readonly EffortLevel[] }>> = {
   reasoning_effort: { routes: ['chat'], levels: ['off', 'on', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] },
   'thinking-toggle': { routes: ['chat', 'messages'], levels: ['off', 'on'] },
   'responses-effort': { routes: ['responses'], levels: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] },

@@ -1,7 +1,7 @@
 /**
  * Some models answer 400 to a parameter they do not support (a reasoning model and `temperature`, a gateway and
- * `stream_options`, a strict endpoint and `reasoning_content` on a message). Such a parameter is dropped for that
- * model from then on and the request is sent again: the user never sees the 400. Only parameters we add
+ * `stream_options`, a strict endpoint and `reasoning_content` on a message). Such a **refused parameter** is left out
+ * for that model from then on and the request is sent again: the user never sees the 400. Only parameters we add
  * ourselves can be dropped, and only when the error names one.
  */
 import { APIError } from 'openai';
@@ -19,7 +19,7 @@ export type DroppableParam = (typeof DROPPABLE_PARAMS)[number];
 const REFUSAL = /unsupported|not supported|unrecognized|unknown|not allowed|extra (inputs|fields)|not permitted|invalid param/i;
 
 /** The parameter a 400 says the model does not accept, if it names one we send. */
-export function unsupportedParamOf(error: unknown): DroppableParam | undefined {
+export function refusedParamOf(error: unknown): DroppableParam | undefined {
   if (!(error instanceof APIError) || error.status !== 400) return undefined;
   const named = (error.error as { param?: unknown } | undefined)?.param ?? (error as { param?: unknown }).param;
   if (typeof named === 'string' && (DROPPABLE_PARAMS as readonly string[]).includes(named)) return named as DroppableParam;
@@ -28,14 +28,14 @@ export function unsupportedParamOf(error: unknown): DroppableParam | undefined {
 }
 
 /**
- * The body without the dropped parameters, on any route: each route has its own field names, so a name is dropped
+ * The body without the omitted parameters (refused ones and the catalogue's quirks), on any route: each route has its own field names, so a name is dropped
  * where the body has it; the route says which fields are never dropped and where it keeps parameters below the top
  * level (core/routes/route.ts AttemptRules).
  */
-export function withoutParams(body: Record<string, unknown>, dropped: ReadonlySet<string>, routeId: RouteId): Record<string, unknown> {
-  if (dropped.size === 0) return body;
+export function withoutParams(body: Record<string, unknown>, omitted: ReadonlySet<string>, routeId: RouteId): Record<string, unknown> {
+  if (omitted.size === 0) return body;
   const rules = routeById(routeId).attempt;
   const out: Record<string, unknown> = { ...body };
-  for (const param of dropped) if (!rules.required.includes(param)) delete out[param];
-  return rules.dropNested ? rules.dropNested(out, dropped) : out;
+  for (const param of omitted) if (!rules.required.includes(param)) delete out[param];
+  return rules.dropNested ? rules.dropNested(out, omitted) : out;
 }
