@@ -9,7 +9,7 @@ import { MemoryLogger } from '../core/log';
 import { PersistedStore, validEntries } from '../core/state/persisted';
 import { validCalibration, validContextWindow, validDroppedParams, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
 import { MAX_EXTRA_GRID_MOVES } from '../core/trim/conversationState';
-import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
+import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
@@ -62,15 +62,15 @@ describe('persisted state: every loader survives random JSON', function () {
     );
   });
 
-  it('persisted-property-engine: an engine built on random stored JSON prepares a request and warns at most once per store', () => {
-    fc.assert(
-      fc.property(fc.tuple(...KEYS.map(() => anyStoreValue)), (values) => {
+  it('persisted-property-engine: an engine built on random stored JSON sends a request and warns at most once per store', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(...KEYS.map(() => anyStoreValue)), async (values) => {
         const store = new MemoryStore();
         KEYS.forEach((key, i) => store.values.set(key, values[i]));
-        const { engine, log } = engineFor('http://127.0.0.1:1/v1', {}, store);
-        const prepared = engine.prepare({ modelId: 'm', messages: chat('hello', 'hi', 'again'), tools: [] }, { contextWindow: 200_000 });
+        const { engine, log } = engineFor(server().url, {}, store);
+        const prepared = await preparedBy(engine, { modelId: 'fake-large', messages: chat('hello', 'hi', 'again'), tools: [] }, { contextWindow: 200_000 });
         assert.ok(prepared.trim.messages.length >= 1);
-        const window = engine.limitsFor('m', { contextWindow: 200_000 }).contextWindow ?? 0;
+        const window = engine.limitsFor('fake-large', { contextWindow: 200_000 }).contextWindow ?? 0;
         assert.ok(window >= MIN_CONTEXT_WINDOW, `window ${window}`);
         for (const key of KEYS) assert.ok(log.messages('warn').filter((m) => m.includes(key)).length <= 1, key);
       }),
