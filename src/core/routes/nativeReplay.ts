@@ -13,6 +13,7 @@
 import type { WireMessage } from '../wire/wireTypes';
 import { BoundedMap } from '../util/boundedMap';
 import { isRecord } from '../util/isRecord';
+import { filledString } from '../util/jsonFields';
 import { isRouteId, type RouteId } from './route';
 
 export type LayoutSlot = { kind: 'native'; item: Record<string, unknown> } | { kind: 'text' } | { kind: 'call'; callId: string };
@@ -66,17 +67,15 @@ export const NATIVE_REPLAY_BOUNDS = {
   maxLayoutChars: 256_000,
 } as const;
 
-const filled = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
-
 /**
  * A native item the API can take back: a Responses reasoning item with its encrypted content (under `store: false`
  * one without it is refused: "Item with id 'rs_…' not found"), a thinking block with its signature, a redacted block
  * with its data. Anything else (Gemini's signed-call records) is complete as recorded.
  */
 export function isCompleteNative(item: Record<string, unknown>): boolean {
-  if (item.type === 'reasoning') return filled(item.encrypted_content);
-  if (item.type === 'thinking') return typeof item.thinking === 'string' && filled(item.signature);
-  if (item.type === 'redacted_thinking') return filled(item.data);
+  if (item.type === 'reasoning') return filledString(item.encrypted_content) !== undefined;
+  if (item.type === 'thinking') return typeof item.thinking === 'string' && filledString(item.signature) !== undefined;
+  if (item.type === 'redacted_thinking') return filledString(item.data) !== undefined;
   return true;
 }
 

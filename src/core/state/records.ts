@@ -8,6 +8,7 @@ import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } fr
 import { DROPPABLE_PARAMS, type DroppableParam } from '../request/unsupportedParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
+import { isNonNegative } from '../util/jsonFields';
 import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';
 import { isLayout, type AssistantLayout } from '../routes/nativeReplay';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
@@ -63,7 +64,7 @@ export function validTrimState(value: unknown): ConversationTrimState | undefine
   const { lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps, ...rest } = value;
   if (!isCount(lastRemoved) || !isCount(lastSteps) || !isCount(lastInputLength) || !isCount(extraSteps, MAX_EXTRA_GRID_MOVES)) return undefined;
   if (typeof lastGrid !== 'number' || !Number.isFinite(lastGrid) || lastGrid < 0 || lastRemoved > lastInputLength) return undefined;
-  if (!Object.values(rest).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) return undefined;
+  if (!Object.values(rest).every(isNonNegative)) return undefined;
   // Fields a state saved by an older version lacks (the frozen grid, truncation marks) default to "none".
   return { ...EMPTY_TRIM_STATE, ...(rest as Record<string, number>), lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps };
 }

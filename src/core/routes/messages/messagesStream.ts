@@ -8,6 +8,7 @@
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
+import { numberField, recordField, stringField as str } from '../../util/jsonFields';
 
 type Payload = Record<string, unknown>;
 
@@ -31,11 +32,11 @@ export class MessagesWire implements WireReader {
       case 'message_start':
         return usageOf(isRecord(p.message) ? p.message.usage : undefined);
       case 'content_block_start':
-        return this.blockStart(num(p.index), isRecord(p.content_block) ? p.content_block : {});
+        return this.blockStart(numberField(p.index, -1), recordField(p.content_block));
       case 'content_block_delta':
-        return this.blockDelta(num(p.index), isRecord(p.delta) ? p.delta : {});
+        return this.blockDelta(numberField(p.index, -1), recordField(p.delta));
       case 'content_block_stop':
-        return this.blockStop(num(p.index));
+        return this.blockStop(numberField(p.index, -1));
       case 'message_delta':
         return this.messageDelta(p);
       case 'message_stop':
@@ -85,7 +86,7 @@ export class MessagesWire implements WireReader {
   }
 
   private messageDelta(p: Payload): WireEvent[] {
-    const delta = isRecord(p.delta) ? p.delta : {};
+    const delta = recordField(p.delta);
     const reason = str(delta.stop_reason);
     const events: WireEvent[] = reason ? [{ kind: 'finish', reason: STOP_REASONS[reason] ?? reason, wire: reason }] : [];
     return [...events, ...usageOf(p.usage)];
@@ -103,14 +104,6 @@ export class MessagesWire implements WireReader {
 
 function usageOf(raw: unknown): WireEvent[] {
   return isRecord(raw) ? [{ kind: 'usage', raw, shape: 'anthropic', merge: 'fields' }] : [{ kind: 'keepAlive' }];
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' ? value : -1;
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
 
 export const newMessagesReader = (seed?: string): AnswerReader => new AnswerReader('messages', new MessagesWire(), seed);

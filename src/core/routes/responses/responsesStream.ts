@@ -9,6 +9,7 @@
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
+import { recordField, stringField as str } from '../../util/jsonFields';
 
 type Payload = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ export class ResponsesWire implements WireReader {
   }
 
   private itemAdded(p: Payload): WireEvent[] {
-    const item = isRecord(p.item) ? p.item : {};
+    const item = recordField(p.item);
     if (item.type !== 'function_call') return [{ kind: 'keepAlive' }];
     const key = this.keyOf(p, item.id);
     const first = !this.added.has(key);
@@ -62,7 +63,7 @@ export class ResponsesWire implements WireReader {
   }
 
   private itemDone(p: Payload): WireEvent[] {
-    const item = isRecord(p.item) ? p.item : {};
+    const item = recordField(p.item);
     if (item.type === 'reasoning') return [{ kind: 'native', item }];
     if (item.type !== 'function_call') return [{ kind: 'keepAlive' }];
     const key = this.keyOf(p, item.id);
@@ -74,7 +75,7 @@ export class ResponsesWire implements WireReader {
    * closed from it; one already delivered is not delivered again (same position, same key).
    */
   private ended(p: Payload): WireEvent[] {
-    const response = isRecord(p.response) ? p.response : {};
+    const response = recordField(p.response);
     const events: WireEvent[] = [];
     const output = Array.isArray(response.output) ? response.output : [];
     output.forEach((item, index) => {
@@ -111,12 +112,8 @@ export class ResponsesWire implements WireReader {
 }
 
 function failure(p: Payload): Payload {
-  const response = isRecord(p.response) ? p.response : {};
+  const response = recordField(p.response);
   return isRecord(response.error) ? response.error : { message: 'The model failed to answer (response.failed).' };
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
 
 export const newResponsesReader = (seed?: string): AnswerReader => new AnswerReader('responses', new ResponsesWire(), seed);
