@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { PersistedStore, validEntries } from '../core/state/persisted';
-import { validCalibration, validContextWindow, validDroppedParams, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
+import { validCalibration, validContextWindow, validDroppedParams, validLayout, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
 import { MAX_EXTRA_GRID_MOVES } from '../core/trim/conversationState';
 import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
@@ -99,6 +99,18 @@ describe('persisted state: every loader survives random JSON', function () {
     assert.strictEqual(engine.limitsFor('a', { contextWindow: 100_000 }).contextWindow, 100_000);
     assert.strictEqual(engine.limitsFor('b', { contextWindow: 100_000 }).contextWindow, 12_000);
     assert.ok(engine.states.get('s1').extraSteps <= MAX_EXTRA_GRID_MOVES);
+  });
+
+  it('persisted-reserved-keys: a saved object with a "__proto__" or "constructor" key loads without it and sets no prototype', () => {
+    const state = JSON.parse('{"lastRemoved":2,"lastSteps":1,"lastGrid":0,"lastInputLength":9,"extraSteps":0,"__proto__":{"extraSteps":3},"constructor":7}');
+    const loaded = validTrimState(state);
+    assert.ok(loaded, 'the known fields are valid, so the record is kept');
+    assert.strictEqual(Object.getPrototypeOf(loaded), Object.prototype);
+    assert.ok(!Object.hasOwn(loaded, '__proto__') && !Object.hasOwn(loaded, 'constructor'));
+    assert.strictEqual(loaded.extraSteps, 0);
+    const layout = validLayout(JSON.parse('{"route":"messages","slots":[{"kind":"native","item":{"type":"thinking","__proto__":{"signature":"forged"}}}]}'));
+    const item = layout?.slots[0].kind === 'native' ? layout.slots[0].item : undefined;
+    assert.ok(item && item.type === 'thinking' && item.signature === undefined, JSON.stringify(layout));
   });
 
   it('persisted-model-cache: a null model entry and a missing fetchedAt neither throw nor freeze the list', async () => {
