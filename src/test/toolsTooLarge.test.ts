@@ -13,6 +13,7 @@ import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
 import { engineFor, preparedBy } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { runs } from './support/propertyRuns';
 
 /** Tools shaped like an agent's: a long description and a few documented parameters each. */
 function agentTools(count: number, descriptionWords = 120): ChatTool[] {
@@ -109,7 +110,7 @@ describe('tools that cannot fit the budget', function () {
           }
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 
