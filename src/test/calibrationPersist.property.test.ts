@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { CALIBRATION, Calibrations, MAX_SPREAD } from '../core/trim/calibration';
 import { cutGeometry, marginRatio, SAFETY_MARGIN_RATIO } from '../core/trim/cutPolicy';
 import type { ChatMessage } from '../core/types';
-import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
+import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import { defaultSettings, filler } from './support/trimHarness';
 import { runs } from './support/propertyRuns';
@@ -130,10 +130,11 @@ describe('the calibration, spread included, survives a restart', function () {
     await runOnce(running, 'fake-large', longHistory(5, 1_000));
     const learned = { factor: running.calibrations.factor('fake-large'), spread: running.calibrations.spread('fake-large') };
     assert.ok(learned.spread > 0.01, `spread ${learned.spread}`);
+    assert.deepStrictEqual((store.values.get(KEY) as Record<string, unknown>)['fake-large'], learned, 'saved as {factor, spread}');
 
     // A budget that puts the whole history between the two ceilings: over the learned margin's, under 0.5%'s.
     const request = { modelId: 'fake-large', messages: longHistory(41, 1_000), tools: [] };
-    const full = engineFor(server().url, settings, copyOf(store)).engine.prepare(request, { contextWindow: 10_000_000 }).trim.estTokens;
+    const full = (await preparedBy(engineFor(server().url, settings, copyOf(store)).engine, request, { contextWindow: 10_000_000 })).trim.estTokens;
     const budget = Math.ceil(full / (1 - (SAFETY_MARGIN_RATIO + marginRatio(learned.spread)) / 2));
     const limits = { contextWindow: budget + 8_000, maxOutputTokens: 8_000 };
 
@@ -142,12 +143,14 @@ describe('the calibration, spread included, survives a restart', function () {
     const factorOnly = copyOf(store);
     factorOnly.values.set(KEY, { 'fake-large': learned.factor });
     const { engine: forgetful } = engineFor(server().url, settings, factorOnly);
-    const [beforeRestart, afterRestart, withoutSpread] = [running, restarted, forgetful].map((engine) => engine.prepare(request, limits));
+    // One after the other: each engine's own answer is accounted (and saved) after it prepared.
+    const beforeRestart = await preparedBy(running, request, limits);
+    const afterRestart = await preparedBy(restarted, request, limits);
+    const withoutSpread = await preparedBy(forgetful, request, limits);
     assert.strictEqual(beforeRestart.budget.tokens, budget);
     assert.ok(beforeRestart.trim.removed > 0 && withoutSpread.trim.removed === 0, `the margin decides this cut (removed ${beforeRestart.trim.removed} vs ${withoutSpread.trim.removed} with a 0.5% margin)`);
     assert.deepStrictEqual(afterRestart.geometry, beforeRestart.geometry);
     assert.strictEqual(afterRestart.trim.firstKept, beforeRestart.trim.firstKept);
     assert.deepStrictEqual(afterRestart.trim.messages, beforeRestart.trim.messages);
-    assert.deepStrictEqual((store.values.get(KEY) as Record<string, unknown>)['fake-large'], learned, 'saved as {factor, spread}');
   });
 });

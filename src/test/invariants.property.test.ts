@@ -17,7 +17,7 @@ import { measureMessage, measureTools, SizeMemo } from '../core/trim/messageSize
 import type { ChatMessage, ChatTool } from '../core/types';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { replaySession } from '../replay/replaySession';
-import { MemoryStore } from './support/engineHarness';
+import { MemoryStore, preparedBy } from './support/engineHarness';
 import { filler } from './support/trimHarness';
 import { assertToolPairs } from './support/toolPairs';
 import { runs } from './support/propertyRuns';
@@ -188,11 +188,17 @@ describe('invariants under random conversations, settings and faults (engine, re
 });
 
 describe('the byte ceiling after truncation (docs/issues/007-over-byte-ceiling-sent-silently.md)', () => {
+  let server: FakeServer;
+  before(async () => {
+    server = await startFakeServer();
+  });
+  after(() => server.close());
+
   // Found by the property above once opencode.maxRequestBytes was part of its settings.
-  it('truncates an oversized current turn until the body fits the byte ceiling too, not just the token ceiling', () => {
+  it('truncates an oversized current turn until the body fits the byte ceiling too, not just the token ceiling', async () => {
     const log = new MemoryLogger();
     const values: Record<string, unknown> = {
-      baseUrl: 'http://127.0.0.1:1/v1',
+      baseUrl: server.url,
       maxInputTokens: 1_500,
       maxRequestBytes: 4_000,
       'historyTrim.headroomRatio': 0,
@@ -203,7 +209,8 @@ describe('the byte ceiling after truncation (docs/issues/007-over-byte-ceiling-s
     const settings = resolveSettings((key) => values[key], () => undefined);
     const engine = new ChatEngine({ log, store: new MemoryStore(), settings: () => settings, apiKey: async () => undefined });
     const messages = [text('user', 'ANCHOR: build the parser'), text('assistant', `assistant 0 ${filler(1, 0)}`), text('user', `CURRENT turn 0 ${filler(1_289, 0)}`)];
-    const prepared = engine.prepare({ modelId: 'm', messages, tools: TOOLS }, { contextWindow: 8_000, maxOutputTokens: 4_000 });
+    const prepared = await preparedBy(engine, { modelId: 'fake-large', messages, tools: TOOLS }, { contextWindow: 8_000, maxOutputTokens: 4_000 });
+    assert.deepStrictEqual((server.requests.at(-1)!.body as { messages: unknown[] }).messages, prepared.trim.messages, 'what went out is the truncated history');
     const bytes = prepared.trim.messages.reduce((total, m) => total + Buffer.byteLength(JSON.stringify(m)), 0) + Buffer.byteLength(JSON.stringify(TOOLS));
     assert.ok(bytes <= 4_000, `sent ${bytes} bytes against a 4,000-byte ceiling`);
     assert.strictEqual(prepared.trim.overCeiling, false);

@@ -7,9 +7,9 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { PersistedStore, validEntries } from '../core/state/persisted';
-import { validCalibration, validContextWindow, validRefusedParams, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
+import { validCalibration, validContextWindow, validRefusedParams, validLayout, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
 import { MAX_EXTRA_GRID_MOVES } from '../core/trim/conversationState';
-import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
+import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
@@ -62,15 +62,15 @@ describe('persisted state: every loader survives random JSON', function () {
     );
   });
 
-  it('persisted-property-engine: an engine built on random stored JSON prepares a request and warns at most once per store', () => {
-    fc.assert(
-      fc.property(fc.tuple(...KEYS.map(() => anyStoreValue)), (values) => {
+  it('persisted-property-engine: an engine built on random stored JSON sends a request and warns at most once per store', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(...KEYS.map(() => anyStoreValue)), async (values) => {
         const store = new MemoryStore();
         KEYS.forEach((key, i) => store.values.set(key, values[i]));
-        const { engine, log } = engineFor('http://127.0.0.1:1/v1', {}, store);
-        const prepared = engine.prepare({ modelId: 'm', messages: chat('hello', 'hi', 'again'), tools: [] }, { contextWindow: 200_000 });
+        const { engine, log } = engineFor(server().url, {}, store);
+        const prepared = await preparedBy(engine, { modelId: 'fake-large', messages: chat('hello', 'hi', 'again'), tools: [] }, { contextWindow: 200_000 });
         assert.ok(prepared.trim.messages.length >= 1);
-        const window = engine.limitsFor('m', { contextWindow: 200_000 }).contextWindow ?? 0;
+        const window = engine.limitsFor('fake-large', { contextWindow: 200_000 }).contextWindow ?? 0;
         assert.ok(window >= MIN_CONTEXT_WINDOW, `window ${window}`);
         for (const key of KEYS) assert.ok(log.messages('warn').filter((m) => m.includes(key)).length <= 1, key);
       }),
@@ -99,6 +99,18 @@ describe('persisted state: every loader survives random JSON', function () {
     assert.strictEqual(engine.limitsFor('a', { contextWindow: 100_000 }).contextWindow, 100_000);
     assert.strictEqual(engine.limitsFor('b', { contextWindow: 100_000 }).contextWindow, 12_000);
     assert.ok(engine.states.get('s1').extraSteps <= MAX_EXTRA_GRID_MOVES);
+  });
+
+  it('persisted-reserved-keys: a saved object with a "__proto__" or "constructor" key loads without it and sets no prototype', () => {
+    const state = JSON.parse('{"lastRemoved":2,"lastSteps":1,"lastGrid":0,"lastInputLength":9,"extraSteps":0,"__proto__":{"extraSteps":3},"constructor":7}');
+    const loaded = validTrimState(state);
+    assert.ok(loaded, 'the known fields are valid, so the record is kept');
+    assert.strictEqual(Object.getPrototypeOf(loaded), Object.prototype);
+    assert.ok(!Object.hasOwn(loaded, '__proto__') && !Object.hasOwn(loaded, 'constructor'));
+    assert.strictEqual(loaded.extraSteps, 0);
+    const layout = validLayout(JSON.parse('{"route":"messages","slots":[{"kind":"native","item":{"type":"thinking","__proto__":{"signature":"forged"}}}]}'));
+    const item = layout?.slots[0].kind === 'native' ? layout.slots[0].item : undefined;
+    assert.ok(item && item.type === 'thinking' && item.signature === undefined, JSON.stringify(layout));
   });
 
   it('persisted-model-cache: a null model entry and a missing fetchedAt neither throw nor freeze the list', async () => {

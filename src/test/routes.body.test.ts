@@ -11,6 +11,8 @@ import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { conversationArb } from './support/conversationArb';
 import { BreakpointCache, type MessagesPrompt } from '../cacheModel/breakpointCache';
 import { runs } from './support/propertyRuns';
+import { validEntries } from '../core/state/persisted';
+import { validLayout } from '../core/state/records';
 
 const TOOLS: WireTool[] = [
   { type: 'function', function: { name: 'grep', description: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } },
@@ -104,7 +106,9 @@ describe('routes: native request bodies', () => {
     const layout: AssistantLayout = { route: 'messages', slots: [{ kind: 'native', item: { type: 'thinking', thinking: 't', signature: 's' } }, { kind: 'call', callId: 'c1' }] };
     assert.ok(memory.remember(layout));
     assert.ok(!memory.remember({ route: 'messages', slots: [{ kind: 'call', callId: 'c2' }] }), 'nothing native: nothing to keep');
-    const restored = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify({ ...memory.toJSON(), bad: { route: 'x', slots: [] }, worse: 3 })));
+    // Loaded as the engine loads it: each entry through its validator, then the memory.
+    const saved = JSON.parse(JSON.stringify({ ...memory.toJSON(), bad: { route: 'x', slots: [] }, worse: 3, odd: { route: 'messages', slots: [{ kind: 'native' }] } }));
+    const restored = NativeReplayMemory.fromJSON(Object.fromEntries(validEntries(saved, validLayout).entries));
     assert.deepStrictEqual(restored.layoutFor('c1', 'messages'), layout);
     assert.strictEqual(restored.size, 1);
     // A restart changes no byte of what is sent.

@@ -5,7 +5,14 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
+import { resolveSettings } from '../core/config/settings';
+import { MemoryLogger } from '../core/log';
+import { prepareRequest, type PrepareContext } from '../core/request/prepareRequest';
+import { routeById } from '../core/routes/registry';
 import type { RouteId } from '../core/routes/route';
+import { SessionIds } from '../core/session/sessionId';
+import { ConversationStates } from '../core/trim/conversationState';
+import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage } from '../core/types';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { filler } from './support/trimHarness';
@@ -36,17 +43,26 @@ function turnsOf(steps: { tokens: number; tool: boolean; seed: number }[]): Chat
   return turns;
 }
 
-const settingFor = (route: RouteId) => ({ ...SMALL_STEPS, models: { m: { api: route } } });
 const TOOLS = [{ name: 'read', description: 'read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
+
+/**
+ * What the engine's preparation reads and keeps for one route, each route its own (prepareRequest is the pure
+ * step run() takes): the settings, the listed window, a neutral calibration, the size memo, the conversation states
+ * and the session claims. Over real HTTP, below, the engine itself prepares.
+ */
+function contextFor(route: RouteId): PrepareContext {
+  const settings = resolveSettings((key) => (SMALL_STEPS as Record<string, unknown>)[key], () => undefined);
+  return { settings, limits: WINDOW, calibration: 1, memo: new SizeMemo(), states: new ConversationStates(), sessionIds: new SessionIds(), log: new MemoryLogger(), route: routeById(route) };
+}
 
 describe('the cut is the same on every route', () => {
   it('property: a random growing conversation gets the same cut, turn by turn, on chat, Responses and Messages', () => {
     let cuts = 0;
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 8, maxLength: 25 }), (steps) => {
-        const engines = ROUTES.map((route) => engineFor('http://127.0.0.1:9/v1', settingFor(route)).engine);
+        const contexts = ROUTES.map(contextFor);
         for (const turn of turnsOf(steps)) {
-          const prepared = engines.map((engine) => engine.prepare({ modelId: 'm', messages: turn, tools: TOOLS }, WINDOW));
+          const prepared = contexts.map((context) => prepareRequest({ modelId: 'm', messages: turn, tools: TOOLS }, context));
           assert.deepStrictEqual(prepared.map((p) => p.route.id), ROUTES);
           const [chat, ...native] = prepared;
           if (chat.trim.removed > 0) cuts++;

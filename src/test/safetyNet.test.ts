@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import { accountUsage } from '../core/request/accountUsage';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { filler } from './support/trimHarness';
-import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
+import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 
 function longChat(turns: number, tokensPerTurn: number) {
@@ -12,6 +12,7 @@ function longChat(turns: number, tokensPerTurn: number) {
 
 describe('safety net: learned limits, fallback, context-length retry', () => {
   const server = useFakeServer();
+  const lastChat = () => server().requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1)!.body as { messages: unknown[] };
 
   it('answers a context-length 400 by learning the limit, re-trimming and retrying once — the user only sees the answer', async () => {
     const { engine, log, store } = engineFor(server().url);
@@ -45,28 +46,31 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     assert.strictEqual(server().requests.length, 2);
   });
 
+  // No window listed (the `{}` limits): the engine knows none for the model, as for one no catalogue describes.
   it('trims a model with an unknown window to opencode.contextLimitFallback, and says so once', async () => {
     const { engine, log } = engineFor(server().url, { contextLimitFallback: 16_000 });
-    const prepared = engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
+    const prepared = await preparedBy(engine, { modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
     assert.strictEqual(prepared.budget.contextWindow, 16_000);
     assert.strictEqual(prepared.budget.windowSource, 'fallback');
     assert.ok(prepared.trim.removed > 0);
-    engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
+    assert.ok(lastChat().messages.length < longChat(40, 400).length, 'the body sent was cut');
+    await preparedBy(engine, { modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
     assert.strictEqual(log.messages('info').filter((m) => m.includes('context window unknown')).length, 1);
   });
 
   it('does not trim an unknown model when the fallback is 0, with a warning', async () => {
     const { engine, log } = engineFor(server().url, { contextLimitFallback: 0 });
-    const prepared = engine.prepare({ modelId: 'mystery', messages: longChat(40, 400), tools: [] }, {});
+    const prepared = await preparedBy(engine, { modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
     assert.strictEqual(prepared.trim.removed, 0);
+    assert.strictEqual(lastChat().messages.length, longChat(40, 400).length, 'the whole history was sent');
     assert.ok(log.messages('warn').some((m) => m.includes('contextLimitFallback is 0, so its history is not trimmed')));
   });
 
-  it('fires the overflow sensor when the reported usage reaches the usable window, and cuts one grid move earlier next time', () => {
+  it('fires the overflow sensor when the reported usage reaches the usable window, and cuts one grid move earlier next time', async () => {
     const { engine, log } = engineFor(server().url);
     const messages = longChat(40, 300);
     const limits = { contextWindow: 30_000, maxOutputTokens: 2_000 };
-    const plan = engine.prepare({ modelId: 'fake-large', messages, tools: [] }, limits);
+    const plan = await preparedBy(engine, { modelId: 'fake-large', messages, tools: [] }, limits);
     assert.strictEqual(plan.trim.gridMoves, 0);
     // The endpoint counted more than we estimated (Anthropic shape: input + cache read + cache write).
     const usage = normalizeUsage({ input_tokens: 1_000, cache_read_input_tokens: 25_000, cache_creation_input_tokens: 2_000, output_tokens: 50 });
@@ -75,21 +79,24 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     assert.ok(result.overflow);
     assert.ok(log.messages('warn').includes('[overflow] used=28000 usable=28000 limit=30000 reserved=2000'), log.messages().join('\n'));
     assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 1, 'one extra grid move is pending for this conversation');
-    const next = engine.prepare({ modelId: 'fake-large', messages, tools: [] }, limits);
+    const next = await preparedBy(engine, { modelId: 'fake-large', messages, tools: [] }, limits);
     assert.ok(next.trim.gridMoves >= 1 && next.trim.removed > 0, 'the next request of the conversation was cut');
     assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 0, 'the extra grid move was used');
-    const later = engine.prepare({ modelId: 'fake-large', messages: [...messages, ...chat('one more')], tools: [] }, limits);
+    const later = await preparedBy(engine, { modelId: 'fake-large', messages: [...messages, ...chat('one more')], tools: [] }, limits);
     assert.ok(later.trim.gridMoves >= next.trim.gridMoves && later.trim.removed >= next.trim.removed, 'and the cut does not move back');
   });
 });
 
 describe('oversized messages', () => {
-  it('sends a message larger than the whole budget truncated with a marker, and logs it', () => {
-    const { engine, log } = engineFor('http://127.0.0.1:1/v1', { maxInputTokens: 8_000 });
+  const server = useFakeServer();
+
+  it('sends a message larger than the whole budget truncated with a marker, and logs it', async () => {
+    const { engine, log } = engineFor(server().url, { maxInputTokens: 8_000 });
     const huge = `BEGIN ${filler(30_000, 3)} END`;
     const messages = chat('ANCHOR task', 'ok', huge);
-    const plan = engine.prepare({ modelId: 'm', messages, tools: [] }, { contextWindow: 100_000 });
-    const sent = plan.trim.messages.at(-1)?.content as string;
+    const plan = await preparedBy(engine, { modelId: 'fake-large', messages, tools: [] }, { contextWindow: 100_000 });
+    const sent = (server().requests.at(-1)!.body as { messages: { content: string }[] }).messages.at(-1)!.content;
+    assert.strictEqual(sent, plan.trim.messages.at(-1)?.content, 'the trimmed message is what went out');
     assert.ok(sent.startsWith('BEGIN ') && sent.endsWith(' END'), 'both ends kept');
     assert.match(sent, /\[… \d+ characters removed by the OpenCode extension to fit the model's context window …\]/);
     assert.ok(!plan.trim.overCeiling && plan.trim.estTokens <= 8_000, `now ~${plan.trim.estTokens} tokens`);
@@ -109,11 +116,13 @@ describe('a long agent turn whose tool results alone exceed the budget', () => {
     return messages;
   }
 
-  it('fits the budget by dropping its oldest rounds (prompt and newest rounds kept), not by truncating outputs', () => {
-    const { engine, log } = engineFor('http://127.0.0.1:1/v1', { maxInputTokens: 30_000 });
+  const server = useFakeServer();
+
+  it('fits the budget by dropping its oldest rounds (prompt and newest rounds kept), not by truncating outputs', async () => {
+    const { engine, log } = engineFor(server().url, { maxInputTokens: 30_000 });
     const limits = { contextWindow: 1_000_000 };
-    const first = engine.prepare({ modelId: 'm', messages: agentTurn(20), tools: [] }, limits);
-    const second = engine.prepare({ modelId: 'm', messages: agentTurn(21), tools: [] }, limits);
+    const first = await preparedBy(engine, { modelId: 'fake-large', messages: agentTurn(20), tools: [] }, limits);
+    const second = await preparedBy(engine, { modelId: 'fake-large', messages: agentTurn(21), tools: [] }, limits);
     for (const plan of [first, second]) assert.ok(!plan.trim.overCeiling && plan.trim.estTokens <= 30_000, `~${plan.trim.estTokens} tokens`);
     const sent = (plan: typeof first) => plan.trim.messages.map((m) => JSON.stringify(m));
     const a = sent(first);

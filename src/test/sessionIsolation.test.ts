@@ -10,7 +10,7 @@ import { resolveSettings } from '../core/config/settings';
 import { SessionIds } from '../core/session/sessionId';
 import { replaySession } from '../replay/replaySession';
 import type { WireMessage } from '../core/wire/wireTypes';
-import { engineFor, MemoryStore, runOnce } from './support/engineHarness';
+import { engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import { filler } from './support/trimHarness';
 
@@ -30,12 +30,12 @@ describe('session identity: same opening, different conversations', function () 
   this.timeout(30_000);
   const server = useFakeServer();
 
-  it('session-same-opening-b-drops-nothing: after A was cut, B with the same opening and a history that fits drops nothing', () => {
-    const { engine } = engineFor('http://127.0.0.1:1/v1');
-    const a = engine.prepare({ modelId: 'm', messages: conversation('A', 20, 4_000), tools: [] }, LIMITS);
+  it('session-same-opening-b-drops-nothing: after A was cut, B with the same opening and a history that fits drops nothing', async () => {
+    const { engine } = engineFor(server().url);
+    const a = await preparedBy(engine, { modelId: 'fake-large', messages: conversation('A', 20, 4_000), tools: [] }, LIMITS);
     assert.ok(a.trim.removed > 0, 'A is long enough to be cut');
     // B has more messages than A had, but short ones: it fits whole.
-    const b = engine.prepare({ modelId: 'm', messages: conversation('B', 30, 20), tools: [] }, LIMITS);
+    const b = await preparedBy(engine, { modelId: 'fake-large', messages: conversation('B', 30, 20), tools: [] }, LIMITS);
     assert.strictEqual(b.trim.removed, 0, `B dropped ${b.trim.removed} message(s) it had room for`);
     assert.notStrictEqual(b.sessionId, a.sessionId);
   });

@@ -6,12 +6,14 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { fixedPartMessage, fixedPartOverBudget } from '../core/request/fixedPartFit';
+import type { PreparedRequest } from '../core/request/prepareRequest';
 import { UserFacingError } from '../core/request/userFacingError';
 import type { ChatMessage, ChatTool } from '../core/types';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
-import { engineFor } from './support/engineHarness';
+import { engineFor, preparedBy } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { runs } from './support/propertyRuns';
 
 /** Tools shaped like an agent's: a long description and a few documented parameters each. */
 function agentTools(count: number, descriptionWords = 120): ChatTool[] {
@@ -65,24 +67,25 @@ describe('tools that cannot fit the budget', function () {
     });
   }
 
-  it("fixed-part-property: a refusal's figures put tools + instructions over the ceiling; a request that goes keeps its instructions (any shortening is logged, never a stub)", () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 2_000, max: 40_000 }), (toolCount, systemRepeats, budget) => {
+  it("fixed-part-property: a refusal's figures put tools + instructions over the ceiling; a request that goes keeps its instructions (any shortening is logged, never a stub)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 2_000, max: 40_000 }), async (toolCount, systemRepeats, budget) => {
         // The budget as opencode.maxInputTokens on a large window: exactly the budget the trim uses.
-        const { engine, log } = engineFor('http://127.0.0.1:1/v1', { maxInputTokens: budget });
-        const system = `rules ${'be precise and brief. '.repeat(systemRepeats)}`;
+        const { engine, log } = engineFor(server().url, { maxInputTokens: budget });
+        // Its own opening per case: the truncation WARN is written once per conversation and message.
+        const system = `rules ${budget}-${toolCount}-${systemRepeats} ${'be precise and brief. '.repeat(systemRepeats)}`;
         const messages: ChatMessage[] = [
           { role: 'system', parts: [{ kind: 'text', text: system }] },
           { role: 'user', parts: [{ kind: 'text', text: 'hello' }] },
         ];
-        // A model id per case: the truncation WARN is written once per conversation and message.
-        const request = { modelId: `m-${budget}-${toolCount}-${systemRepeats}`, messages, tools: agentTools(toolCount) };
+        const request = { modelId: 'fake-large', messages, tools: agentTools(toolCount) };
         const limits = { contextWindow: 1_000_000, maxOutputTokens: 32_000 };
         const warnsBefore = log.messages('warn').length;
         let refusal: UserFacingError | undefined;
-        let sent: ReturnType<typeof engine.prepare> | undefined;
+        let sent: PreparedRequest | undefined;
+        const posted = server().requests.length;
         try {
-          sent = engine.prepare(request, limits);
+          sent = await preparedBy(engine, request, limits);
         } catch (error) {
           assert.ok(error instanceof UserFacingError, String(error));
           refusal = error;
@@ -96,6 +99,7 @@ describe('tools that cannot fit the budget', function () {
           assert.ok(toolsTokens + systemTokens > ceiling || toolsBytes + systemBytes > maxBytes, refusal.detail);
           assert.match(refusal.message, toolsTokens + systemTokens > ceiling ? /input budget of/ : /bytes a request to .* may take/);
           assert.strictEqual(refusal.kind, 'context');
+          assert.strictEqual(server().requests.length, posted, 'a refused request is not sent');
         } else if (sent) {
           // It went: tools and instructions fit; only what the newest message adds may shorten the instructions, and then the log says so.
           const { breakdown } = sent.trim;
@@ -106,7 +110,7 @@ describe('tools that cannot fit the budget', function () {
           }
         }
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     );
   });
 

@@ -4,6 +4,7 @@
  * Gemini, gateways). One rule for every route, so a gateway's "Overloaded" is read as the error it is.
  */
 import { isRecord } from '../util/isRecord';
+import { filledString } from '../util/jsonFields';
 
 export function errorOfPayload(payload: unknown, eventName?: string): Record<string, unknown> | undefined {
   if (eventName === 'error') {
@@ -17,7 +18,8 @@ export function errorOfPayload(payload: unknown, eventName?: string): Record<str
 
 function errorField(value: unknown): Record<string, unknown> | undefined {
   if (isRecord(value)) return value;
-  return typeof value === 'string' && value ? { message: value } : undefined;
+  const message = filledString(value);
+  return message === undefined ? undefined : { message };
 }
 
 /** `{"type": "error", "message": …}`: the type says only that it is an error. */

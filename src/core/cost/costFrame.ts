@@ -5,6 +5,7 @@
  * reads it on every route. Pure.
  */
 import { isRecord } from '../util/isRecord';
+import { isNonNegative } from '../util/jsonFields';
 
 /** The payload's cost in USD when it is OpenCode's cost frame, else undefined (never throws). */
 export function reportedCostOf(data: unknown): number | undefined {
@@ -14,7 +15,7 @@ export function reportedCostOf(data: unknown): number | undefined {
   if (!isRecord(payload) || !isCostFrame(payload)) return undefined;
   const raw = payload.cost;
   const usd = typeof raw === 'string' && /^\s*\d+(\.\d+)?([eE]-?\d+)?\s*$/.test(raw) ? Number(raw) : raw;
-  return typeof usd === 'number' && Number.isFinite(usd) && usd >= 0 ? usd : undefined;
+  return isNonNegative(usd) ? usd : undefined;
 }
 
 /** The frame's two shapes: a `ping`, or a chat chunk without choices; anything else with a `cost` is not it. */

@@ -6,6 +6,7 @@
 import type { NormalizedUsage } from '../types';
 import { pricesAt, type ModelPrices, type PriceTable } from './prices';
 import { LONG_WRITE_MULTIPLIER } from './cacheRules';
+import { isNonNegative } from '../util/jsonFields';
 
 export type CostSource = 'reported' | 'computed';
 
@@ -38,13 +39,9 @@ export function computedUsd(usage: NormalizedUsage, prices: PriceTable, longCach
   return micro / 1_000_000;
 }
 
-export function isUsd(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
 /** Reported wins (it is what the account was charged); computed when the model has prices; else undefined. */
 export function requestCost(input: CostInput): RequestCost | undefined {
-  if (isUsd(input.reportedUsd)) return { usd: input.reportedUsd, source: 'reported' };
+  if (isNonNegative(input.reportedUsd)) return { usd: input.reportedUsd, source: 'reported' };
   if (!input.prices) return undefined;
   return { usd: computedUsd(input.usage, pricesAt(input.prices, input.usage.contextTokens), input.longCacheWrites), source: 'computed' };
 }

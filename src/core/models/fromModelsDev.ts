@@ -10,6 +10,7 @@
  */
 import { isRouteId, type RouteId } from '../routes/route';
 import { isRecord } from '../util/isRecord';
+import { isNonNegative, recordField } from '../util/jsonFields';
 import { isFreeTierId } from './familyRule';
 import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, PriceSet, Prices } from './modelData';
 import { CONTROLS, EFFORT_LEVELS, type EffortLevel, type ReasoningControl } from './reasoningControl';
@@ -59,11 +60,11 @@ function routeOfNpm(npm: unknown): RouteId | undefined {
 }
 
 function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteId): ModelCard | undefined {
-  const provider = isRecord(model.provider) ? model.provider : {};
+  const provider = recordField(model.provider);
   const shape = provider.shape === 'responses' ? 'responses' : provider.shape === 'completions' ? 'chat' : undefined;
   const route = routeOfNpm(provider.npm) ?? shape ?? defaultRoute;
   if (!isRouteId(route)) return undefined;
-  const limit = isRecord(model.limit) ? model.limit : {};
+  const limit = recordField(model.limit);
   const contextWindow = tokens(limit.context);
   let maxOutputTokens = tokens(limit.output);
   if (contextWindow !== undefined && maxOutputTokens !== undefined && maxOutputTokens > contextWindow) maxOutputTokens = undefined;
@@ -90,7 +91,7 @@ function tokens(value: unknown): number | undefined {
 }
 
 function price(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_PRICE ? value : undefined;
+  return isNonNegative(value) && value <= MAX_PRICE ? value : undefined;
 }
 
 /** The base prices, and the first long-context tier (`tiers[0]`, above `tier.size` prompt tokens) when listed. */

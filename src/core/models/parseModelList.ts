@@ -6,6 +6,7 @@
  */
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
+import { filledString } from '../util/jsonFields';
 
 const CONTEXT_FIELDS = ['context_length', 'context_window', 'max_context_length', 'max_model_len', 'max_input_tokens', 'limit.context', 'top_provider.context_length'];
 const OUTPUT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'limit.output', 'top_provider.max_completion_tokens'];
@@ -24,7 +25,7 @@ function toModelEntry(raw: Record<string, unknown> & { id: string }): ModelEntry
   const contextWindow = firstPositive(raw, CONTEXT_FIELDS);
   return {
     id: raw.id,
-    name: typeof raw.name === 'string' && raw.name ? raw.name : raw.id,
+    name: filledString(raw.name) ?? raw.id,
     contextWindow,
     maxOutputTokens: firstPositive(raw, OUTPUT_FIELDS),
     toolCalling: readCapability(raw, ['tool_calling', 'tools', 'function_calling']) ?? true,

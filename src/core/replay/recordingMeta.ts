@@ -8,6 +8,7 @@
  */
 import type { Budget } from '../trim/budget';
 import { isRecord } from '../util/isRecord';
+import { isNonNegative } from '../util/jsonFields';
 
 export interface RecordingMeta {
   model: string;
@@ -41,9 +42,8 @@ export function metaFields(model: string, budget: Pick<Budget, 'contextWindow' |
   return { model, contextWindow: budget.contextWindow, reserve: budget.reserve, budget: bounded(budget.tokens), maxBytes: bounded(budget.maxBytes) };
 }
 
-const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 /** Absent or null (unbounded), else a finite number; false when it is neither. */
-const optional = (v: unknown): number | undefined | false => (v === undefined || v === null ? undefined : finite(v) ? v : false);
+const optional = (v: unknown): number | undefined | false => (v === undefined || v === null ? undefined : isNonNegative(v) ? v : false);
 
 export function parseRecordingMeta(text: string | undefined): RecordingMeta | undefined {
   let value: unknown;
@@ -52,13 +52,13 @@ export function parseRecordingMeta(text: string | undefined): RecordingMeta | un
   } catch {
     return undefined;
   }
-  if (!isRecord(value) || typeof value.model !== 'string' || !finite(value.reserve)) return undefined;
+  if (!isRecord(value) || typeof value.model !== 'string' || !isNonNegative(value.reserve)) return undefined;
   const budget = optional(value.budget);
   const maxBytes = optional(value.maxBytes);
   const contextWindow = optional(value.contextWindow);
   if (budget === false || maxBytes === false || contextWindow === false) return undefined;
-  const factors = Array.isArray(value.factors) ? value.factors.map((f) => (finite(f) && f > 0 ? f : null)) : [];
-  const pair = (c: unknown): [number, number] | null => (Array.isArray(c) && c.length === 2 && finite(c[0]) && c[0] > 0 && finite(c[1]) ? [c[0], c[1]] : null);
+  const factors = Array.isArray(value.factors) ? value.factors.map((f) => (isNonNegative(f) && f > 0 ? f : null)) : [];
+  const pair = (c: unknown): [number, number] | null => (Array.isArray(c) && c.length === 2 && isNonNegative(c[0]) && c[0] > 0 && isNonNegative(c[1]) ? [c[0], c[1]] : null);
   const calibrations = Array.isArray(value.calibrations) ? value.calibrations.map(pair) : [];
   return { model: value.model.slice(0, 200), contextWindow, reserve: value.reserve, budget, maxBytes, factors, calibrations };
 }

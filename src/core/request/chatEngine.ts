@@ -108,11 +108,7 @@ export class ChatEngine {
     return chooseRoute(modelId, settings, this.routes, this.refusedPins);
   }
 
-  /** Converts and prepares in one call (tests); run() converts once (convertForRequest) and prepares from that (prepareFrom), again after a context-length 400. */
-  prepare(request: ChatRequest, listed: ModelLimits): PreparedRequest {
-    return this.prepareFrom(request, listed, convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log }));
-  }
-
+  /** Trim and body from the request converted once (convertForRequest in attempts()), again after a context-length 400. */
   private prepareFrom(request: ChatRequest, listed: ModelLimits, converted: WireMessage[]): PreparedRequest {
     const settings = this.deps.settings();
     const choice = this.routeFor(request.modelId, settings);

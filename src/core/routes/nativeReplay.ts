@@ -12,8 +12,8 @@
  */
 import type { WireMessage } from '../wire/wireTypes';
 import { BoundedMap } from '../util/boundedMap';
-import { isRecord } from '../util/isRecord';
-import { isRouteId, type RouteId } from './route';
+import { filledString } from '../util/jsonFields';
+import type { RouteId } from './route';
 
 export type LayoutSlot = { kind: 'native'; item: Record<string, unknown> } | { kind: 'text' } | { kind: 'call'; callId: string };
 
@@ -66,17 +66,15 @@ export const NATIVE_REPLAY_BOUNDS = {
   maxLayoutChars: 256_000,
 } as const;
 
-const filled = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
-
 /**
  * A native item the API can take back: a Responses reasoning item with its encrypted content (under `store: false`
  * one without it is refused: "Item with id 'rs_…' not found"), a thinking block with its signature, a redacted block
  * with its data. Anything else (Gemini's signed-call records) is complete as recorded.
  */
 export function isCompleteNative(item: Record<string, unknown>): boolean {
-  if (item.type === 'reasoning') return filled(item.encrypted_content);
-  if (item.type === 'thinking') return typeof item.thinking === 'string' && filled(item.signature);
-  if (item.type === 'redacted_thinking') return filled(item.data);
+  if (item.type === 'reasoning') return filledString(item.encrypted_content) !== undefined;
+  if (item.type === 'thinking') return typeof item.thinking === 'string' && filledString(item.signature) !== undefined;
+  if (item.type === 'redacted_thinking') return filledString(item.data) !== undefined;
   return true;
 }
 
@@ -132,31 +130,19 @@ export class NativeReplayMemory implements NativeReplay {
 
   /**
    * Restores a persisted memory in its saved order (oldest first), under the same bounds, so it evicts in the
-   * order the saved one would have. Entries that are not well-formed layouts, or too big to be remembered, are
-   * dropped, never trusted.
+   * order the saved one would have. The layouts passed their validator when loaded (validLayout in
+   * core/state/records.ts); one too big to be remembered is dropped.
    */
-  static fromJSON(value: unknown): NativeReplayMemory {
+  static fromJSON(value: Readonly<Record<string, AssistantLayout>>): NativeReplayMemory {
     const memory = new NativeReplayMemory();
-    if (!isRecord(value)) return memory;
     for (const [callId, saved] of Object.entries(value)) {
-      if (!isLayout(saved) || layoutChars(saved) > NATIVE_REPLAY_BOUNDS.maxLayoutChars) continue;
+      if (layoutChars(saved) > NATIVE_REPLAY_BOUNDS.maxLayoutChars) continue;
       // A layout saved by an older version may hold incomplete items: they are never sent back.
       const { layout } = completeLayout(saved);
       if (layout.slots.some((slot) => slot.kind === 'native')) memory.byCallId.set(callId, layout);
     }
     return memory;
   }
-}
-
-function isSlot(value: unknown): value is LayoutSlot {
-  if (!isRecord(value)) return false;
-  if (value.kind === 'text') return true;
-  if (value.kind === 'call') return typeof value.callId === 'string';
-  return value.kind === 'native' && isRecord(value.item);
-}
-
-export function isLayout(value: unknown): value is AssistantLayout {
-  return isRecord(value) && isRouteId(value.route) && Array.isArray(value.slots) && value.slots.every(isSlot);
 }
 
 /** Builds a layout while a stream is read: slots in arrival order, the text slot once. */

@@ -1,7 +1,9 @@
 /**
  * The validators of everything the extension persists: type and range of each record, the one place these rules
- * live. Used when loading (persisted.ts drops what fails); the memories' fromJSON take what passed as is.
+ * live, written as valibot schemas (docs/reliability.md "Validating outside data"). Used when loading (persisted.ts
+ * drops what fails); the memories' fromJSON take what passed as is.
  */
+import * as v from 'valibot';
 import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
 import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';
 import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
@@ -9,7 +11,8 @@ import { DROPPABLE_PARAMS, type DroppableParam } from '../request/refusedParams'
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
 import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';
-import { isLayout, type AssistantLayout } from '../routes/nativeReplay';
+import type { AssistantLayout, LayoutSlot } from '../routes/nativeReplay';
+import { ROUTE_IDS } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 
 /** A context window below this is not a real model's (the same floor as parseContextLimit). */
@@ -18,98 +21,95 @@ export const MAX_CONTEXT_WINDOW = 100_000_000;
 /** A model refusing more parameters than this is not worth more silent retries. */
 export const MAX_REFUSED_PARAMS = 3;
 
-const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
-
-/** A session claim: the fingerprint of a conversation's first answer (sessionId.ts). */
-export function validSessionClaim(value: unknown): string | undefined {
-  return typeof value === 'string' && /^[0-9a-f]{24}$/.test(value) ? value : undefined;
+/** A schema as a Validate (persisted.ts): the parsed value, or undefined when the record must be dropped. Never throws. */
+function validator<T>(schema: v.GenericSchema<unknown, T>): (value: unknown) => T | undefined {
+  return (value) => {
+    const result = v.safeParse(schema, value);
+    return result.success ? result.output : undefined;
+  };
 }
 
-const isFactor = (v: unknown): v is number => typeof v === 'number' && v >= CALIBRATION.minFactor && v <= CALIBRATION.maxFactor;
+const integer = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const count = (max = Number.MAX_SAFE_INTEGER) => integer(0, max);
+const nonNegative = v.pipe(v.number(), v.finite(), v.minValue(0));
+const factor = v.pipe(v.number(), v.minValue(CALIBRATION.minFactor), v.maxValue(CALIBRATION.maxFactor));
+// `-0 >= 0` holds: a -0 (never in JSON, but a caller may hand over a live object) is the spread 0, stored as +0.
+const spread = v.pipe(v.number(), v.minValue(0), v.maxValue(MAX_SPREAD), v.transform((s) => (s === 0 ? 0 : s)));
+
+/** A session claim: the fingerprint of a conversation's first answer (sessionId.ts). */
+export const validSessionClaim = validator(v.pipe(v.string(), v.regex(/^[0-9a-f]{24}$/)));
 
 /**
  * A model's calibration: `{factor, spread}`, or a bare factor as versions before the spread was persisted saved
  * it (its spread is 0, learned again). A missing spread is 0; other fields are left out.
  */
-export function validCalibration(value: unknown): CalibrationRecord | undefined {
-  if (isFactor(value)) return { factor: value, spread: 0 };
-  if (!isRecord(value) || !isFactor(value.factor)) return undefined;
-  const spread = value.spread === undefined ? 0 : value.spread;
-  // `-0 >= 0` holds: a -0 (never in JSON, but a caller may hand over a live object) is the spread 0, stored as +0.
-  return typeof spread === 'number' && spread >= 0 && spread <= MAX_SPREAD ? { factor: value.factor, spread: spread === 0 ? 0 : spread } : undefined;
-}
+export const validCalibration = validator<CalibrationRecord>(
+  v.union([v.pipe(factor, v.transform((f) => ({ factor: f, spread: 0 }))), v.object({ factor, spread: v.optional(spread, 0) })]),
+);
 
-export function validContextWindow(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= MIN_CONTEXT_WINDOW && value <= MAX_CONTEXT_WINDOW ? value : undefined;
-}
+export const validContextWindow = validator(integer(MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW));
 
-export function validReasoning(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 && value.length <= REASONING_MEMORY_BOUNDS.maxChars ? value : undefined;
-}
+export const validReasoning = validator(v.pipe(v.string(), v.minLength(1), v.maxLength(REASONING_MEMORY_BOUNDS.maxChars)));
 
 /** A list of distinct parameters we send, at most MAX_REFUSED_PARAMS. */
-export function validRefusedParams(value: unknown): DroppableParam[] | undefined {
-  if (!Array.isArray(value) || value.length > MAX_REFUSED_PARAMS) return undefined;
-  if (!value.every((p) => (DROPPABLE_PARAMS as readonly unknown[]).includes(p)) || new Set(value).size !== value.length) return undefined;
-  return value as DroppableParam[];
-}
+export const validRefusedParams = validator<DroppableParam[]>(
+  v.pipe(v.array(v.picklist(DROPPABLE_PARAMS)), v.maxLength(MAX_REFUSED_PARAMS), v.check((list) => new Set(list).size === list.length)),
+);
 
 /**
  * The known fields by their own rules; any other field must be a finite non-negative number, so a field added
- * to the trim state later survives a restart.
+ * to the trim state later survives a restart. Fields a state saved by an older version lacks (the frozen grid,
+ * truncation marks) default to "none".
  */
-export function validTrimState(value: unknown): ConversationTrimState | undefined {
-  if (!isRecord(value)) return undefined;
-  const { lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps, ...rest } = value;
-  if (!isCount(lastRemoved) || !isCount(lastSteps) || !isCount(lastInputLength) || !isCount(extraSteps, MAX_EXTRA_GRID_MOVES)) return undefined;
-  if (typeof lastGrid !== 'number' || !Number.isFinite(lastGrid) || lastGrid < 0 || lastRemoved > lastInputLength) return undefined;
-  if (!Object.values(rest).every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) return undefined;
-  // Fields a state saved by an older version lacks (the frozen grid, truncation marks) default to "none".
-  return { ...EMPTY_TRIM_STATE, ...(rest as Record<string, number>), lastRemoved, lastSteps, lastGrid, lastInputLength, extraSteps };
-}
+export const validTrimState = validator<ConversationTrimState>(
+  v.pipe(
+    v.objectWithRest({ lastRemoved: count(), lastSteps: count(), lastGrid: nonNegative, lastInputLength: count(), extraSteps: count(MAX_EXTRA_GRID_MOVES) }, nonNegative),
+    v.check((state) => state.lastRemoved <= state.lastInputLength),
+    v.transform((state) => ({ ...EMPTY_TRIM_STATE, ...state })),
+  ),
+);
 
-const LIMIT_SOURCES: readonly ModelEntry['limitSource'][] = ['endpoint', 'bundled', 'learned', 'fallback', 'setting', 'unknown'];
+const LIMIT_SOURCES = ['endpoint', 'bundled', 'learned', 'fallback', 'setting', 'unknown'] as const satisfies readonly ModelEntry['limitSource'][];
+const tokenLimit = v.optional(integer(1, MAX_CONTEXT_WINDOW));
 
-export function validModelEntry(value: unknown): ModelEntry | undefined {
-  if (!isRecord(value)) return undefined;
-  const { id, name, toolCalling, imageInput, limitSource, contextWindow, maxOutputTokens } = value;
-  if (typeof id !== 'string' || !id || typeof name !== 'string' || typeof toolCalling !== 'boolean' || typeof imageInput !== 'boolean') return undefined;
-  if (!LIMIT_SOURCES.includes(limitSource as ModelEntry['limitSource'])) return undefined;
-  const positive = (v: unknown): v is number | undefined => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_CONTEXT_WINDOW);
-  if (!positive(contextWindow) || !positive(maxOutputTokens)) return undefined;
-  const entry: ModelEntry = { id, name, toolCalling, imageInput, limitSource: limitSource as ModelEntry['limitSource'] };
-  if (contextWindow !== undefined) entry.contextWindow = contextWindow;
-  if (maxOutputTokens !== undefined) entry.maxOutputTokens = maxOutputTokens;
-  return entry;
-}
+/** A cached model entry: its known fields only (others are left out). */
+export const validModelEntry = validator<ModelEntry>(
+  v.object({ id: v.pipe(v.string(), v.minLength(1)), name: v.string(), toolCalling: v.boolean(), imageInput: v.boolean(), limitSource: v.picklist(LIMIT_SOURCES), contextWindow: tokenLimit, maxOutputTokens: tokenLimit }),
+);
 
 export interface CachedModelList {
   fetchedAt: number;
   models: ModelEntry[];
 }
 
+// A time in the future would keep the list from ever going stale.
+const listShape = v.object({ fetchedAt: v.pipe(nonNegative, v.check((t) => t <= Date.now() + 60_000)), models: v.array(v.unknown()) });
+
 /** A cached list needs a real fetch time (else it would never be refreshed); bad or duplicate entries are left out. */
 export function validModelList(value: unknown): { value?: CachedModelList; dropped: number } {
-  if (!isRecord(value) || !Array.isArray(value.models)) return { dropped: 1 };
-  const { fetchedAt } = value;
-  // A time in the future would keep the list from ever going stale.
-  if (typeof fetchedAt !== 'number' || !Number.isFinite(fetchedAt) || fetchedAt < 0 || fetchedAt > Date.now() + 60_000) return { dropped: 1 };
+  const list = v.safeParse(listShape, value);
+  if (!list.success) return { dropped: 1 };
   const seen = new Set<string>();
   const models: ModelEntry[] = [];
-  for (const raw of value.models) {
+  for (const raw of list.output.models) {
     const entry = validModelEntry(raw);
     if (entry && !seen.has(entry.id)) {
       seen.add(entry.id);
       models.push(entry);
     }
   }
-  return { value: { fetchedAt, models }, dropped: value.models.length - models.length };
+  return { value: { fetchedAt: list.output.fetchedAt, models }, dropped: list.output.models.length - models.length };
 }
 
+/** A slot keeps its other fields as saved (a native item is passed back verbatim). */
+const slot: v.GenericSchema<unknown, LayoutSlot> = v.variant('kind', [
+  v.looseObject({ kind: v.literal('text') }),
+  v.looseObject({ kind: v.literal('call'), callId: v.string() }),
+  v.looseObject({ kind: v.literal('native'), item: v.record(v.string(), v.unknown()) }),
+]);
+
 /** A remembered answer layout (Responses reasoning items, Anthropic thinking blocks) for NativeReplayMemory. */
-export function validLayout(value: unknown): AssistantLayout | undefined {
-  return isLayout(value) ? value : undefined;
-}
+export const validLayout = validator<AssistantLayout>(v.looseObject({ route: v.picklist(ROUTE_IDS), slots: v.array(slot) }));
 
 /** The learned routes record: `{version:1, entries}`; malformed entries are dropped and counted. */
 export function validLearnedRoutes(value: unknown): { value?: LearnedRoutes; dropped: number } {

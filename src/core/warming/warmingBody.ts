@@ -6,6 +6,7 @@
 import { BREAKPOINT_LIFETIME } from './lifetimes';
 import type { RouteId } from '../routes/route';
 import { isRecord } from '../util/isRecord';
+import { recordField } from '../util/jsonFields';
 import { longLivedWrites } from '../routes/cacheLifetime';
 
 /** Responses refuses max_output_tokens below 16. */
@@ -23,7 +24,7 @@ export function warmingBody(route: RouteId, body: Record<string, unknown>, refus
   }
   if (route === 'responses') return refused.has('max_output_tokens') ? { ...body } : { ...body, max_output_tokens: RESPONSES_MIN_OUTPUT };
   if (route === 'gemini') {
-    const config = isRecord(body.generationConfig) ? body.generationConfig : {};
+    const config = recordField(body.generationConfig);
     return { ...body, generationConfig: { ...config, maxOutputTokens: 1 } };
   }
   return refused.has('max_tokens') ? { ...body } : { ...body, max_tokens: 1 };

@@ -2,7 +2,8 @@
 import { resolveSettings, type Settings } from '../../core/config/settings';
 import { MemoryLogger } from '../../core/log';
 import { ChatEngine, type EngineDeps, type EngineTiming, type KeyValueStore } from '../../core/request/chatEngine';
-import type { ChatMessage, StreamEvent } from '../../core/types';
+import type { ChatRequest, PreparedRequest } from '../../core/request/prepareRequest';
+import type { ChatMessage, ModelLimits, StreamEvent } from '../../core/types';
 
 export class MemoryStore implements KeyValueStore {
   readonly values = new Map<string, unknown>();
@@ -34,4 +35,12 @@ export async function runOnce(engine: ChatEngine, modelId: string, messages: Cha
   const outcome = await engine.run({ modelId, messages, tools: [] }, limits, (e) => events.push(e), new AbortController().signal);
   const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
   return { outcome, events, text };
+}
+
+/**
+ * What the engine prepared for a request, by the product's own path: run() against a (fake) server, the prepared
+ * request of its last attempt. The answer's usage is accounted as in the product (calibration, trim state).
+ */
+export async function preparedBy(engine: ChatEngine, request: ChatRequest, limits: ModelLimits = {}): Promise<PreparedRequest> {
+  return (await engine.run(request, limits, () => undefined, new AbortController().signal)).prepared;
 }

@@ -9,6 +9,7 @@
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
+import { filledString, stringField } from '../../util/jsonFields';
 import { synthesizedCallId } from './geminiCallIds';
 import { signedCallItem, type CallSignature } from './geminiReplay';
 import { originalToolName } from './geminiToolNames';
@@ -48,9 +49,9 @@ export class GeminiWire implements WireReader {
   }
 
   private part(part: Payload, events: WireEvent[]): void {
-    const signature = typeof part.thoughtSignature === 'string' && part.thoughtSignature ? part.thoughtSignature : undefined;
+    const signature = filledString(part.thoughtSignature);
     if (isRecord(part.functionCall)) return this.functionCall(part.functionCall, signature);
-    const text = typeof part.text === 'string' ? part.text : '';
+    const text = stringField(part.text);
     if (text) events.push({ kind: part.thought === true ? 'thinking' : 'text', text });
     // A signature alone on a later, empty part belongs to the call it followed, if no call was signed yet.
     const last = this.held[this.held.length - 1];
@@ -61,10 +62,10 @@ export class GeminiWire implements WireReader {
   }
 
   private functionCall(call: Payload, signature: string | undefined): void {
-    const name = typeof call.name === 'string' ? call.name : '';
+    const name = stringField(call.name);
     // Arguments that are not an object are refused by the assembler, never run as `{}`.
     const args = call.args === undefined ? '' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
-    const geminiId = typeof call.id === 'string' && call.id ? call.id : undefined;
+    const geminiId = filledString(call.id);
     const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.count++, name, args, signature });
     if (signature) this.signed = true;
     this.held.push({ callId, name: originalToolName(name), args, thoughtSignature: signature, geminiId });

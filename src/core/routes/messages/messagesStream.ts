@@ -8,6 +8,7 @@
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
+import { numberField, recordField, stringField } from '../../util/jsonFields';
 
 type Payload = Record<string, unknown>;
 
@@ -31,11 +32,11 @@ export class MessagesWire implements WireReader {
       case 'message_start':
         return usageOf(isRecord(p.message) ? p.message.usage : undefined);
       case 'content_block_start':
-        return this.blockStart(num(p.index), isRecord(p.content_block) ? p.content_block : {});
+        return this.blockStart(numberField(p.index, -1), recordField(p.content_block));
       case 'content_block_delta':
-        return this.blockDelta(num(p.index), isRecord(p.delta) ? p.delta : {});
+        return this.blockDelta(numberField(p.index, -1), recordField(p.delta));
       case 'content_block_stop':
-        return this.blockStop(num(p.index));
+        return this.blockStop(numberField(p.index, -1));
       case 'message_delta':
         return this.messageDelta(p);
       case 'message_stop':
@@ -45,27 +46,27 @@ export class MessagesWire implements WireReader {
   }
 
   private blockStart(index: number, block: Payload): WireEvent[] {
-    const open: OpenBlock = { type: str(block.type), start: block, sawJson: false, thinking: str(block.thinking), signature: str(block.signature) };
+    const open: OpenBlock = { type: stringField(block.type), start: block, sawJson: false, thinking: stringField(block.thinking), signature: stringField(block.signature) };
     this.blocks.set(index, open);
-    if (open.type === 'text') return [{ kind: 'text', text: str(block.text) }];
+    if (open.type === 'text') return [{ kind: 'text', text: stringField(block.text) }];
     if (open.type === 'thinking') return [{ kind: 'thinking', text: open.thinking }];
-    if (open.type === 'tool_use') return [{ kind: 'toolPart', key: String(index), id: str(block.id), name: str(block.name) }];
+    if (open.type === 'tool_use') return [{ kind: 'toolPart', key: String(index), id: stringField(block.id), name: stringField(block.name) }];
     return [{ kind: 'keepAlive' }];
   }
 
   private blockDelta(index: number, delta: Payload): WireEvent[] {
     const open = this.blocks.get(index);
-    if (delta.type === 'text_delta') return [{ kind: 'text', text: str(delta.text) }];
+    if (delta.type === 'text_delta') return [{ kind: 'text', text: stringField(delta.text) }];
     if (!open) return [{ kind: 'keepAlive' }];
     if (delta.type === 'input_json_delta') {
       open.sawJson = true;
-      return [{ kind: 'toolPart', key: String(index), args: str(delta.partial_json) }];
+      return [{ kind: 'toolPart', key: String(index), args: stringField(delta.partial_json) }];
     }
     if (delta.type === 'thinking_delta') {
-      open.thinking += str(delta.thinking);
-      return [{ kind: 'thinking', text: str(delta.thinking) }];
+      open.thinking += stringField(delta.thinking);
+      return [{ kind: 'thinking', text: stringField(delta.thinking) }];
     }
-    if (delta.type === 'signature_delta') open.signature += str(delta.signature);
+    if (delta.type === 'signature_delta') open.signature += stringField(delta.signature);
     return [{ kind: 'keepAlive' }];
   }
 
@@ -80,13 +81,13 @@ export class MessagesWire implements WireReader {
       return [{ kind: 'toolEnd', key: String(index), args: whole }];
     }
     if (open.type === 'thinking') return [{ kind: 'native', item: { type: 'thinking', thinking: open.thinking, signature: open.signature } }];
-    if (open.type === 'redacted_thinking') return [{ kind: 'native', item: { type: 'redacted_thinking', data: str(open.start.data) } }];
+    if (open.type === 'redacted_thinking') return [{ kind: 'native', item: { type: 'redacted_thinking', data: stringField(open.start.data) } }];
     return [{ kind: 'keepAlive' }];
   }
 
   private messageDelta(p: Payload): WireEvent[] {
-    const delta = isRecord(p.delta) ? p.delta : {};
-    const reason = str(delta.stop_reason);
+    const delta = recordField(p.delta);
+    const reason = stringField(delta.stop_reason);
     const events: WireEvent[] = reason ? [{ kind: 'finish', reason: STOP_REASONS[reason] ?? reason, wire: reason }] : [];
     return [...events, ...usageOf(p.usage)];
   }
@@ -103,14 +104,6 @@ export class MessagesWire implements WireReader {
 
 function usageOf(raw: unknown): WireEvent[] {
   return isRecord(raw) ? [{ kind: 'usage', raw, shape: 'anthropic', merge: 'fields' }] : [{ kind: 'keepAlive' }];
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' ? value : -1;
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
 
 export const newMessagesReader = (seed?: string): AnswerReader => new AnswerReader('messages', new MessagesWire(), seed);

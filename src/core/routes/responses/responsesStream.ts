@@ -9,6 +9,7 @@
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
+import { recordField, stringField } from '../../util/jsonFields';
 
 type Payload = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ export class ResponsesWire implements WireReader {
   read(data: unknown): WireEvent[] {
     if (!isRecord(data)) return [{ kind: 'malformed', raw: String(data) }];
     const p = data;
-    const delta = str(p.delta);
+    const delta = stringField(p.delta);
     switch (p.type) {
       case 'response.output_text.delta':
         return [{ kind: 'text', text: delta }];
@@ -39,7 +40,7 @@ export class ResponsesWire implements WireReader {
       case 'response.function_call_arguments.delta':
         return [{ kind: 'toolPart', key: this.keyOf(p, p.item_id), args: delta }];
       case 'response.function_call_arguments.done':
-        if (str(p.arguments)) this.wholeArgs.set(this.keyOf(p, p.item_id), str(p.arguments));
+        if (stringField(p.arguments)) this.wholeArgs.set(this.keyOf(p, p.item_id), stringField(p.arguments));
         return [{ kind: 'keepAlive' }];
       case 'response.output_item.done':
         return this.itemDone(p);
@@ -53,20 +54,20 @@ export class ResponsesWire implements WireReader {
   }
 
   private itemAdded(p: Payload): WireEvent[] {
-    const item = isRecord(p.item) ? p.item : {};
+    const item = recordField(p.item);
     if (item.type !== 'function_call') return [{ kind: 'keepAlive' }];
     const key = this.keyOf(p, item.id);
     const first = !this.added.has(key);
     this.added.add(key);
-    return [{ kind: 'toolPart', key, id: str(item.call_id), name: str(item.name), args: first ? str(item.arguments) : '' }];
+    return [{ kind: 'toolPart', key, id: stringField(item.call_id), name: stringField(item.name), args: first ? stringField(item.arguments) : '' }];
   }
 
   private itemDone(p: Payload): WireEvent[] {
-    const item = isRecord(p.item) ? p.item : {};
+    const item = recordField(p.item);
     if (item.type === 'reasoning') return [{ kind: 'native', item }];
     if (item.type !== 'function_call') return [{ kind: 'keepAlive' }];
     const key = this.keyOf(p, item.id);
-    return [{ kind: 'toolEnd', key, id: str(item.call_id), name: str(item.name), args: str(item.arguments) || this.wholeArgs.get(key) }];
+    return [{ kind: 'toolEnd', key, id: stringField(item.call_id), name: stringField(item.name), args: stringField(item.arguments) || this.wholeArgs.get(key) }];
   }
 
   /**
@@ -74,16 +75,16 @@ export class ResponsesWire implements WireReader {
    * closed from it; one already delivered is not delivered again (same position, same key).
    */
   private ended(p: Payload): WireEvent[] {
-    const response = isRecord(p.response) ? p.response : {};
+    const response = recordField(p.response);
     const events: WireEvent[] = [];
     const output = Array.isArray(response.output) ? response.output : [];
     output.forEach((item, index) => {
       if (!isRecord(item) || item.type !== 'function_call') return;
-      const key = this.itemAt.get(index) ?? (str(item.id) || `#${index}`);
-      events.push({ kind: 'toolEnd', key, id: str(item.call_id), name: str(item.name), args: str(item.arguments) || this.wholeArgs.get(key) });
+      const key = this.itemAt.get(index) ?? (stringField(item.id) || `#${index}`);
+      events.push({ kind: 'toolEnd', key, id: stringField(item.call_id), name: stringField(item.name), args: stringField(item.arguments) || this.wholeArgs.get(key) });
     });
     if (isRecord(response.usage)) events.push({ kind: 'usage', raw: response.usage, shape: 'responses', merge: 'replace' });
-    const details = isRecord(response.incomplete_details) ? str(response.incomplete_details.reason) : '';
+    const details = isRecord(response.incomplete_details) ? stringField(response.incomplete_details.reason) : '';
     if (p.type === 'response.incomplete') events.push({ kind: 'finish', reason: INCOMPLETE_REASONS[details] ?? (details || 'incomplete'), wire: details || 'incomplete' });
     else events.push({ kind: 'finish', reason: 'stop', wire: 'completed' });
     events.push({ kind: 'end' });
@@ -95,7 +96,7 @@ export class ResponsesWire implements WireReader {
     const index = typeof p.output_index === 'number' ? p.output_index : undefined;
     const known = index === undefined ? undefined : this.itemAt.get(index);
     if (known) return known;
-    const key = str(itemId) || `#${index ?? ''}`;
+    const key = stringField(itemId) || `#${index ?? ''}`;
     if (index !== undefined) this.itemAt.set(index, key);
     return key;
   }
@@ -111,12 +112,8 @@ export class ResponsesWire implements WireReader {
 }
 
 function failure(p: Payload): Payload {
-  const response = isRecord(p.response) ? p.response : {};
+  const response = recordField(p.response);
   return isRecord(response.error) ? response.error : { message: 'The model failed to answer (response.failed).' };
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
 
 export const newResponsesReader = (seed?: string): AnswerReader => new AnswerReader('responses', new ResponsesWire(), seed);

@@ -4,6 +4,7 @@
  * real AuthError talks about the key. Pure: read through request/openCodeError.ts.
  */
 import { isRecord } from '../../util/isRecord';
+import { stringField } from '../../util/jsonFields';
 import type { RouteId } from '../route';
 import { retryAfterMsOf } from '../../util/retryAfter';
 
@@ -36,7 +37,7 @@ export function errorFields(body: unknown): { type: string; message: string } {
   if (!isRecord(value)) return { type: '', message: '' };
   const inner = isRecord(value.error) ? value.error : value;
   const type = typeof inner.type === 'string' && inner.type !== 'error' ? inner.type : typeof inner.code === 'string' ? inner.code : '';
-  return { type, message: typeof inner.message === 'string' ? inner.message : typeof value.message === 'string' ? value.message : '' };
+  return { type, message: typeof inner.message === 'string' ? inner.message : stringField(value.message) };
 }
 
 export function parseWrongRoute(body: unknown): { model: string; format: string; refusedRoute?: RouteId } | undefined {
