@@ -159,6 +159,45 @@ describe('endpoints at once (real HTTP)', () => {
     }
   });
 
+  it('"Add Endpoint" adds Go or Zen, or a URL checked like the setting, and asks for its key unless it is local', async () => {
+    const { context, dispose } = activate(server(), {});
+    const typed = double.window.showInputBox;
+    const boxes: { value?: string; validateInput?: (input: string) => string | undefined }[] = [];
+    const answers: (string | undefined)[] = [];
+    try {
+      double.window.showInputBox = async (options?: { value?: string; validateInput?: (input: string) => string | undefined }) => {
+        boxes.push(options ?? {});
+        return answers.length ? answers.shift() : options?.value;
+      };
+      double.quickPick.choose = (items) => items.find((item: { label: string }) => item.label === 'OpenCode Zen');
+      answers.push(ZEN_KEY);
+      await double.commands.executeCommand('opencode.addEndpoint');
+      assert.deepStrictEqual(double.settingsStore.get('endpoints'), ['zen']);
+      assert.strictEqual(await context.secrets.get('opencode.apiKey@zen'), ZEN_KEY, 'its key was asked for next');
+
+      double.quickPick.choose = (items) => {
+        assert.ok(!items.some((item: { label: string }) => item.label === 'OpenCode Zen'), 'Zen is not offered twice');
+        return items.find((item: { label: string }) => item.label.startsWith('Another'));
+      };
+      const url = server().url.replace('127.0.0.1', 'localhost');
+      boxes.length = 0;
+      answers.push(url);
+      await double.commands.executeCommand('opencode.addEndpoint');
+      assert.deepStrictEqual(double.settingsStore.get('endpoints'), ['zen', { id: 'localhost', baseUrl: url }]);
+      assert.strictEqual(boxes.length, 2, 'the URL and the id; no key for a loopback server');
+      const [urlBox, idBox] = boxes;
+      assert.match(urlBox.validateInput?.(`${url}?key=sk-secret-123`) ?? '', /query string/);
+      assert.ok(!(urlBox.validateInput?.(`${url}?key=sk-secret-123`) ?? '').includes('sk-secret-123'), 'the refusal never quotes a secret');
+      assert.strictEqual(urlBox.validateInput?.(server().url), 'That endpoint is already listed.');
+      assert.match(idBox.validateInput?.('zen') ?? '', /already/);
+      assert.match(idBox.validateInput?.('Bad Id') ?? '', /lowercase/);
+    } finally {
+      double.quickPick.choose = undefined;
+      double.window.showInputBox = typed;
+      dispose();
+    }
+  });
+
   it('state saved before endpoints existed is the default endpoint\'s, and still read', async () => {
     const saved = new double.MemoryMemento();
     await saved.update('opencode.learnedLimits', { 'fake-large': 12_000 });

@@ -1,5 +1,6 @@
-/** The extension's commands: Set API Key (asks which endpoint when several are enabled), Refresh Models, Show Log. */
+/** The extension's commands: Set API Key (asks which endpoint when several are enabled), Add Endpoint, Refresh Models, Show Log. */
 import * as vscode from 'vscode';
+import { addEndpoint } from './addEndpoint';
 import type { ApiKeyStore } from './apiKey';
 import type { EndpointPart, EndpointRegistry } from './endpointParts';
 import { redact, redactUrl } from '../core/util/redact';
@@ -19,6 +20,7 @@ export function registerCommands(keys: ApiKeyStore, endpoints: EndpointRegistry,
       await refreshWithFeedback([part]);
     }),
     vscode.commands.registerCommand('opencode.refreshModels', () => refreshWithFeedback(endpoints.all())),
+    vscode.commands.registerCommand('opencode.addEndpoint', () => addEndpoint(endpoints)),
     vscode.commands.registerCommand('opencode.showLog', () => log.show(true)),
   ];
 }

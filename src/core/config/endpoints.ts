@@ -127,3 +127,24 @@ export function endpointSettings(settings: Settings, endpoint: EndpointConfig): 
   }
   return { ...settings, baseUrl: endpoint.baseUrl, catalog: endpoint.catalog, models };
 }
+
+/** An id for a new endpoint at this URL: from its host, not one of `taken` (the command that adds one proposes it). */
+export function suggestedId(baseUrl: string, taken: readonly string[]): string {
+  let host = 'endpoint';
+  try {
+    host = new URL(baseUrl).hostname.replace(/^www\./, '').split('.')[0] || host;
+  } catch {
+    // keep the generic name
+  }
+  const base = host.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 28) || 'endpoint';
+  for (let n = 1; ; n++) {
+    const id = n === 1 ? base : `${base}-${n}`;
+    if (!taken.includes(id)) return id;
+  }
+}
+
+/** Why `id` cannot name a new endpoint beside `taken`, or undefined. */
+export function idProblem(id: string, taken: readonly string[]): string | undefined {
+  if (!ID_PATTERN.test(id)) return 'Use 1–32 lowercase letters, digits, "-" or "_", starting with a letter or digit.';
+  return taken.includes(id) ? `"${id}" is already an endpoint's id.` : undefined;
+}

@@ -105,6 +105,8 @@ export const workspace = {
   getConfiguration(section?: string) {
     return {
       get: (key: string, fallback?: unknown) => (section === 'opencode' && settingsStore.has(key) ? settingsStore.get(key) : fallback),
+      /** The store holds user (global) settings only. */
+      inspect: (key: string) => ({ key: `${section}.${key}`, globalValue: section === 'opencode' ? settingsStore.get(key) : undefined }),
       update: async (key: string, value: unknown) => {
         if (section === 'opencode') setSetting(key, value);
       },
