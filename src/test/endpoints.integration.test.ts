@@ -50,6 +50,13 @@ function endpointsOn(server: FakeServer): unknown[] {
   ];
 }
 
+/** Zen's and Go's own keys stored, as "Set API Key" would. */
+async function withKeys(activated: Activated): Promise<Activated> {
+  await activated.context.secrets.store('opencode.apiKey@zen', ZEN_KEY);
+  await activated.context.secrets.store('opencode.apiKey@go', GO_KEY);
+  return activated;
+}
+
 async function listed(ext: ComposedExtension): Promise<vscode.LanguageModelChatInformation[]> {
   return (await ext.provider.provideLanguageModelChatInformation({ silent: true } as never)) ?? [];
 }
@@ -76,10 +83,8 @@ describe('endpoints at once (real HTTP)', () => {
   });
 
   it('lists every endpoint\'s models at once, each labelled, the same model id apart per endpoint', async () => {
-    const { ext, context, dispose } = activate(server(), { endpoints: endpointsOn(server()) });
+    const { ext, dispose } = await withKeys(activate(server(), { endpoints: endpointsOn(server()) }));
     try {
-      await context.secrets.store('opencode.apiKey@zen', ZEN_KEY);
-      await context.secrets.store('opencode.apiKey@go', GO_KEY);
       await Promise.all(ext.endpoints.all().map((part) => part.list.refresh()));
       const models = await listed(ext);
       const byId = new Map(models.map((m) => [m.id, m]));
@@ -100,10 +105,8 @@ describe('endpoints at once (real HTTP)', () => {
   });
 
   it("answers from each endpoint with that endpoint's key; the environment's key never reaches a custom endpoint", async () => {
-    const { ext, context, dispose } = activate(server(), { endpoints: endpointsOn(server()) });
+    const { ext, dispose } = await withKeys(activate(server(), { endpoints: endpointsOn(server()) }));
     try {
-      await context.secrets.store('opencode.apiKey@zen', ZEN_KEY);
-      await context.secrets.store('opencode.apiKey@go', GO_KEY);
       for (const id of ['zen/glm-5', 'go/glm-5', 'local/fake-large', 'fake-large']) assert.ok((await answer(ext, id, `hello from ${id}`)).length > 0, id);
       const chats = server().requests.filter((r) => r.method === 'POST');
       const sentBy = (prefix: string) => chats.filter((r) => r.path.startsWith(prefix));
@@ -119,10 +122,8 @@ describe('endpoints at once (real HTTP)', () => {
   });
 
   it('keeps the endpoints apart: conversation ids, learned windows, saved state and the request log', async () => {
-    const { ext, context, dispose } = activate(server(), { endpoints: endpointsOn(server()) });
+    const { ext, context, dispose } = await withKeys(activate(server(), { endpoints: endpointsOn(server()) }));
     try {
-      await context.secrets.store('opencode.apiKey@zen', ZEN_KEY);
-      await context.secrets.store('opencode.apiKey@go', GO_KEY);
       await answer(ext, 'zen/glm-5', 'the same conversation');
       server().enqueueFault({ name: 'context-length-400', limit: 60_000 });
       await answer(ext, 'go/glm-5', 'the same conversation');
