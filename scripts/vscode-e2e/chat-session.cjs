@@ -226,6 +226,7 @@ async function agentChat(page, model, check) {
   const ok1 = await send(page, 'Agent turn 1: say hello.', 'Agent answer 1.', { waitMs: Number(process.env.AGENT_WAIT_MS || 150000) });
   let ok = ok1;
   check(ok, `agent (${model}): a bare prompt is answered`);
+  if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'agent-1.png') }).catch(() => {});
   const first = (await requests()).find(r => JSON.stringify(r.body).includes('Agent turn 1'));
   const tools = first?.body?.tools || [];
   check(tools.length > 0, `agent (${model}): the request carries VS Code's tools`, `${tools.length} tools`);
@@ -246,6 +247,7 @@ async function agentChat(page, model, check) {
   const ids = new Set(sent.flatMap(conversationOf));
   check(ids.size === 1, `agent (${model}): one conversation id`, [...ids].join(', '));
   ok = await send(page, 'Agent turn 3: and now?', 'Agent answer 3.');
+  if (process.env.SHOT_DIR) fs.writeFileSync(path.join(process.env.SHOT_DIR, 'agent-requests.json'), JSON.stringify(await requests(), null, 1));
   const usage = usageOf(linesSince(before));
   check(usage.length >= 3, `agent (${model}): [usage] lines`, `${usage.length}`);
   const later = usage.slice(1);
@@ -259,6 +261,7 @@ async function main() {
   const settings = JSON.parse(fs.readFileSync(process.env.SETTINGS, 'utf8'));
   delete settings['opencode.maxInputTokens'];
   settings['opencode.models'] = { 'fake-responses': { api: 'responses' }, 'fake-messages': { api: 'messages' }, 'fake-native-gemini': { api: 'gemini' } };
+  if (process.env.AGENT === '1') Object.assign(settings, JSON.parse(process.env.AGENT_SETTINGS || '{}'));
   fs.writeFileSync(process.env.SETTINGS, JSON.stringify(settings, null, 2));
   const context = await launchBrowser();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(process.env.URL).origin });

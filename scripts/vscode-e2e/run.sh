@@ -25,7 +25,7 @@ collect() {
   while IFS= read -r f; do
     n=$((n + 1)); cp "$f" "$ART/$(echo "${f#"$RUN"/ud/logs/}" | tr '/' '_')"
   done < <(find "$RUN/ud/logs" -name '*OpenCode.log' 2>/dev/null)
-  cp "$RUN"/*.png "$ART/" 2>/dev/null
+  cp "$RUN"/*.png "$ART/" 2>/dev/null; cp "$RUN"/agent-requests.json "$ART/" 2>/dev/null
   cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/chat-session.log "$RUN"/report-ui.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
   phase "artifacts: $n OpenCode log file(s) and screenshots in ${ART#"$REPO"/}/"
 }
