@@ -26,7 +26,7 @@ collect() {
     n=$((n + 1)); cp "$f" "$ART/$(echo "${f#"$RUN"/ud/logs/}" | tr '/' '_')"
   done < <(find "$RUN/ud/logs" -name '*OpenCode.log' 2>/dev/null)
   cp "$RUN"/*.png "$ART/" 2>/dev/null; cp "$RUN"/agent-requests.json "$ART/" 2>/dev/null
-  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/chat-session.log "$RUN"/report-ui.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
+  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/chat-session.log "$RUN"/report-ui.log "$RUN"/agent-chat.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
   phase "artifacts: $n OpenCode log file(s) and screenshots in ${ART#"$REPO"/}/"
 }
 COLLECTED=
@@ -115,6 +115,17 @@ if [ "${E2E_SKIP_REPORT:-}" != 1 ]; then
   grep -E '^(ok|not ok) - ' "$RUN/report-ui.log"
   p=$(grep -c '^ok - ' "$RUN/report-ui.log"); f=$(grep -c '^not ok - ' "$RUN/report-ui.log")
   [ "$report_rc" = 0 ] || [ "$f" != 0 ] || f=1
+  passed=$((passed + p)); failed=$((failed + f))
+fi
+
+if [ "${E2E_SKIP_AGENT:-}" != 1 ]; then
+  phase "VS Code's agent: a bare prompt with OpenCode models"
+  start_group AGENTUI "$RUN/agent-chat.log" env URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" FAKE_BASE="$FAKE_BASE" \
+    LOGS="$RUN/ud/logs" SETTINGS="$RUN/ud/User/settings.json" SHOT_DIR="$RUN" node "$HERE/agent-chat.cjs"
+  wait "$AGENTUI_PID"; agent_rc=$?
+  grep -E '^(ok|not ok) - |^# ' "$RUN/agent-chat.log"
+  p=$(grep -c '^ok - ' "$RUN/agent-chat.log"); f=$(grep -c '^not ok - ' "$RUN/agent-chat.log")
+  [ "$agent_rc" = 0 ] || [ "$f" != 0 ] || f=1
   passed=$((passed + p)); failed=$((failed + f))
 fi
 
