@@ -72,6 +72,10 @@ export function keptIndices(count: number, layout: HistoryLayout, dropUnits: num
 
 /** The first message kept after the head when `dropUnits` middle units are gone. */
 export function firstKeptIndex(layout: HistoryLayout, dropUnits: number): number {
+  // Nothing dropped: everything after the head is kept. Named after the prompt instead (the history before it is
+  // empty, or only rounds after it are droppable), the next turn's hold would drop that prompt: VS Code's agent
+  // opens with its environment info (the anchor) and the prompt right after it.
+  if (dropUnits === 0) return layout.headEnd;
   const first = dropUnits < layout.middle.length ? layout.middle[dropUnits].start : layout.currentTurnStart;
   // The prompt is always sent, so a cut just before it and one just after it send the same messages.
   return first === layout.prompt ? first + 1 : first;
