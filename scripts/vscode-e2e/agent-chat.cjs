@@ -5,8 +5,8 @@
 //      "Not sent", nothing reaches the fake server, and the status bar item turns to the warning.
 //   2. fake-large: AGENT_TURNS (default 5) turns; turn 2 is a scripted call of one of the agent's own tools
 //      (file_search), which VS Code runs, and its result goes back with the call id. On the fake server's recorded
-//      requests: one request per turn (+1 for the tool result), the agent's tools in every request, one conversation
-//      id; from the window's OpenCode.log: a `[usage]` line per request and cacheHit >= 90% on every one after the
+//      requests: one request per turn (+1 for the tool result), the agent's tools in every request, each request
+//      starting with the previous one's messages, one conversation id; from the window's OpenCode.log: a `[usage]` line per request and cacheHit >= 90% on every one after the
 //      first.
 // Offline, the agent needs `chat.allowAnonymousAccess: true` (set here in the user settings): without it the first
 // bare prompt opens the GitHub Copilot sign-in instead (docs/testing-in-vscode.md "VS Code's agent"); with it, that
@@ -93,6 +93,8 @@ async function agentTurns(page, check) {
   check(missing.length === 0, `${model}: every request carries the agent's tools`, missing.length ? `missing ${missing.join(', ')}` : `${names[0].length} tools, ${toolBytes} bytes`);
   const result = sent.flatMap(r => r.body.messages || []).find(m => m.role === 'tool' && m.tool_call_id === 'call_e2e_1');
   check(!!result && String(result.content).includes('README.md'), `${model}: the tool ran in VS Code and its result went back with the call id`, result ? String(result.content).slice(0, 80) : 'no tool message');
+  const changed = sent.slice(1).map((r, j) => sent[j].body.messages.findIndex((m, k) => JSON.stringify(m) !== JSON.stringify(r.body.messages[k]))).map((k, j) => ({ k, j: j + 2 })).filter(x => x.k >= 0);
+  check(changed.length === 0, `${model}: each request starts with the previous one's messages, byte for byte (nothing earlier dropped)`, changed.map(x => `request ${x.j}: message ${x.k}`).join(', '));
   const ids = new Set(sent.flatMap(conversationOf));
   check(ids.size === 1, `${model}: one conversation id throughout`, [...ids].join(', '));
   const usage = turns.flatMap(x => x.usage);
