@@ -4,12 +4,13 @@
 #  2. start the fake OpenAI-compatible server and point opencode.baseUrl at it (settings.json);
 #  3. start code-server (loopback, no auth, smoke-test driver on) and run out/e2e/index.js inside its extension host;
 #  4. type two `@opencode` turns into the real chat view (chat-ui.cjs);
-#  4a. 10-turn @opencode chats on each route (chat-session.cjs; AGENT=1 adds VS Code's agent);
+#  4a. 10-turn @opencode chats on each route (chat-session.cjs);
 #  4b. paste into the chat for @opencode, read the status bar item and the session report (report-ui.cjs);
+#  4c. VS Code's own agent with OpenCode models (agent-chat.cjs; chat.allowAnonymousAccess, no sign-in);
 #  5. copy the OpenCode logs and screenshots to .artifacts/vscode/; stop every process group it started.
 # Last line of output: `N passed, N failed`. Exit code 0 only when everything passed.
 # Debugging knobs: E2E_VSIX (skip the build: test this .vsix with the out/ already compiled), E2E_TESTS (another
-#   test module), E2E_SKIP_CHAT=1, E2E_SKIP_SESSION=1, E2E_SKIP_REPORT=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
+#   test module), E2E_SKIP_CHAT=1, E2E_SKIP_SESSION=1, E2E_SKIP_REPORT=1, E2E_SKIP_AGENT=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
