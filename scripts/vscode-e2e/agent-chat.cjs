@@ -6,8 +6,8 @@
 //   2. fake-large: AGENT_TURNS (default 5) turns; turn 2 is a scripted call of one of the agent's own tools
 //      (file_search), which VS Code runs, and its result goes back with the call id. On the fake server's recorded
 //      requests: one request per turn (+1 for the tool result), the agent's tools in every request, each request
-//      starting with the previous one's messages, one conversation id; from the window's OpenCode.log: a `[usage]` line per request and cacheHit >= 90% on every one after the
-//      first.
+//      starting with the previous one's messages, one conversation id; from the window's OpenCode.log: a `[usage]`
+//      line per request and cacheHit >= 90% on every one after the first.
 // Offline, the agent needs `chat.allowAnonymousAccess: true` (set here in the user settings): without it the first
 // bare prompt opens the GitHub Copilot sign-in instead (docs/testing-in-vscode.md "VS Code's agent"); with it, that
 // prompt runs the chat setup without an account, which enables the built-in Copilot Chat extension (its agent is
@@ -38,6 +38,7 @@ const statusText = page => page.locator('.statusbar-item').filter({ hasText: /Op
 async function toolsDoNotFit(page, check) {
   const model = 'fake-small';
   check(await newChat(page, model), `${model}: picked in the chat view`);
+  await control('reset', {}); // earlier steps' requests
   const before = logMark();
   const refusal = new RegExp(`cannot fit ${model}'s input budget`);
   await send(page, 'Agent on fake-small: say hello.', new RegExp(`${refusal.source}|${SIGN_IN.source}`), { replies: [], waitMs: SETUP_WAIT_MS });
