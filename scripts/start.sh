@@ -4,7 +4,7 @@
 # code-server on 127.0.0.1 (no password). Without OPENCODE_API_KEY it also starts the fake OpenAI-compatible server
 # and points opencode.baseUrl at it; with OPENCODE_API_KEY set, the extension talks to the real OpenCode endpoint.
 # Ctrl-C stops everything. Env: PORT (default 8765).
-# Chat without GitHub Copilot: the Chat view is open when the page loads; address the participant: `@opencode hello`.
+# Chat without GitHub Copilot: the Chat view is open when the page loads; `@opencode hello`, or a bare prompt for VS Code's agent.
 # The first run installs code-server (2-3 min); setup.sh prints a progress line every 10 s meanwhile.
 set -uo pipefail
 # shellcheck source=vscode-e2e/lib.sh
@@ -25,6 +25,8 @@ echo "[start] building and packaging the extension"
 build_vsix "$DEV/opencode.vsix" || exit 1
 
 merge_settings "$SETTINGS" "$QUIET_SETTINGS"
+# VS Code's own agent (a bare prompt) without a GitHub account: the chat setup then runs anonymously.
+merge_settings "$SETTINGS" '{"chat.allowAnonymousAccess":true}'
 if [ -z "${OPENCODE_API_KEY:-}" ]; then
   start_fake_server "$DEV" || exit 1
   merge_settings "$SETTINGS" "{\"opencode.baseUrl\":\"$FAKE_URL\"}"
@@ -44,8 +46,8 @@ start_code_server "$DEV" "$PORT" "$DEV/ws" || exit 1
 cat <<MSG
 
   VS Code (code-server) is running. Open this URL in your browser:   http://127.0.0.1:$PORT/?folder=$DEV/ws
-  Chat: the chat view is already open; type "@opencode hello" there (a bare prompt goes to VS Code's own agent,
-        which asks for a GitHub Copilot sign-in offline; Ctrl+Alt+I toggles, i.e. closes, the chat view).
+  Chat: the chat view is already open; type "@opencode hello" there, or a bare prompt for VS Code's own agent with
+        the picked model (no sign-in: chat.allowAnonymousAccess is set; Ctrl+Alt+I toggles, i.e. closes, the chat view).
   After a request: the status bar item "OpenCode …" (click it for the session report).
   Logs: command "OpenCode: Show Log"; on disk $DEV/ud/logs/<session>/exthost<N>/opencode-community.opencode-chat-provider/OpenCode.log;
         server log $DEV/code-server.log.   Ctrl-C stops everything.

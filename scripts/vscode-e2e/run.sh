@@ -4,12 +4,13 @@
 #  2. start the fake OpenAI-compatible server and point opencode.baseUrl at it (settings.json);
 #  3. start code-server (loopback, no auth, smoke-test driver on) and run out/e2e/index.js inside its extension host;
 #  4. type two `@opencode` turns into the real chat view (chat-ui.cjs);
-#  4a. 10-turn @opencode chats on each route (chat-session.cjs; AGENT=1 adds VS Code's agent);
+#  4a. 10-turn @opencode chats on each route (chat-session.cjs);
 #  4b. paste into the chat for @opencode, read the status bar item and the session report (report-ui.cjs);
+#  4c. VS Code's own agent with OpenCode models (agent-chat.cjs; chat.allowAnonymousAccess, no sign-in);
 #  5. copy the OpenCode logs and screenshots to .artifacts/vscode/; stop every process group it started.
 # Last line of output: `N passed, N failed`. Exit code 0 only when everything passed.
 # Debugging knobs: E2E_VSIX (skip the build: test this .vsix with the out/ already compiled), E2E_TESTS (another
-#   test module), E2E_SKIP_CHAT=1, E2E_SKIP_SESSION=1, E2E_SKIP_REPORT=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
+#   test module), E2E_SKIP_CHAT=1, E2E_SKIP_SESSION=1, E2E_SKIP_REPORT=1, E2E_SKIP_AGENT=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
@@ -25,8 +26,8 @@ collect() {
   while IFS= read -r f; do
     n=$((n + 1)); cp "$f" "$ART/$(echo "${f#"$RUN"/ud/logs/}" | tr '/' '_')"
   done < <(find "$RUN/ud/logs" -name '*OpenCode.log' 2>/dev/null)
-  cp "$RUN"/*.png "$ART/" 2>/dev/null
-  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/chat-session.log "$RUN"/report-ui.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
+  cp "$RUN"/*.png "$ART/" 2>/dev/null; cp "$RUN"/agent-requests.json "$ART/" 2>/dev/null
+  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/chat-session.log "$RUN"/report-ui.log "$RUN"/agent-chat.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
   phase "artifacts: $n OpenCode log file(s) and screenshots in ${ART#"$REPO"/}/"
 }
 COLLECTED=
@@ -85,38 +86,27 @@ if [ -n "$summary" ]; then passed=${summary%% passed*}; failed=$(echo "$summary"
 else passed=0; failed=1; echo "not ok - in-host tests did not finish (exit $host_rc); see ${ART#"$REPO"/}/in-host.log"; fi
 [ "$host_rc" = 0 ] || [ "$failed" != 0 ] || failed=1
 
-if [ "${E2E_SKIP_CHAT:-}" != 1 ]; then
-  phase "chat view: two @opencode turns"
-  start_group CHATUI "$RUN/chat-ui.log" env URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" FAKE_BASE="$FAKE_BASE" \
-    SHOT="$RUN/chat.png" node "$HERE/chat-ui.cjs"
-  wait "$CHATUI_PID"; chat_rc=$?
-  grep -E '^(ok|not ok) - ' "$RUN/chat-ui.log"
-  p=$(grep -c '^ok - ' "$RUN/chat-ui.log"); f=$(grep -c '^not ok - ' "$RUN/chat-ui.log")
-  [ "$chat_rc" = 0 ] || [ "$f" != 0 ] || f=1
+# One browser script as a step: its `ok - ` / `not ok - ` lines (and `# ` figures) are printed and counted; an exit
+# code other than 0 without a `not ok` line counts as one failure. browser_step LOG TITLE SCRIPT [ENV=VALUE…]
+browser_step() {
+  local log=$1 title=$2 script=$3 rc p f; shift 3
+  phase "$title"
+  start_group STEP "$log" env URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" FAKE_BASE="$FAKE_BASE" "$@" node "$HERE/$script"
+  wait "$STEP_PID"; rc=$?
+  grep -E '^(ok|not ok) - |^# ' "$log"
+  p=$(grep -c '^ok - ' "$log"); f=$(grep -c '^not ok - ' "$log")
+  [ "$rc" = 0 ] || [ "$f" != 0 ] || f=1
   passed=$((passed + p)); failed=$((failed + f))
-fi
-
-if [ "${E2E_SKIP_SESSION:-}" != 1 ]; then
-  phase "chat sessions: 10 @opencode turns per route"
-  start_group SESSIONUI "$RUN/chat-session.log" env URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" FAKE_BASE="$FAKE_BASE" \
-    LOGS="$RUN/ud/logs" SETTINGS="$RUN/ud/User/settings.json" FOLDER="$RUN/ws" SHOT_DIR="$RUN" node "$HERE/chat-session.cjs"
-  wait "$SESSIONUI_PID"; session_rc=$?
-  grep -E '^(ok|not ok) - |^# ' "$RUN/chat-session.log"
-  p=$(grep -c '^ok - ' "$RUN/chat-session.log"); f=$(grep -c '^not ok - ' "$RUN/chat-session.log")
-  [ "$session_rc" = 0 ] || [ "$f" != 0 ] || f=1
-  passed=$((passed + p)); failed=$((failed + f))
-fi
-
-if [ "${E2E_SKIP_REPORT:-}" != 1 ]; then
-  phase "report: paste for @opencode, status bar, session report"
-  start_group REPORTUI "$RUN/report-ui.log" env URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" FAKE_BASE="$FAKE_BASE" \
-    LOGS="$RUN/ud/logs" SETTINGS="$RUN/ud/User/settings.json" SHOT_DIR="$RUN" node "$HERE/report-ui.cjs"
-  wait "$REPORTUI_PID"; report_rc=$?
-  grep -E '^(ok|not ok) - ' "$RUN/report-ui.log"
-  p=$(grep -c '^ok - ' "$RUN/report-ui.log"); f=$(grep -c '^not ok - ' "$RUN/report-ui.log")
-  [ "$report_rc" = 0 ] || [ "$f" != 0 ] || f=1
-  passed=$((passed + p)); failed=$((failed + f))
-fi
+}
+PROFILE_ENV=(LOGS="$RUN/ud/logs" SETTINGS="$RUN/ud/User/settings.json" SHOT_DIR="$RUN")
+[ "${E2E_SKIP_CHAT:-}" = 1 ] || browser_step "$RUN/chat-ui.log" "chat view: two @opencode turns" chat-ui.cjs SHOT="$RUN/chat.png"
+[ "${E2E_SKIP_SESSION:-}" = 1 ] || browser_step "$RUN/chat-session.log" "chat sessions: 10 @opencode turns per route" \
+  chat-session.cjs "${PROFILE_ENV[@]}" FOLDER="$RUN/ws"
+[ "${E2E_SKIP_REPORT:-}" = 1 ] || browser_step "$RUN/report-ui.log" "report: paste for @opencode, status bar, session report" \
+  report-ui.cjs "${PROFILE_ENV[@]}"
+# Last: it turns on chat.allowAnonymousAccess in the profile (the steps before run without it).
+[ "${E2E_SKIP_AGENT:-}" = 1 ] || browser_step "$RUN/agent-chat.log" "VS Code's agent: bare prompts with OpenCode models" \
+  agent-chat.cjs "${PROFILE_ENV[@]}"
 
 stop_groups
 collect; COLLECTED=1

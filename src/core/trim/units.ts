@@ -72,6 +72,10 @@ export function keptIndices(count: number, parts: HistoryParts, dropUnits: numbe
 
 /** The first message kept after the head when `dropUnits` middle units are gone. */
 export function firstKeptIndex(parts: HistoryParts, dropUnits: number): number {
+  // Nothing dropped: everything after the head is kept. Named after the prompt instead (the history before it is
+  // empty, or only rounds after it are droppable), the next turn's hold would drop that prompt: VS Code's agent
+  // opens with its environment info (the anchor) and the prompt right after it.
+  if (dropUnits === 0) return parts.headEnd;
   const first = dropUnits < parts.middle.length ? parts.middle[dropUnits].start : parts.currentTurnStart;
   // The prompt is always sent, so a cut just before it and one just after it send the same messages.
   return first === parts.prompt ? first + 1 : first;
