@@ -10,7 +10,7 @@
 #  5. copy the OpenCode logs and screenshots to .artifacts/vscode/; stop every process group it started.
 # Last line of output: `N passed, N failed`. Exit code 0 only when everything passed.
 # Debugging knobs: E2E_VSIX (skip the build: test this .vsix with the out/ already compiled), E2E_TESTS (another
-#   test module), E2E_SKIP_CHAT=1, E2E_SKIP_SESSION=1, E2E_SKIP_REPORT=1, E2E_SKIP_AGENT=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
+#   test module), E2E_SKIP_CHAT=1, E2E_SKIP_SESSION=1, E2E_SKIP_REPORT=1, E2E_SKIP_AGENT=1, E2E_SKIP_PICKER=1, OPENCODE_E2E_GREP (only the in-host tests whose title matches), E2E_PORT.
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
@@ -27,7 +27,7 @@ collect() {
     n=$((n + 1)); cp "$f" "$ART/$(echo "${f#"$RUN"/ud/logs/}" | tr '/' '_')"
   done < <(find "$RUN/ud/logs" -name '*OpenCode.log' 2>/dev/null)
   cp "$RUN"/*.png "$ART/" 2>/dev/null; cp "$RUN"/agent-requests.json "$ART/" 2>/dev/null
-  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/chat-session.log "$RUN"/report-ui.log "$RUN"/agent-chat.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
+  cp "$RUN"/in-host.log "$RUN"/chat-ui.log "$RUN"/chat-session.log "$RUN"/report-ui.log "$RUN"/agent-chat.log "$RUN"/picker-ui.log "$RUN"/fake-server.log "$RUN"/code-server.log "$ART/" 2>/dev/null
   phase "artifacts: $n OpenCode log file(s) and screenshots in ${ART#"$REPO"/}/"
 }
 COLLECTED=
@@ -104,6 +104,8 @@ PROFILE_ENV=(LOGS="$RUN/ud/logs" SETTINGS="$RUN/ud/User/settings.json" SHOT_DIR=
   chat-session.cjs "${PROFILE_ENV[@]}" FOLDER="$RUN/ws"
 [ "${E2E_SKIP_REPORT:-}" = 1 ] || browser_step "$RUN/report-ui.log" "report: paste for @opencode, status bar, session report" \
   report-ui.cjs "${PROFILE_ENV[@]}"
+[ "${E2E_SKIP_PICKER:-}" = 1 ] || browser_step "$RUN/picker-ui.log" "model picker: OpenCode Go and Zen at once" \
+  picker-ui.cjs "${PROFILE_ENV[@]}"
 # Last: it turns on chat.allowAnonymousAccess in the profile (the steps before run without it).
 [ "${E2E_SKIP_AGENT:-}" = 1 ] || browser_step "$RUN/agent-chat.log" "VS Code's agent: bare prompts with OpenCode models" \
   agent-chat.cjs "${PROFILE_ENV[@]}"

@@ -43,10 +43,12 @@ describe('thinking effort in the model picker', () => {
     );
   });
 
-  it('tells what a model is: endpoint, window, price per 1M, reasoning, free', () => {
+  it('tells what a model is: endpoint, window and price short in the detail; prices per 1M, reasoning in the tooltip; free', () => {
     const zen = { ...settings, catalog: 'zen' as const };
     const opus = describeModel(entry('claude-opus-4-7'), { contextWindow: 1_000_000 }, zen);
-    assert.match(opus.detail ?? '', /^OpenCode Zen · 1M · \$5\/\$25 per 1M · reasoning/);
+    assert.strictEqual(opus.detail, 'OpenCode Zen · 1M · $5/$25');
+    assert.match(opus.tooltip as string, /Price per 1M tokens: input \$5, output \$25/);
+    assert.match(opus.tooltip as string, /Reasons; thinking effort/);
     assert.match(opus.tooltip as string, /cache read \$0\.5, cache write \$6\.25/);
     const pickle = describeModel(entry('big-pickle'), { contextWindow: 200_000 }, zen);
     assert.match(pickle.name, /\(free\)$/);

@@ -69,7 +69,7 @@ export function endpointLabel(settings: Pick<Settings, 'catalog' | 'baseUrl'>): 
   }
 }
 
-/** Short words for the picker's detail line, and sentences for its tooltip. */
+/** Short words for the picker's detail line (endpoint, window, price, free / preview / deprecated), and sentences for its tooltip. */
 export function modelTraits(facts: ModelFacts): { short: string[]; long: string[] } {
   const short: string[] = [];
   const long: string[] = [];
@@ -83,7 +83,6 @@ export function modelTraits(facts: ModelFacts): { short: string[]; long: string[
   }
   const levels = facts.offeredControl?.levels ?? [];
   if (facts.reasons || facts.offeredControl) {
-    short.push('reasoning');
     long.push(levels.length ? `Reasons; thinking effort: ${levels.join(', ')} (Language Models editor).` : 'Reasons (no effort levels published).');
   }
   if (facts.status === 'preview') short.push('preview');
@@ -97,8 +96,9 @@ export function tokensLabel(tokens: number): string {
   return tokens >= 1_000 ? `${Math.round(tokens / 1_000)}K` : String(tokens);
 }
 
+/** Input/output dollars per 1M tokens, short: the picker gives the detail the room the name does not take (a narrow chat cuts the name first). */
 function priceLabel(prices: Prices): string {
-  return `$${prices.input}/$${prices.output} per 1M`;
+  return `$${prices.input}/$${prices.output}`;
 }
 
 /** Models with effort levels on the route they take offer them in the picker (effortPicker.ts). */

@@ -1,0 +1,79 @@
+// Browser test of the chat view's model picker with OpenCode Go and Zen at once: `opencode.endpoints` (written into
+// the user settings) adds Zen and Go, both on the fake server's OpenCode-style mounts (ids only), beside the default
+// endpoint. The picker, searched for "GLM-5", must show two rows, one labelled "OpenCode Zen" and one "OpenCode Go"
+// (the detail VS Code renders beside the name); picking Go's and sending a prompt must reach Go's mount. The setting
+// is removed at the end (and the default endpoint's models are back).
+// Env: URL, FAKE_BASE, LOGS, SETTINGS, SHOT_DIR, TIMEOUT_MS, CHROMIUM, PLAYWRIGHT_CORE.
+// Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
+const fs = require('fs');
+const path = require('path');
+const { launchBrowser, control } = require('./browser.cjs');
+const { log, visibleInput, send, openWorkbench } = require('./chat-driver.cjs');
+
+const ROWS = '.context-view .monaco-list-row, .quick-input-list .monaco-list-row, .action-widget .monaco-list-row';
+
+function writeEndpoints(value) {
+  const settings = JSON.parse(fs.readFileSync(process.env.SETTINGS, 'utf8'));
+  if (value === undefined) delete settings['opencode.endpoints'];
+  else settings['opencode.endpoints'] = value;
+  fs.writeFileSync(process.env.SETTINGS, JSON.stringify(settings, null, 2));
+}
+
+/** Opens the picker of the chat input on screen and types `query` into its search box; returns the rows' texts. */
+async function searchPicker(page, query) {
+  const part = visibleInput(page).locator('xpath=ancestor::*[contains(@class,"interactive-input-part")][1]');
+  // The picker's button shows the picked model's name, whichever it is: found by its accessible name ("Models, <name>").
+  const picker = part.locator('[aria-label*="model" i]').first();
+  await picker.click({ force: true, timeout: 3000 }).catch(() => {});
+  await page.waitForTimeout(800);
+  await page.keyboard.type(query);
+  await page.waitForTimeout(1000);
+  return page.locator(ROWS).allInnerTexts().catch(() => []);
+}
+
+async function main() {
+  const origin = new URL(process.env.FAKE_BASE).origin;
+  writeEndpoints([{ id: 'zen', baseUrl: `${origin}/zen/v1` }, { id: 'go', baseUrl: `${origin}/zen/go/v1` }]);
+  const context = await launchBrowser();
+  const page = context.pages()[0] || await context.newPage();
+  const timeout = Number(process.env.TIMEOUT_MS || 60000);
+  const results = [];
+  const check = (ok, name, detail = '') => { results.push(ok); console.log(`${ok ? 'ok' : 'not ok'} - picker: ${name}${detail ? ` (${detail})` : ''}`); };
+  try {
+    await openWorkbench(page, timeout);
+    let rows = [];
+    for (let i = 0; i < 10; i++) {
+      rows = await searchPicker(page, 'GLM-5');
+      if (rows.some(r => /OpenCode Zen/.test(r)) && rows.some(r => /OpenCode Go/.test(r))) break;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1500);
+    }
+    if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'picker-go-and-zen.png') }).catch(() => {});
+    const glm = rows.map(r => r.replace(/\s+/g, ' ').trim()).filter(r => /^GLM-5 /.test(r));
+    log(`rows for "GLM-5": ${JSON.stringify(rows.map(r => r.replace(/\s+/g, ' ').trim()))}`);
+    check(glm.some(r => r.includes('OpenCode Zen')) && glm.some(r => r.includes('OpenCode Go')), 'GLM-5 listed twice, labelled OpenCode Zen and OpenCode Go', glm.join(' | '));
+    // The name must still be readable beside the detail (a long detail once cut it to "G…" in this narrow panel).
+    const clipped = await page.locator(ROWS).evaluateAll(rows => rows.flatMap(row => {
+      const name = [...row.querySelectorAll('*')].find(e => e.children.length === 0 && (e.textContent || '').trim() === 'GLM-5');
+      return name ? [name.scrollWidth > name.clientWidth + 1 || name.getBoundingClientRect().width < 20] : [];
+    })).catch(() => [true]);
+    check(clipped.length >= 2 && clipped.every(c => !c), 'the model name is not cut by the detail', JSON.stringify(clipped));
+    // Pick Go's row and send one prompt: it goes to Go's mount.
+    const goRow = page.locator(ROWS).filter({ hasText: /^GLM-5/ }).filter({ hasText: 'OpenCode Go' }).first();
+    await goRow.click({ force: true, timeout: 3000 }).catch(() => {});
+    await page.waitForTimeout(800);
+    await control('reset', {});
+    const answered = await send(page, '@opencode Hello from the picker test.', 'Picked answer.');
+    const sent = await control('requests');
+    const paths = (Array.isArray(sent) ? sent : []).filter(r => r.body && r.body.model).map(r => `${r.path} ${r.body.model}`);
+    check(answered === true && paths.some(p => p.startsWith('/zen/go/v1/') && p.endsWith(' glm-5')), "the picked Go model answered from Go's endpoint", paths.join('; '));
+  } catch (e) {
+    check(false, 'harness', String(e && e.message || e).split('\n')[0]);
+  } finally {
+    writeEndpoints(undefined);
+    await context.close().catch(() => {});
+  }
+  return results.every(Boolean) ? 0 : 1;
+}
+
+main().then(code => process.exit(code), e => { console.error('[picker-ui] harness error:', e); process.exit(2); });
