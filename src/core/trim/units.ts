@@ -77,8 +77,9 @@ export function firstKeptIndex(parts: HistoryParts, dropUnits: number): number {
   // opens with its environment info (the anchor) and the prompt right after it.
   if (dropUnits === 0) return parts.headEnd;
   const first = dropUnits < parts.middle.length ? parts.middle[dropUnits].start : parts.currentTurnStart;
-  // The prompt is always sent, so a cut just before it and one just after it send the same messages.
-  return first === parts.prompt ? first + 1 : first;
+  // The prompt is always sent, so a cut just before it and one just after it send the same messages. Both are the cut
+  // before it: once a newer prompt makes this one old, the hold keeps it, and the next payload starts with this one.
+  return parts.prompt >= 0 && (first === parts.prompt || first === parts.prompt + 1) ? parts.prompt : first;
 }
 
 function unitsBetween(messages: readonly WireMessage[], from: number, to: number): Unit[] {
