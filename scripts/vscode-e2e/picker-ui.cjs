@@ -58,6 +58,13 @@ async function main() {
       return name ? [name.scrollWidth > name.clientWidth + 1 || name.getBoundingClientRect().width < 20] : [];
     })).catch(() => [true]);
     check(clipped.length >= 2 && clipped.every(c => !c), 'the model name is not cut by the detail', JSON.stringify(clipped));
+    // What VS Code shows on hovering a row (the tooltip the provider gives: window, budget, route, prices).
+    await page.locator(ROWS).filter({ hasText: 'OpenCode Zen' }).first().hover({ timeout: 3000 }).catch(() => {});
+    await page.waitForTimeout(2000);
+    const hover = (await page.getByText(/glm-5 on OpenCode Zen/).allInnerTexts().catch(() => [])).join(' ').replace(/\s+/g, ' ').trim();
+    if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'picker-hover.png') }).catch(() => {});
+    // VS Code shows the tooltip as one paragraph: each of its lines must read as a sentence of its own.
+    check(/glm-5 on OpenCode Zen\. Context window 205K tokens .*\. Route chat \(snapshot\)\. Price per 1M tokens/.test(hover), "hovering a row shows the model's tooltip, sentence by sentence", hover.slice(0, 240));
     // Pick Go's row and send one prompt: it goes to Go's mount.
     const goRow = page.locator(ROWS).filter({ hasText: /^GLM-5/ }).filter({ hasText: 'OpenCode Go' }).first();
     await goRow.click({ force: true, timeout: 3000 }).catch(() => {});

@@ -49,6 +49,8 @@ describe('thinking effort in the model picker', () => {
     assert.strictEqual(opus.detail, 'OpenCode Zen · 1M · $5/$25');
     assert.match(opus.tooltip as string, /Price per 1M tokens: input \$5, output \$25/);
     assert.match(opus.tooltip as string, /Reasons; thinking effort/);
+    // One sentence per line: the picker runs the lines together into one paragraph.
+    assert.ok((opus.tooltip as string).split('\n').every((line) => /[.!?]$/.test(line)), opus.tooltip as string);
     assert.match(opus.tooltip as string, /cache read \$0\.5, cache write \$6\.25/);
     const pickle = describeModel(entry('big-pickle'), { contextWindow: 200_000 }, zen);
     assert.match(pickle.name, /\(free\)$/);

@@ -51,12 +51,19 @@ export function describeModel(
       `Context window ${limits.contextWindow ? tokensLabel(limits.contextWindow) : 'unknown'} tokens (${facts.windowSource}); trim budget ${sizes.budget ? tokensLabel(sizes.budget) : 'untrimmed'}`,
       `Route ${facts.route} (${facts.routeSource})`,
       ...traits.long,
-    ].join('\n'),
+    ]
+      .map(sentence)
+      .join('\n'),
     maxInputTokens: sizes.maxInputTokens,
     maxOutputTokens: sizes.maxOutputTokens,
     capabilities: { toolCalling: model.toolCalling, imageInput: model.imageInput },
     ...thinkingOption(facts),
   };
+}
+
+/** A tooltip line as a sentence: the model picker of VS Code 1.139 shows the tooltip as one paragraph (line breaks collapse). */
+function sentence(line: string): string {
+  return /[.!?]$/.test(line) ? line : `${line}.`;
 }
 
 export function endpointLabel(settings: Pick<Settings, 'catalog' | 'baseUrl'>): string {
