@@ -89,6 +89,8 @@ describe('endpoints at once', () => {
     assert.strictEqual(zen.models?.['glm-5']?.contextWindow, 50_000);
     assert.strictEqual(go.models?.['glm-5']?.contextWindow, 70_000);
     assert.strictEqual(go.models?.['zen/glm-5'], undefined);
+    const pinned = endpointSettings({ ...settings, models: { 'go/glm-5': { contextWindow: 40_000 }, 'glm-5': { contextWindow: 70_000 } } }, endpoints[0]);
+    assert.strictEqual(pinned.models?.['glm-5']?.contextWindow, 40_000, 'the default endpoint takes its own prefix too');
     assert.strictEqual(zen.models?.['openai/gpt-x']?.contextWindow, 9_000, 'a slash id that names no endpoint is a model id');
     assert.deepStrictEqual([zen.baseUrl, zen.catalog, go.baseUrl, go.catalog], [BUILT_IN_ENDPOINTS.zen.baseUrl, 'zen', BUILT_IN_ENDPOINTS.go.baseUrl, 'go']);
   });

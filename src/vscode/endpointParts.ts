@@ -64,19 +64,15 @@ export class EndpointRegistry implements vscode.Disposable {
     return { part: parts.find((p) => p.config().id === endpoint.id) ?? parts[0], modelId };
   }
 
-  /** The id VS Code knows this endpoint's model by. */
-  pickIdOf(part: EndpointPart, modelId: string): string {
-    return pickId(this.all().map((p) => p.config()), part.config(), modelId);
-  }
-
   /** Every endpoint's models (entries with the endpoint's own ids) and their pick ids; a pick id listed before is left out. */
   async models(): Promise<{ part: EndpointPart; entry: ModelEntry; pickId: string }[]> {
     const parts = this.all();
+    const configs = parts.map((part) => part.config());
     const lists = await Promise.all(parts.map((part) => part.list.models().catch((): ModelEntry[] => [])));
     const seen = new Set<string>();
     return lists.flatMap((models, index) =>
       models.flatMap((model) => {
-        const id = this.pickIdOf(parts[index], model.id);
+        const id = pickId(configs, configs[index], model.id);
         if (seen.has(id)) return [];
         seen.add(id);
         return [{ part: parts[index], entry: model, pickId: id }];

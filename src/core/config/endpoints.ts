@@ -120,10 +120,11 @@ export function fromPickId(endpoints: readonly EndpointConfig[], id: string): { 
 export function endpointSettings(settings: Settings, endpoint: EndpointConfig): Settings {
   const endpoints = enabledEndpoints(settings);
   const models: Record<string, NonNullable<Settings['models']>[string]> = {};
+  const own = `${endpoint.id}/`;
   for (const [id, override] of Object.entries(settings.models ?? {})) {
-    const target = fromPickId(endpoints, id);
-    if (target.endpoint.id === endpoint.id) models[target.modelId] = override;
-    else if (!id.includes('/') || !endpoints.some((e) => id.startsWith(`${e.id}/`))) models[id] ??= override;
+    // `<endpoint>/<model>` also on the default endpoint, whose pick ids are bare.
+    if (id.startsWith(own)) models[id.slice(own.length)] = override;
+    else if (!endpoints.some((e) => id.startsWith(`${e.id}/`))) models[id] ??= override;
   }
   return { ...settings, baseUrl: endpoint.baseUrl, catalog: endpoint.catalog, models };
 }
