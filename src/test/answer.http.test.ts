@@ -28,7 +28,7 @@ async function askScripted(route: string, script: Scripted, idleTimeoutMs = 5_00
   const events: StreamEvent[] = [];
   const started = Date.now();
   try {
-    const outcome = await engine.run({ modelId: MODEL, messages: chat('hello'), tools: [] }, {}, (e) => events.push(e), new AbortController().signal).catch((error: Error) => error);
+    const outcome = await engine.run({ purpose: 'conversation', modelId: MODEL, messages: chat('hello'), tools: [] }, {}, (e) => events.push(e), new AbortController().signal).catch((error: Error) => error);
     const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
     return { outcome, text, ms: Date.now() - started, log, requests: server.requests };
   } finally {

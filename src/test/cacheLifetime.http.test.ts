@@ -31,7 +31,7 @@ async function conversation(url: string, modelId: string, turns: number, setting
     if (turn > 0) between(turn);
     texts.push(long(turn));
     const shown: string[] = [];
-    await engine.run({ modelId, messages: chat(...texts), tools: [] }, LIMITS, (e) => e.kind === 'text' && shown.push(e.text), new AbortController().signal);
+    await engine.run({ purpose: 'conversation', modelId, messages: chat(...texts), tools: [] }, LIMITS, (e) => e.kind === 'text' && shown.push(e.text), new AbortController().signal);
     texts.push(shown.join(''));
   }
   return { usages, log };

@@ -34,7 +34,7 @@ describe('calibration and passed-back native items', () => {
     const cal = new Calibrations();
     const memo = new SizeMemo();
     const states = new ConversationStates();
-    const prep = (messages: ChatMessage[]) => prepareRequest({ modelId: 'claude', messages, tools: [] }, {
+    const prep = (messages: ChatMessage[]) => prepareRequest({ purpose: 'conversation', modelId: 'claude', messages, tools: [] }, {
       settings: { ...defaultSettings, maxRequestBytes: 1e9 }, limits: { contextWindow: 200_000, maxOutputTokens: 20_000 },
       calibration: cal.factor('claude'), calibrationSpread: cal.spread('claude'), memo, states, log: new MemoryLogger(), route: routeById('messages'), reasons: true, replay: memory,
     });
@@ -55,7 +55,7 @@ describe('calibration and passed-back native items', () => {
       const { history, memory } = uniformSession(route, 60, 8_000, 300, 1_200);
       const cal = new Calibrations(); const memo = new SizeMemo(); const states = new ConversationStates();
       for (let n = 6; n <= history.length; n += 2) {
-        const p = prepareRequest({ modelId: 'claude', messages: history.slice(0, n), tools: [] }, { settings: { ...defaultSettings, maxRequestBytes: 1e9 }, limits: { contextWindow: 200_000, maxOutputTokens: 20_000 }, calibration: cal.factor('claude'), calibrationSpread: cal.spread('claude'), memo, states, log: new MemoryLogger(), route: routeById(route), reasons: true, replay: memory });
+        const p = prepareRequest({ purpose: 'conversation', modelId: 'claude', messages: history.slice(0, n), tools: [] }, { settings: { ...defaultSettings, maxRequestBytes: 1e9 }, limits: { contextWindow: 200_000, maxOutputTokens: 20_000 }, calibration: cal.factor('claude'), calibrationSpread: cal.spread('claude'), memo, states, log: new MemoryLogger(), route: routeById(route), reasons: true, replay: memory });
         const billed = bodyTokens(route, p.body);
         assert.ok(p.trim.estTokens >= billed, `request ${n}: estimated ${p.trim.estTokens} < billed ${billed}`);
         if (n > 20) assert.ok(p.trim.estTokens - billed <= p.trim.nativeRawTokens * 1.02 + 64, `request ${n}: estimated ${p.trim.estTokens}, billed ${billed}, items ${p.trim.nativeRawTokens}`);
@@ -69,7 +69,7 @@ describe('calibration and passed-back native items', () => {
       // Thinking far longer than the signature: the case that once recorded negative bytes.
       const { history, memory } = uniformSession(route, 4, 200, 600, 100);
       const layoutOf = layoutLookup(memory)!;
-      const p = prepareRequest({ modelId: 'm', messages: history, tools: [] }, { settings: { ...defaultSettings, maxRequestBytes: 1e9 }, limits: { contextWindow: 100_000, maxOutputTokens: 1_000 }, calibration: 1, memo: new SizeMemo(), states: new ConversationStates(), log: new MemoryLogger(), route: routeById(route), reasons: true, replay: memory });
+      const p = prepareRequest({ purpose: 'conversation', modelId: 'm', messages: history, tools: [] }, { settings: { ...defaultSettings, maxRequestBytes: 1e9 }, limits: { contextWindow: 100_000, maxOutputTokens: 1_000 }, calibration: 1, memo: new SizeMemo(), states: new ConversationStates(), log: new MemoryLogger(), route: routeById(route), reasons: true, replay: memory });
       for (const message of p.input.filter((m) => layoutOf(m))) {
         const withItems = measureMessage(message, layoutOf(message));
         const alone = measureMessage(message);

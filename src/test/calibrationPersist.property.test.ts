@@ -133,7 +133,7 @@ describe('the calibration, spread included, survives a restart', function () {
     assert.deepStrictEqual((store.values.get(KEY) as Record<string, unknown>)['fake-large'], learned, 'saved as {factor, spread}');
 
     // A budget that puts the whole history between the two ceilings: over the learned margin's, under 0.5%'s.
-    const request = { modelId: 'fake-large', messages: longHistory(41, 1_000), tools: [] };
+    const request = { purpose: 'conversation' as const, modelId: 'fake-large', messages: longHistory(41, 1_000), tools: [] };
     const full = (await preparedBy(engineFor(server().url, settings, copyOf(store)).engine, request, { contextWindow: 10_000_000 })).trim.estTokens;
     const budget = Math.ceil(full / (1 - (SAFETY_MARGIN_RATIO + marginRatio(learned.spread)) / 2));
     const limits = { contextWindow: budget + 8_000, maxOutputTokens: 8_000 };

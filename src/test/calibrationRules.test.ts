@@ -32,7 +32,7 @@ describe('calibration: what it may learn from', () => {
         const settings = resolveSettings((key) => values[key], () => undefined);
         const engine = new ChatEngine({ log, store: new MemoryStore(), settings: () => settings, apiKey: async () => undefined, timing: { sleep: async () => undefined, random: () => 0 } });
         try {
-          await engine.run({ modelId: 'm', messages: chat('word '.repeat(6_000)), tools: [] }, { contextWindow: 200_000 }, () => undefined, new AbortController().signal);
+          await engine.run({ purpose: 'conversation', modelId: 'm', messages: chat('word '.repeat(6_000)), tools: [] }, { contextWindow: 200_000 }, () => undefined, new AbortController().signal);
         } finally {
           await server.close();
         }

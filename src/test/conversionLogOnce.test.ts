@@ -27,7 +27,7 @@ describe('conversion lines: once per request', () => {
 
   it('a context-length 400 re-trims and retries without logging the image note or the repair line again', async () => {
     const { engine, log } = engineFor(server().url, {}, new MemoryStore(), fast);
-    const run = () => engine.run({ modelId: 'fake-large', messages: history(), tools: [], imageInput: false }, LIMITS, () => undefined, new AbortController().signal);
+    const run = () => engine.run({ purpose: 'conversation', modelId: 'fake-large', messages: history(), tools: [], imageInput: false }, LIMITS, () => undefined, new AbortController().signal);
     server().enqueueFault({ name: 'context-length-400', limit: 12_000 });
     await run();
     const chats = server().requests.filter((r) => r.path.endsWith('/chat/completions'));

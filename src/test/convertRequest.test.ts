@@ -83,7 +83,7 @@ describe('convertRequest', () => {
     const settings = resolveSettings(() => undefined, () => undefined);
     const messages: ChatMessage[] = [{ role: 'user', parts: [{ kind: 'text', text: 'see' }, image] }];
     const body = (imageInput: boolean, log = new MemoryLogger()) =>
-      wireText(prepareRequest({ modelId: 'm', messages, tools: [], imageInput }, { settings, limits: { contextWindow: 100_000, maxOutputTokens: 4_000 }, calibration: 1, memo: new SizeMemo(), states: new ConversationStates(), log }).body);
+      wireText(prepareRequest({ purpose: 'conversation', modelId: 'm', messages, tools: [], imageInput }, { settings, limits: { contextWindow: 100_000, maxOutputTokens: 4_000 }, calibration: 1, memo: new SizeMemo(), states: new ConversationStates(), log }).body);
     const log = new MemoryLogger();
     assert.ok(body(false, log).includes(IMAGE_NOTE) && !body(false).includes('image_url'));
     assert.ok(log.lines.some((l) => l.message === '[request] m does not accept images; replaced 1 image(s) with a note.'));

@@ -42,7 +42,7 @@ async function conversation(url: string, modelId: string, turns: number, setting
   for (let turn = 0; turn < turns; turn++) {
     texts.push(`question ${turn}: ${'tell me about prompt caches and how long they live. '.repeat(60)}`);
     const events: string[] = [];
-    await engine.run({ modelId, messages: chat(...texts), tools: [] }, LIMITS, (e) => e.kind === 'text' && events.push(e.text), new AbortController().signal);
+    await engine.run({ purpose: 'conversation', modelId, messages: chat(...texts), tools: [] }, LIMITS, (e) => e.kind === 'text' && events.push(e.text), new AbortController().signal);
     texts.push(events.join(''));
   }
   const usageLines = log.lines.filter((l) => l.message.startsWith('[usage]')).map((l) => l.message);

@@ -25,7 +25,7 @@ describe('thinking effort on the wire (real HTTP, fake OpenCode server)', () => 
 
   async function send(modelId: string, effort: unknown, settings: Record<string, unknown> = SETTINGS, modelOptions?: Record<string, unknown>) {
     const { engine, log } = engineFor(server().url, settings, new MemoryStore(), fast);
-    await engine.run({ modelId, messages: [text('think about it')], tools: [], effort, modelOptions }, LIMITS, () => undefined, new AbortController().signal);
+    await engine.run({ purpose: 'conversation', modelId, messages: [text('think about it')], tools: [], effort, modelOptions }, LIMITS, () => undefined, new AbortController().signal);
     return { body: server().requests.at(-1)!.body as Record<string, unknown>, log };
   }
 
@@ -56,7 +56,7 @@ describe('thinking effort on the wire (real HTTP, fake OpenCode server)', () => 
   it('a level the model refuses: dropped for that model, retried once, logged, remembered', async () => {
     const { engine, log } = engineFor(server().url, SETTINGS, new MemoryStore(), fast);
     server().enqueueFault({ name: 'unsupported-param-400', param: 'reasoning_effort' });
-    const run = () => engine.run({ modelId: 'glm-5.2', messages: [text('hi')], tools: [], effort: 'high' }, LIMITS, () => undefined, new AbortController().signal);
+    const run = () => engine.run({ purpose: 'conversation', modelId: 'glm-5.2', messages: [text('hi')], tools: [], effort: 'high' }, LIMITS, () => undefined, new AbortController().signal);
     await run();
     const [refused, retried] = server().requests.map((r) => r.body as Record<string, unknown>);
     assert.strictEqual(refused.reasoning_effort, 'high');

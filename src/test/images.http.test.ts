@@ -33,7 +33,7 @@ describe('images over HTTP (engine, fake OpenCode server)', () => {
   async function run(modelId: string, messages: ChatMessage[], imageInput = true) {
     const { engine, log } = engineFor(server().url, SETTING, new MemoryStore(), fast);
     const events: StreamEvent[] = [];
-    await engine.run({ modelId, messages, tools: TOOLS, imageInput }, { contextWindow: 100_000, maxOutputTokens: 4_000 }, (e) => events.push(e), new AbortController().signal);
+    await engine.run({ purpose: 'conversation', modelId, messages, tools: TOOLS, imageInput }, { contextWindow: 100_000, maxOutputTokens: 4_000 }, (e) => events.push(e), new AbortController().signal);
     return { log, text: events.map((e) => (e.kind === 'text' ? e.text : '')).join(''), body: server().requests[server().requests.length - 1].body as Record<string, unknown> };
   }
 

@@ -145,7 +145,7 @@ async function runSession(server: FakeServer, session: Session): Promise<void> {
     turnNow = turn;
     for (const fault of session.faults[turn]) server.enqueueFault(fault);
     const messages = conversation(session, upTo, turn);
-    await engine.run({ modelId: 'fake-large', messages, tools: session.manyTools ? MANY_TOOLS : TOOLS }, limits, () => undefined, new AbortController().signal).catch((error: unknown) => {
+    await engine.run({ purpose: 'conversation', modelId: 'fake-large', messages, tools: session.manyTools ? MANY_TOOLS : TOOLS }, limits, () => undefined, new AbortController().signal).catch((error: unknown) => {
       if (!(error instanceof UserFacingError)) throw error;
     });
   }
@@ -212,7 +212,7 @@ describe('the byte ceiling after truncation (docs/issues/007-over-byte-ceiling-s
     const settings = resolveSettings((key) => values[key], () => undefined);
     const engine = new ChatEngine({ log, store: new MemoryStore(), settings: () => settings, apiKey: async () => undefined });
     const messages = [text('user', 'ANCHOR: build the parser'), text('assistant', `assistant 0 ${filler(1, 0)}`), text('user', `CURRENT turn 0 ${filler(1_289, 0)}`)];
-    const prepared = await preparedBy(engine, { modelId: 'fake-large', messages, tools: TOOLS }, { contextWindow: 8_000, maxOutputTokens: 4_000 });
+    const prepared = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages, tools: TOOLS }, { contextWindow: 8_000, maxOutputTokens: 4_000 });
     assert.deepStrictEqual((server.requests.at(-1)!.body as { messages: unknown[] }).messages, prepared.trim.messages, 'what went out is the truncated history');
     const bytes = prepared.trim.messages.reduce((total, m) => total + Buffer.byteLength(JSON.stringify(m)), 0) + Buffer.byteLength(JSON.stringify(TOOLS));
     assert.ok(bytes <= 4_000, `sent ${bytes} bytes against a 4,000-byte ceiling`);

@@ -47,7 +47,7 @@ describe('model table over real HTTP (fake OpenCode server)', () => {
         assert.strictEqual(entry.contextWindow, SNAPSHOT[catalog][id].contextWindow, id);
         const before = server().requests.length;
         const events: StreamEvent[] = [];
-        await engine.run({ modelId: id, messages: [text(`hello ${id}`)], tools: [] }, entry, (e) => events.push(e), new AbortController().signal);
+        await engine.run({ purpose: 'conversation', modelId: id, messages: [text(`hello ${id}`)], tools: [] }, entry, (e) => events.push(e), new AbortController().signal);
         const sent = server().requests.slice(before);
         assert.strictEqual(sent.length, 1, `${id}: straight to its route`);
         assert.ok(sent[0].path.endsWith(PATHS[SNAPSHOT[catalog][id].route]), `${id}: ${sent[0].path}`);
@@ -65,7 +65,7 @@ describe('model table over real HTTP (fake OpenCode server)', () => {
       server().enqueueReply({ reasoning: 'I should read a.ts first.', text: 'Reading.', toolCalls: [{ id: 'call_9', name: 'read', arguments: '{"path":"a.ts"}' }] });
       const history: ChatMessage[] = [text('what is in a.ts?')];
       const first: StreamEvent[] = [];
-      await engine.run({ modelId, messages: history, tools: TOOLS }, limits, (e) => first.push(e), new AbortController().signal);
+      await engine.run({ purpose: 'conversation', modelId, messages: history, tools: TOOLS }, limits, (e) => first.push(e), new AbortController().signal);
       assert.ok(first.some((e) => e.kind === 'toolCall'), 'the model called the tool');
       const firstRequests = server().requests.length;
       const family = modelId.startsWith('gpt-');
@@ -73,7 +73,7 @@ describe('model table over real HTTP (fake OpenCode server)', () => {
       history.push({ role: 'assistant', parts: [{ kind: 'text', text: 'Reading.' }, { kind: 'toolCall', callId: 'call_9', name: 'read', input: { path: 'a.ts' } }] });
       history.push({ role: 'user', parts: [{ kind: 'toolResult', callId: 'call_9', text: 'export const a = 1;' }] });
       const second: StreamEvent[] = [];
-      await engine.run({ modelId, messages: history, tools: TOOLS }, limits, (e) => second.push(e), new AbortController().signal);
+      await engine.run({ purpose: 'conversation', modelId, messages: history, tools: TOOLS }, limits, (e) => second.push(e), new AbortController().signal);
       assert.ok(second.some((e) => e.kind === 'text'), 'the second turn answered (the server verified the passed-back reasoning)');
       const responses = server().requests.filter((r) => r.path.endsWith('/responses'));
       for (const r of responses) {
@@ -100,7 +100,7 @@ describe('model table over real HTTP (fake OpenCode server)', () => {
     assert.strictEqual(userAgent(), 'opencode-chat-provider/0.1.0 VSCode/1.139.0');
     const { engine } = engineFor(server().url, { models: { 'fake-responses': { api: 'responses' }, 'fake-messages': { api: 'messages' }, 'fake-native-gemini': { api: 'gemini' } } }, new MemoryStore(), fast);
     for (const id of ['fake-large', 'fake-responses', 'fake-messages', 'fake-native-gemini']) {
-      await engine.run({ modelId: id, messages: [text('hi')], tools: [] }, { contextWindow: 200_000, maxOutputTokens: 8_000 }, () => undefined, new AbortController().signal);
+      await engine.run({ purpose: 'conversation', modelId: id, messages: [text('hi')], tools: [] }, { contextWindow: 200_000, maxOutputTokens: 8_000 }, () => undefined, new AbortController().signal);
     }
     await fetchModelList({ baseUrl: server().url, apiKey: undefined });
     const paths = server().requests.map((r) => r.path);
@@ -112,7 +112,7 @@ describe('model table over real HTTP (fake OpenCode server)', () => {
     const notices: string[] = [];
     const { engine, log } = engineFor(server().url, { models: { 'fake-messages': { api: 'responses' } } }, new MemoryStore(), fast, { notify: (m) => notices.push(m) });
     for (let i = 0; i < 3; i++) {
-      await engine.run({ modelId: 'fake-messages', messages: [text(`hi ${i}`)], tools: [] }, { contextWindow: 200_000, maxOutputTokens: 8_000 }, () => undefined, new AbortController().signal);
+      await engine.run({ purpose: 'conversation', modelId: 'fake-messages', messages: [text(`hi ${i}`)], tools: [] }, { contextWindow: 200_000, maxOutputTokens: 8_000 }, () => undefined, new AbortController().signal);
     }
     // First request: the pinned route, then the others in order until one answers; after that, straight there.
     assert.deepStrictEqual(server().requests.map((r) => r.path), ['/v1/responses', '/v1/chat/completions', '/v1/messages', '/v1/messages', '/v1/messages']);

@@ -35,7 +35,7 @@ describe('native items are measured: a long-thinking agent turn over real HTTP',
       const thinking = filler(13_000, round);
       assert.ok(thinking.length > 64_000 && thinking.length < 120_000, `thinking of ${thinking.length} characters`);
       server().enqueueReply({ reasoning: thinking, text: `Reading f${round}.ts.`, toolCalls: [{ id: callId, name: 'read', arguments: JSON.stringify({ path: `f${round}.ts` }) }], chunkSize: 8_000 });
-      const outcome = await engine.run({ modelId: MODEL, messages: history, tools: TOOLS }, LIMITS, () => undefined, new AbortController().signal);
+      const outcome = await engine.run({ purpose: 'conversation', modelId: MODEL, messages: history, tools: TOOLS }, LIMITS, () => undefined, new AbortController().signal);
       assert.ok(outcome.usage && outcome.usage.contextTokens <= WINDOW, `round ${round}: the server counted ${outcome.usage?.contextTokens} tokens`);
       // VS Code's history of the answer: its text and call (no thinking part), then the tool's result.
       history.push({ role: 'assistant', parts: [{ kind: 'text', text: `Reading f${round}.ts.` }, { kind: 'toolCall', callId, name: 'read', input: { path: `f${round}.ts` } }] });

@@ -89,7 +89,7 @@ function sessionOf(route: NativeRoute, steps: Step[]): { turns: ChatMessage[][];
 
 function prepare(route: RouteId, messages: ChatMessage[], memory: NativeReplayMemory, memo: SizeMemo, states: ConversationStates): PreparedRequest {
   return prepareRequest(
-    { modelId: 'm', messages, tools: [] },
+    { purpose: 'conversation', modelId: 'm', messages, tools: [] },
     { settings: SETTINGS, limits: LIMITS, calibration: 1, memo, states, log: new MemoryLogger(), route: routeById(route), reasons: true, replay: memory },
   );
 }

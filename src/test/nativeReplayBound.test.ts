@@ -24,7 +24,7 @@ const LIMITS = { contextWindow: 1_000_000, maxOutputTokens: 8_000 };
 /** The request of turn `t` (the history up to its t-th answer's result), prepared as the engine does. */
 function prepared(route: NativeRoute, history: ChatMessage[], t: number, replay: NativeReplay, memo = new SizeMemo(), states = new ConversationStates()) {
   const messages = history.slice(0, 2 + 2 * t);
-  return prepareRequest({ modelId: 'm', messages, tools: [] }, { settings: defaultSettings, limits: LIMITS, calibration: 1, memo, states, log: new MemoryLogger(), route: routeById(route), reasons: true, replay });
+  return prepareRequest({ purpose: 'conversation', modelId: 'm', messages, tools: [] }, { settings: defaultSettings, limits: LIMITS, calibration: 1, memo, states, log: new MemoryLogger(), route: routeById(route), reasons: true, replay });
 }
 
 /** The memory as a replay that also notes which layouts a request sent (layoutFor answered with one). */

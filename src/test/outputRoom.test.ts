@@ -31,7 +31,7 @@ function history(turns: number, tokensPerTurn: number): WireMessage[] {
 }
 
 function prepared(route: RouteId, contextWindow: number, maxOutputTokens: number, messages: WireMessage[], requested?: number, settings = defaultSettings) {
-  return prepareConverted({ modelId: 'm', messages: [], tools: [], modelOptions: requested ? { max_tokens: requested } : undefined }, messages, {
+  return prepareConverted({ purpose: 'conversation', modelId: 'm', messages: [], tools: [], modelOptions: requested ? { max_tokens: requested } : undefined }, messages, {
     settings, limits: { contextWindow, maxOutputTokens }, calibration: 1, memo: new SizeMemo(), states: new ConversationStates(), log: new MemoryLogger(), route: routeById(route),
   });
 }

@@ -68,7 +68,7 @@ describe('persisted state: every loader survives random JSON', function () {
         const store = new MemoryStore();
         KEYS.forEach((key, i) => store.values.set(key, values[i]));
         const { engine, log } = engineFor(server().url, {}, store);
-        const prepared = await preparedBy(engine, { modelId: 'fake-large', messages: chat('hello', 'hi', 'again'), tools: [] }, { contextWindow: 200_000 });
+        const prepared = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: chat('hello', 'hi', 'again'), tools: [] }, { contextWindow: 200_000 });
         assert.ok(prepared.trim.messages.length >= 1);
         const window = engine.limitsFor('fake-large', { contextWindow: 200_000 }).contextWindow ?? 0;
         assert.ok(window >= MIN_CONTEXT_WINDOW, `window ${window}`);

@@ -27,7 +27,7 @@ describe('request recording: once per request', () => {
         record: (prepared) => lines.push(recording.lineFor(prepared.input, prepared.tools)),
         onAttempt: () => attempts.push(attempts.length),
       });
-      const run = async (messages: ReturnType<typeof chat>) => engine.run({ modelId: 'fake-large', messages, tools: [] }, { contextWindow: 1_000_000, maxOutputTokens: 8_000 }, () => undefined, new AbortController().signal);
+      const run = async (messages: ReturnType<typeof chat>) => engine.run({ purpose: 'conversation', modelId: 'fake-large', messages, tools: [] }, { contextWindow: 1_000_000, maxOutputTokens: 8_000 }, () => undefined, new AbortController().signal);
       server().enqueueReply({ text: 'first' });
       await run(chat('ANCHOR', 'first'.repeat(2_000), 'q1'));
       server().enqueueFault(fault);

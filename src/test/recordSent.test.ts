@@ -37,7 +37,7 @@ describe('request recording: what was sent', () => {
     const { engine, log } = engineFor(server().url, SETTINGS, new MemoryStore(), fast, { record: (prepared, sent) => recordings.push({ prepared, sent }) });
     for (const fault of options.faults ?? []) server().enqueueFault(fault);
     const modelOptions = options.temperature === undefined ? undefined : { temperature: options.temperature };
-    await engine.run({ modelId, messages: [text('think about it')], tools: [], effort: options.effort, modelOptions }, LIMITS, () => undefined, new AbortController().signal);
+    await engine.run({ purpose: 'conversation', modelId, messages: [text('think about it')], tools: [], effort: options.effort, modelOptions }, LIMITS, () => undefined, new AbortController().signal);
     return { recordings, log, last: server().requests.at(-1)!.body as Record<string, unknown> };
   }
 
@@ -81,7 +81,7 @@ describe('request recording: what was sent', () => {
     const { engine } = engineFor(server().url, SETTINGS, new MemoryStore(), fast, { record: (prepared) => recordings.push(prepared) });
     const history = Array.from({ length: 40 }, (_, i) => text(`turn ${i} ${'words and more words '.repeat(60)}`));
     server().enqueueFault({ name: 'context-length-400', limit: 12_000 });
-    await engine.run({ modelId: 'glm-5.2', messages: history, tools: [] }, { contextWindow: 1_000_000, maxOutputTokens: 8_000 }, () => undefined, new AbortController().signal);
+    await engine.run({ purpose: 'conversation', modelId: 'glm-5.2', messages: history, tools: [] }, { contextWindow: 1_000_000, maxOutputTokens: 8_000 }, () => undefined, new AbortController().signal);
     const bodies = server().requests.map((r) => r.body as { messages: unknown[] });
     assert.strictEqual(bodies.length, 2);
     assert.strictEqual(recordings.length, 1);

@@ -37,7 +37,7 @@ describe('a recording of a native-route session replays onto the live cuts', () 
       const lines: string[] = [];
       const requestLog = new RequestLog();
       for (let n = 6; n <= history.length; n += 2) {
-        const p = prepareRequest({ modelId: 'm', messages: history.slice(0, n), tools: [] }, {
+        const p = prepareRequest({ purpose: 'conversation', modelId: 'm', messages: history.slice(0, n), tools: [] }, {
           settings, limits, calibration: state.calibrations.factor('m'), calibrationSpread: state.calibrations.spread('m'), memo, states: state.states, log: state.log, route: routeById(route), reasons: true, replay: memory,
         });
         // The endpoint bills what the trim counts; the engine accounts it and the recorder keeps the factor.

@@ -21,7 +21,7 @@ const channel = { info: () => undefined, warn: () => undefined } as never;
 
 function recordOne(folder: string, historyTrimOn: boolean, window: number | undefined): { meta: string; promptTokens: number } {
   const settings = { ...defaultSettings, historyTrim: { ...defaultSettings.historyTrim, enabled: historyTrimOn }, contextLimitFallback: 0 };
-  const prepared = prepareRequest({ modelId: 'vendor/model-x', messages: chat('hello '.repeat(50)), tools: [] }, {
+  const prepared = prepareRequest({ purpose: 'conversation', modelId: 'vendor/model-x', messages: chat('hello '.repeat(50)), tools: [] }, {
     settings, limits: { contextWindow: window }, calibration: 1, memo: new SizeMemo(), states: new ConversationStates(), log: new MemoryLogger(),
   });
   const recorder = new RequestRecorderFile(folder, channel);

@@ -37,7 +37,7 @@ async function runSession(server: FakeServer, turns: number): Promise<Session> {
   });
   const messages: ChatMessage[] = [{ role: 'user', parts: [{ kind: 'text', text: `ANCHOR ${filler(200, 0)}` }] }];
   for (let i = 0; i < turns; i++) {
-    await engine.run({ modelId: 'fake-small', messages, tools: [] }, SMALL, () => undefined, new AbortController().signal);
+    await engine.run({ purpose: 'conversation', modelId: 'fake-small', messages, tools: [] }, SMALL, () => undefined, new AbortController().signal);
     messages.push({ role: 'assistant', parts: [{ kind: 'text', text: `answer ${i} ${filler(260, i)}` }] });
     messages.push({ role: 'user', parts: [{ kind: 'text', text: `turn ${i} ${filler(260, i + 7)}` }] });
   }

@@ -62,7 +62,7 @@ describe('the cut is the same on every route', () => {
       fc.property(fc.array(stepArb, { minLength: 8, maxLength: 25 }), (steps) => {
         const contexts = ROUTES.map(contextFor);
         for (const turn of turnsOf(steps)) {
-          const prepared = contexts.map((context) => prepareRequest({ modelId: 'm', messages: turn, tools: TOOLS }, context));
+          const prepared = contexts.map((context) => prepareRequest({ purpose: 'conversation', modelId: 'm', messages: turn, tools: TOOLS }, context));
           assert.deepStrictEqual(prepared.map((p) => p.route.id), ROUTES);
           const [chat, ...native] = prepared;
           if (chat.trim.removed > 0) cuts++;
@@ -88,7 +88,7 @@ describe('the cut is the same on every route', () => {
       const removed: number[] = [];
       for (const route of ROUTES) {
         const { engine } = engineFor(server().url, { ...SMALL_STEPS, models: { [ROUTE_MODEL[route]]: { api: route } } }, new MemoryStore());
-        const outcome = await engine.run({ modelId: ROUTE_MODEL[route], messages: history, tools: [] }, WINDOW, () => undefined, new AbortController().signal);
+        const outcome = await engine.run({ purpose: 'conversation', modelId: ROUTE_MODEL[route], messages: history, tools: [] }, WINDOW, () => undefined, new AbortController().signal);
         removed.push(outcome.prepared.trim.removed);
         const body = server().requests.filter((r) => r.path === PATHS[route]).at(-1)!.body as Record<string, unknown[]>;
         const sent = route === 'chat' ? body.messages.length : route === 'responses' ? body.input.length : body.messages.length;

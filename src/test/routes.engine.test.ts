@@ -24,7 +24,7 @@ const text = (t: string): ChatMessage => ({ role: 'user', parts: [{ kind: 'text'
 
 async function run(engine: ReturnType<typeof engineFor>['engine'], modelId: string, messages: ChatMessage[], tools = TOOLS) {
   const events: StreamEvent[] = [];
-  const outcome = await engine.run({ modelId, messages, tools: tools.map((t) => ({ ...t })) }, LIMITS, (e) => events.push(e), new AbortController().signal);
+  const outcome = await engine.run({ purpose: 'conversation', modelId, messages, tools: tools.map((t) => ({ ...t })) }, LIMITS, (e) => events.push(e), new AbortController().signal);
   return { outcome, events, text: events.map((e) => (e.kind === 'text' ? e.text : '')).join(''), calls: events.filter((e) => e.kind === 'toolCall') };
 }
 

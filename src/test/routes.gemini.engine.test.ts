@@ -41,7 +41,7 @@ describe('gemini through the engine (real HTTP, fake OpenCode server)', () => {
     ];
     for (let i = 0; i < 2; i++) {
       const events: StreamEvent[] = [];
-      await engine.run({ modelId: 'fake-native-gemini', messages: history, tools: TOOLS }, LIMITS, (e) => events.push(e), new AbortController().signal);
+      await engine.run({ purpose: 'conversation', modelId: 'fake-native-gemini', messages: history, tools: TOOLS }, LIMITS, (e) => events.push(e), new AbortController().signal);
       assert.ok(events.some((e) => e.kind === 'text'), 'answered');
     }
     const sent = server().requests.filter((r) => r.path === '/v1/models/fake-native-gemini:streamGenerateContent');
@@ -54,7 +54,7 @@ describe('gemini through the engine (real HTTP, fake OpenCode server)', () => {
 
   it('a fresh conversation carries no stand-in and logs nothing', async () => {
     const { engine, log } = engineFor(server().url, { models: { 'fake-native-gemini': { api: 'gemini' } } }, new MemoryStore(), fast);
-    await engine.run({ modelId: 'fake-native-gemini', messages: [text('hi')], tools: [] }, LIMITS, () => undefined, new AbortController().signal);
+    await engine.run({ purpose: 'conversation', modelId: 'fake-native-gemini', messages: [text('hi')], tools: [] }, LIMITS, () => undefined, new AbortController().signal);
     assert.strictEqual(standInCount(server().requests[0].body as Record<string, unknown>), 0);
     assert.deepStrictEqual(log.lines.filter((l) => l.level === 'warn'), []);
   });

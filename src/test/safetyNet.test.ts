@@ -49,18 +49,18 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
   // No window listed (the `{}` limits): the engine knows none for the model, as for one no catalogue describes.
   it('trims a model with an unknown window to opencode.contextLimitFallback, and says so once', async () => {
     const { engine, log } = engineFor(server().url, { contextLimitFallback: 16_000 });
-    const prepared = await preparedBy(engine, { modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
+    const prepared = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
     assert.strictEqual(prepared.budget.contextWindow, 16_000);
     assert.strictEqual(prepared.budget.windowSource, 'fallback');
     assert.ok(prepared.trim.removed > 0);
     assert.ok(lastChat().messages.length < longChat(40, 400).length, 'the body sent was cut');
-    await preparedBy(engine, { modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
+    await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
     assert.strictEqual(log.messages('info').filter((m) => m.includes('context window unknown')).length, 1);
   });
 
   it('does not trim an unknown model when the fallback is 0, with a warning', async () => {
     const { engine, log } = engineFor(server().url, { contextLimitFallback: 0 });
-    const prepared = await preparedBy(engine, { modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
+    const prepared = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: longChat(40, 400), tools: [] });
     assert.strictEqual(prepared.trim.removed, 0);
     assert.strictEqual(lastChat().messages.length, longChat(40, 400).length, 'the whole history was sent');
     assert.ok(log.messages('warn').some((m) => m.includes('contextLimitFallback is 0, so its history is not trimmed')));
@@ -70,7 +70,7 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     const { engine, log } = engineFor(server().url);
     const messages = longChat(40, 300);
     const limits = { contextWindow: 30_000, maxOutputTokens: 2_000 };
-    const plan = await preparedBy(engine, { modelId: 'fake-large', messages, tools: [] }, limits);
+    const plan = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages, tools: [] }, limits);
     assert.strictEqual(plan.trim.gridMoves, 0);
     // The endpoint counted more than we estimated (Anthropic shape: input + cache read + cache write).
     const usage = normalizeUsage({ input_tokens: 1_000, cache_read_input_tokens: 25_000, cache_creation_input_tokens: 2_000, output_tokens: 50 });
@@ -79,10 +79,10 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     assert.ok(result.overflow);
     assert.ok(log.messages('warn').includes('[overflow] used=28000 usable=28000 limit=30000 reserved=2000'), log.messages().join('\n'));
     assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 1, 'one extra grid move is pending for this conversation');
-    const next = await preparedBy(engine, { modelId: 'fake-large', messages, tools: [] }, limits);
+    const next = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages, tools: [] }, limits);
     assert.ok(next.trim.gridMoves >= 1 && next.trim.removed > 0, 'the next request of the conversation was cut');
     assert.strictEqual(engine.states.get(plan.sessionId).extraSteps, 0, 'the extra grid move was used');
-    const later = await preparedBy(engine, { modelId: 'fake-large', messages: [...messages, ...chat('one more')], tools: [] }, limits);
+    const later = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: [...messages, ...chat('one more')], tools: [] }, limits);
     assert.ok(later.trim.gridMoves >= next.trim.gridMoves && later.trim.removed >= next.trim.removed, 'and the cut does not move back');
   });
 });
@@ -94,7 +94,7 @@ describe('oversized messages', () => {
     const { engine, log } = engineFor(server().url, { maxInputTokens: 8_000 });
     const huge = `BEGIN ${filler(30_000, 3)} END`;
     const messages = chat('ANCHOR task', 'ok', huge);
-    const plan = await preparedBy(engine, { modelId: 'fake-large', messages, tools: [] }, { contextWindow: 100_000 });
+    const plan = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages, tools: [] }, { contextWindow: 100_000 });
     const sent = (server().requests.at(-1)!.body as { messages: { content: string }[] }).messages.at(-1)!.content;
     assert.strictEqual(sent, plan.trim.messages.at(-1)?.content, 'the trimmed message is what went out');
     assert.ok(sent.startsWith('BEGIN ') && sent.endsWith(' END'), 'both ends kept');
@@ -121,8 +121,8 @@ describe('a long agent turn whose tool results alone exceed the budget', () => {
   it('fits the budget by dropping its oldest rounds (prompt and newest rounds kept), not by truncating outputs', async () => {
     const { engine, log } = engineFor(server().url, { maxInputTokens: 30_000 });
     const limits = { contextWindow: 1_000_000 };
-    const first = await preparedBy(engine, { modelId: 'fake-large', messages: agentTurn(20), tools: [] }, limits);
-    const second = await preparedBy(engine, { modelId: 'fake-large', messages: agentTurn(21), tools: [] }, limits);
+    const first = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: agentTurn(20), tools: [] }, limits);
+    const second = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: agentTurn(21), tools: [] }, limits);
     for (const plan of [first, second]) assert.ok(!plan.trim.overCeiling && plan.trim.estTokens <= 30_000, `~${plan.trim.estTokens} tokens`);
     const sent = (plan: typeof first) => plan.trim.messages.map((m) => JSON.stringify(m));
     const a = sent(first);

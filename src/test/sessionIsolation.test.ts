@@ -32,10 +32,10 @@ describe('session identity: same opening, different conversations', function () 
 
   it('session-same-opening-b-drops-nothing: after A was cut, B with the same opening and a history that fits drops nothing', async () => {
     const { engine } = engineFor(server().url);
-    const a = await preparedBy(engine, { modelId: 'fake-large', messages: conversation('A', 20, 4_000), tools: [] }, LIMITS);
+    const a = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: conversation('A', 20, 4_000), tools: [] }, LIMITS);
     assert.ok(a.trim.removed > 0, 'A is long enough to be cut');
     // B has more messages than A had, but short ones: it fits whole.
-    const b = await preparedBy(engine, { modelId: 'fake-large', messages: conversation('B', 30, 20), tools: [] }, LIMITS);
+    const b = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: conversation('B', 30, 20), tools: [] }, LIMITS);
     assert.strictEqual(b.trim.removed, 0, `B dropped ${b.trim.removed} message(s) it had room for`);
     assert.notStrictEqual(b.sessionId, a.sessionId);
   });

@@ -50,7 +50,7 @@ describe('small things (real HTTP, fake OpenCode server)', () => {
     for (let turn = 0; turn < 2; turn++) {
       server().enqueueReply({ toolCalls: [{ id: '', name: 'read', arguments: '{"path":"a.ts"}' }, { id: '', name: 'read', arguments: '{"path":"a.ts"}' }] });
       const events: StreamEvent[] = [];
-      await engine.run({ modelId: 'fake-large', messages: history, tools: TOOLS }, { contextWindow: 100_000 }, (e) => events.push(e), new AbortController().signal);
+      await engine.run({ purpose: 'conversation', modelId: 'fake-large', messages: history, tools: TOOLS }, { contextWindow: 100_000 }, (e) => events.push(e), new AbortController().signal);
       const ids = events.flatMap((e) => (e.kind === 'toolCall' ? [e.callId] : []));
       assert.strictEqual(ids.length, 2);
       calls.push(...ids);

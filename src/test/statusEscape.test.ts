@@ -25,7 +25,7 @@ const shown = (markdown: string): string => markdown.replace(/\\([!-/:-@[-`{-~])
 
 function recordFor(modelId: string) {
   const log = new RequestLog();
-  const plan = prepareRequest({ modelId, messages: chat('hello'), tools: [] }, {
+  const plan = prepareRequest({ purpose: 'conversation', modelId, messages: chat('hello'), tools: [] }, {
     settings: defaultSettings, limits: { contextWindow: 100_000 }, calibration: 1, memo: new SizeMemo(), states: new ConversationStates(), log: new MemoryLogger(),
   });
   log.add(modelId, plan, normalizeUsage({ prompt_tokens: 10, completion_tokens: 1 })!);

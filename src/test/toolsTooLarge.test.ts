@@ -78,7 +78,7 @@ describe('tools that cannot fit the budget', function () {
           { role: 'system', parts: [{ kind: 'text', text: system }] },
           { role: 'user', parts: [{ kind: 'text', text: 'hello' }] },
         ];
-        const request = { modelId: 'fake-large', messages, tools: agentTools(toolCount) };
+        const request = { purpose: 'conversation' as const, modelId: 'fake-large', messages, tools: agentTools(toolCount) };
         const limits = { contextWindow: 1_000_000, maxOutputTokens: 32_000 };
         const warnsBefore = log.messages('warn').length;
         let refusal: UserFacingError | undefined;

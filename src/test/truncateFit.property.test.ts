@@ -55,7 +55,7 @@ function historyFor(paste: string, asToolResult: boolean): WireMessage[] {
 
 function prepare(c: Case, messages: WireMessage[]): PreparedRequest {
   const settings = { ...defaultSettings, budgetOverrideTokens: c.budget };
-  return prepareConverted({ modelId: 'm', messages: [], tools: [] }, messages, {
+  return prepareConverted({ purpose: 'conversation', modelId: 'm', messages: [], tools: [] }, messages, {
     settings, limits: { contextWindow: c.budget * 2, maxOutputTokens: 16_000 }, calibration: c.calibration, memo: new SizeMemo(), states: new ConversationStates(), log: new MemoryLogger(), route: routeById(c.route),
   });
 }

@@ -72,7 +72,7 @@ describe('cache warming (real HTTP, fake server, test clock)', () => {
     const turn = async (): Promise<void> => {
       texts.push(`question ${texts.length}: ${'a shared context worth caching. '.repeat(words)}`);
       const shown: string[] = [];
-      await built.engine.run({ modelId, messages: chat(...texts), tools: [] }, LIMITS, (e) => e.kind === 'text' && shown.push(e.text), new AbortController().signal);
+      await built.engine.run({ purpose: 'conversation', modelId, messages: chat(...texts), tools: [] }, LIMITS, (e) => e.kind === 'text' && shown.push(e.text), new AbortController().signal);
       texts.push(shown.join(''));
     };
     return { timers, warmed, warmer, turn, lines, log: built.log };

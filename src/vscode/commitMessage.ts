@@ -65,7 +65,7 @@ async function generate(deps: CommitDeps, arg: unknown, controller: AbortControl
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `OpenCode: writing a commit message with ${model}…`, cancellable: true }, async (_progress, token) => {
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
-      await deps.engine.run({ modelId: model, messages: prompt.messages, tools: [], imageInput: false }, deps.limitsOf(model), (event) => {
+      await deps.engine.run({ purpose: 'commit', modelId: model, messages: prompt.messages, tools: [], imageInput: false }, deps.limitsOf(model), (event) => {
         if (event.kind !== 'text' || controller.signal.aborted) return;
         text += event.text;
         repository.inputBox.value = cleanCommitMessage(text);

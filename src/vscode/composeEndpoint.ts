@@ -9,6 +9,7 @@ import type { QuotaService } from '../core/quota/quotaService';
 import type { RequestLog } from '../core/report/requestLog';
 import { ChatEngine, type EngineTiming } from '../core/request/chatEngine';
 import { OPENCODE_CLIENT } from '../core/request/chatTransport';
+import { feeds, type PurposeFeeds } from '../core/request/purpose';
 import { scopedStore } from '../core/state/scopedStore';
 import type { SizeMemo } from '../core/trim/messageSize';
 import { CacheWarmer, NODE_TIMERS, type WarmTimers } from '../core/warming/cacheWarmer';
@@ -30,8 +31,8 @@ export interface SharedParts {
   quota: QuotaService;
   recorder: RequestRecorderFile;
   memo: SizeMemo;
-  /** After a request was accounted (status bar, report, walkthrough) or warmed. */
-  onAccounted: (sessionId: string) => void;
+  /** After a request was accounted (status bar, report, walkthrough: as its purpose feeds them) or warmed. */
+  onAccounted: (sessionId: string, fed: PurposeFeeds) => void;
   onWarmed: () => void;
   /** What VS Code is told about models may have changed. */
   onInfoChanged: () => void;
@@ -70,13 +71,17 @@ function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: 
     apiKey,
     onLimitsChanged: shared.onInfoChanged,
     notify: (message) => void vscode.window.showWarningMessage(message),
-    record: (prepared, sent) => settings.current.recordRequests && recorder.record(prepared, sent),
-    onAttempt: warming.onAttempt,
+    // Each hook runs only for the purposes it is for (core/request/purpose.ts).
+    record: (prepared, sent) => feeds(prepared.purpose).recording && settings.current.recordRequests && recorder.record(prepared, sent),
+    onAttempt: (prepared) => {
+      if (feeds(prepared.purpose).warming) warming.onAttempt(prepared);
+    },
     onAccounted: (modelId, prepared, usage, cost) => {
-      warming.onAccounted(modelId, prepared, usage);
-      requests.add(pickIdOf(modelId), prepared, usage, Date.now(), prepared.route.id, cost);
-      if (settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
-      shared.onAccounted(prepared.sessionId);
+      const fed = feeds(prepared.purpose);
+      if (fed.warming) warming.onAccounted(modelId, prepared, usage);
+      if (fed.requestLog) requests.add(pickIdOf(modelId), prepared, usage, Date.now(), prepared.route.id, cost);
+      if (fed.recording && settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
+      shared.onAccounted(prepared.sessionId, fed);
     },
     timing: shared.timing,
   });

@@ -92,11 +92,12 @@ function createParts(context: vscode.ExtensionContext, options: ComposeOptions, 
     () => settings.current,
     endpointPartBuilder({
       context, log, settings, keys, requests, quota, recorder, memo, timing: options.timing, warmTimers: options.warmTimers,
-      onAccounted: (sessionId) => {
-        steps.mark('model');
+      onAccounted: (sessionId, fed) => {
+        if (fed.walkthrough) steps.mark('model');
+        void quota.refresh();
+        if (!fed.requestLog) return;
         statusBar.update();
         reports.refresh(sessionId);
-        void quota.refresh();
       },
       onWarmed: () => statusBar.update(),
       onInfoChanged: () => provider()?.notifyInfoChanged(),

@@ -68,7 +68,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
       await part.engine.run(
-        { modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
+        { purpose: side ? 'side' : 'conversation', modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
         entry,
         (event) => (side && event.kind === 'usage' ? undefined : reportEvent(event, progress)),
         controller.signal,

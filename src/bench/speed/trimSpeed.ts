@@ -52,7 +52,7 @@ export function measureTrimSpeed(session: BenchSession): TrimSpeed {
   const trimWarm = requests.slice(1).map((_, k) => timeMs(planOf(warmCtx, k + 1)));
 
   const chat = toChatSession(session);
-  const chatRequest = (i: number) => ({ modelId: 'bench-model', messages: chat.messages.slice(0, chat.chatEnds[i]), tools: chat.tools });
+  const chatRequest = (i: number) => ({ purpose: 'conversation' as const, modelId: 'bench-model', messages: chat.messages.slice(0, chat.chatEnds[i]), tools: chat.tools });
   const prepareOf = (ctx: PrepareContext, i: number) => {
     const request = chatRequest(i);
     return () => void prepareRequest(request, ctx);

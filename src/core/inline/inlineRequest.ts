@@ -25,7 +25,7 @@ export async function requestSuggestion(engine: InlineEngine, modelId: string, l
   const started = now();
   const outcome = await engine.run(
     // temperature 0: the same prompt should give the same suggestion.
-    { modelId, messages: prompt.messages, tools: [], imageInput: false, modelOptions: { max_tokens: maxTokens, temperature: 0 } },
+    { purpose: 'inline', modelId, messages: prompt.messages, tools: [], imageInput: false, modelOptions: { max_tokens: maxTokens, temperature: 0 } },
     limits,
     (event) => {
       if (event.kind === 'text') {

@@ -27,8 +27,11 @@ import { recordedNativeOf, type NativeSizeMap } from '../replay/nativeSizes';
 import { DEFAULT_ROUTE, routeById } from '../routes/registry';
 import { layoutLookup, type AssistantLayout, type NativeReplay } from '../routes/nativeReplay';
 import type { BodyInput, Route, RouteId, SamplingOptions } from '../routes/route';
+import type { RequestPurpose } from './purpose';
 
 export interface ChatRequest {
+  /** What the request is for (purpose.ts): decides which after-request hooks it feeds. */
+  purpose: RequestPurpose;
   modelId: string;
   messages: readonly ChatMessage[];
   tools: readonly ChatTool[];
@@ -67,6 +70,8 @@ export interface PrepareContext {
 }
 
 export interface PreparedRequest extends TrimPlan {
+  /** The request's purpose, carried to every hook that receives the prepared request. */
+  purpose: RequestPurpose;
   route: Route;
   /** What the route built the body from: a route switch rebuilds only the body (bodyFor), never the trim. */
   bodyInput: BodyInput;
@@ -125,7 +130,7 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
     replay: ctx.replay,
     cacheLifetime: ctx.settings.promptCache,
   };
-  return { ...plan, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasonsOn: ctx.reasonsOn };
+  return { ...plan, purpose: request.purpose, route, bodyInput, body: route.buildBody(bodyInput), effort: request.effort, reasonsOn: ctx.reasonsOn };
 }
 
 /**

@@ -8,6 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { activate } from '../../extension';
 import type { ChatEngine, EngineTiming } from '../../core/request/chatEngine';
+import type { RequestLog } from '../../core/report/requestLog';
 import { composeExtension } from '../../vscode/composeExtension';
 import type { FakeServer } from '../../fakeServer';
 import * as double from './vscodeDouble';
@@ -16,6 +17,8 @@ export interface ActivatedExtension {
   provider: vscode.LanguageModelChatProvider;
   /** Only when activated with injected timing. */
   engine?: ChatEngine;
+  /** The request log (status bar, session report); only when activated with injected timing. */
+  requests?: RequestLog;
   log: double.RecordingLogChannel;
   context: ReturnType<typeof double.createExtensionContext>;
   logDir: string;
@@ -30,12 +33,15 @@ export function activateAgainst(server: FakeServer | { url: string }, settings: 
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-test-'));
   const context = double.createExtensionContext(logDir, globalState);
   const channelsBefore = double.createdChannels.length;
-  const engine = timing ? composeExtension(context, { timing }).engine : (activate(context), undefined);
+  const composed = timing ? composeExtension(context, { timing }) : (activate(context), undefined);
+  const engine = composed?.engine;
+  const requests = composed?.requests;
   const log = double.createdChannels[channelsBefore];
   const provider = double.registeredProviders.get('opencode') as vscode.LanguageModelChatProvider;
   return {
     provider,
     engine,
+    requests,
     log,
     context,
     logDir,

@@ -32,7 +32,7 @@ export function chat(...texts: string[]): ChatMessage[] {
 
 export async function runOnce(engine: ChatEngine, modelId: string, messages: ChatMessage[], limits: { contextWindow?: number; maxOutputTokens?: number } = {}) {
   const events: StreamEvent[] = [];
-  const outcome = await engine.run({ modelId, messages, tools: [] }, limits, (e) => events.push(e), new AbortController().signal);
+  const outcome = await engine.run({ purpose: 'conversation', modelId, messages, tools: [] }, limits, (e) => events.push(e), new AbortController().signal);
   const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
   return { outcome, events, text };
 }

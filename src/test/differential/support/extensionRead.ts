@@ -24,7 +24,7 @@ export async function extensionRead(origin: string, route: RouteCase['route']): 
   const settings = { models: { [modelFor(route)]: { api: route } }, maxRetries: 0 };
   const { engine, log } = engineFor(`${origin}/v1`, settings, new MemoryStore(), TIMING);
   const events: StreamEvent[] = [];
-  const outcome = await engine.run({ modelId: modelFor(route), messages: [{ role: 'user', parts: [{ kind: 'text', text: 'hi' }] }], tools: TOOLS }, LIMITS, (e) => events.push(e), new AbortController().signal);
+  const outcome = await engine.run({ purpose: 'conversation', modelId: modelFor(route), messages: [{ role: 'user', parts: [{ kind: 'text', text: 'hi' }] }], tools: TOOLS }, LIMITS, (e) => events.push(e), new AbortController().signal);
   const u = outcome.usage;
   const delivered: Delivered = {
     text: events.map((e) => (e.kind === 'text' ? e.text : '')).join(''),
