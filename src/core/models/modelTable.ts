@@ -107,6 +107,11 @@ export class ModelTable {
     this.live = data;
   }
 
+  /** The live data in use, if any. */
+  get liveData(): ModelData | undefined {
+    return this.live;
+  }
+
   get liveDate(): string | undefined {
     return this.live?.date;
   }
