@@ -7,8 +7,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { startFakeServer, type FakeServer } from '../fakeServer';
-import { ceilingAfter, LearnedLimits, learnedInputLimit, REVISE_ABOVE } from '../core/models/learnedLimits';
-import { MAX_CONTEXT_RETRIES } from '../core/request/chatEngine';
+import { ceilingAfter, LearnedLimits, learnedInputLimit, MAX_CONTEXT_RETRIES, REVISE_ABOVE } from '../core/models/learnedLimits';
 import { validLearnedLimit } from '../core/state/records';
 import type { ChatMessage } from '../core/types';
 import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';

@@ -19,6 +19,17 @@ export type LearnedLimit = Readonly<LearnedLimitRecord>;
  */
 export const REVISE_ABOVE = 0.02;
 
+/**
+ * "Too long" refusals retried in one request: one always; more only while each re-trim aimed at a guess (the
+ * refusal named no number and nothing near its size was known to fit), halving toward what fits.
+ */
+export const MAX_CONTEXT_RETRIES = 3;
+
+/** Whether a request refused as too long after `retries` re-trims is trimmed and sent again. */
+export function mayRetryTooLong(retries: number, guessed: boolean): boolean {
+  return retries === 0 || (guessed && retries < MAX_CONTEXT_RETRIES);
+}
+
 /** What a refusal without a number changed. */
 export interface Refusal {
   /** The ceiling the trim now aims under. */

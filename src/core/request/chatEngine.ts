@@ -21,7 +21,7 @@ import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMe
 import { Calibrations } from '../trim/calibration';
 import { MAX_MODELS } from '../state/perModel';
 import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
-import { LearnedLimits } from '../models/learnedLimits';
+import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
 import { parseContextLimit } from '../models/contextRefusal';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelEntry, NormalizedUsage, StreamEvent } from '../types';
@@ -56,11 +56,6 @@ export const STORE_KEYS = {
   nativeReplay: 'opencode.nativeReplay',
   routes: 'opencode.learnedRoutes',
 };
-/**
- * Context-length refusals retried in one request: one always; more only while each re-trim aimed at a guess (a
- * refusal named no number and nothing near its size was known to fit), halving toward what fits.
- */
-export const MAX_CONTEXT_RETRIES = 3;
 
 export class ChatEngine {
   readonly memo: SizeMemo;
@@ -210,8 +205,7 @@ export class ChatEngine {
         refused.push(refusedNow);
         continue;
       }
-      // Once; again only while the last re-trim aimed at a guess (nothing that large was known to fit).
-      if (isContextLengthError(error) && (contextRetries === 0 || (guessed && contextRetries < MAX_CONTEXT_RETRIES))) {
+      if (isContextLengthError(error) && mayRetryTooLong(contextRetries, guessed)) {
         contextRetries++;
         ({ prepared, guessed } = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared));
         continue;
