@@ -22,7 +22,6 @@ import { Calibrations } from '../trim/calibration';
 import { MAX_MODELS } from '../state/perModel';
 import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
 import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
-import { parseContextLimit } from '../models/contextRefusal';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelEntry, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState } from './accountUsage';
@@ -35,6 +34,7 @@ import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type ShownSoFar } from './streamAnswer';
 import { attemptBody } from './sendBody';
+import { learnAnswered, learnTooLong, type LimitLearning } from './limitLearning';
 import { refusedParamOf } from './refusedParams';
 import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
@@ -238,38 +238,20 @@ export class ChatEngine {
     return refused;
   }
 
-
   private get timing(): EngineTiming {
     return { sleep, random: Math.random, ...this.deps.timing };
   }
 
-  /**
-   * Learns from a "too long" refusal and prepares the request again on the route that answered so (a route switched
-   * to in this request is not learned yet): the window the error names, else — no number — that the limit is below
-   * the refused prompt (models/learnedLimits.ts), so the re-trim lands under what is known to fit; when it teaches
-   * nothing new, one grid move more. `guessed`: the re-trim aims under a guess, not under a size known to fit.
-   */
-  private retrimAfterContextError(request: ChatRequest, listed: ListedFields, converted: WireMessage[], message: string, refused: PreparedRequest): { prepared: PreparedRequest; guessed: boolean } {
-    const modelId = request.modelId;
-    const namedWindow = parseContextLimit(message);
-    const refusal = namedWindow === undefined ? this.learned.refuse(modelId, refused.trim.estTokens) : undefined;
-    const learned = namedWindow !== undefined ? this.learned.learnWindow(modelId, namedWindow) : refusal !== undefined;
-    if (learned) {
-      void this.store.save(STORE_KEYS.learned, this.learned.toJSON());
-      this.deps.onLimitsChanged?.();
-    } else this.states.addExtraGridMove(refused.sessionId);
-    const taught = namedWindow ? ` (limit ${namedWindow} tokens, now remembered)` : refusal ? ` (no limit named: below ~${refused.trim.estTokens} tokens; now trimming under ${refusal.ceiling}${refusal.guess ? ', a guess' : ', known to fit'}, remembered)` : '';
-    this.deps.log.warn(`[history-trim] ${modelId} rejected the request as too long${taught}; trimming again and retrying.`);
-    const retrimmed = this.prepareFrom(request, listed, converted);
-    return { prepared: retrimmed.route.id === refused.route.id ? retrimmed : bodyFor(retrimmed, refused.route), guessed: refusal?.guess === true };
+  /** What learning a model's limits works with (limitLearning.ts). */
+  private get limitLearning(): LimitLearning {
+    return { learned: this.learned, states: this.states, log: this.deps.log, save: () => void this.store.save(STORE_KEYS.learned, this.learned.toJSON()), changed: () => this.deps.onLimitsChanged?.() };
   }
 
-  /** The largest prompt the endpoint answered (models/learnedLimits.ts): a ceiling learned from a refusal may move with it. */
-  private learnAccepted(modelId: string, promptTokens: number): void {
-    const moved = this.learned.accept(modelId, promptTokens);
-    if (!moved) return;
-    void this.store.save(STORE_KEYS.learned, this.learned.toJSON());
-    if (moved === 'ceiling') this.deps.onLimitsChanged?.();
+  /** Learns from a "too long" refusal and prepares the request again, on the route that answered so (a route switched to in this request is not learned yet). */
+  private retrimAfterContextError(request: ChatRequest, listed: ListedFields, converted: WireMessage[], message: string, refused: PreparedRequest): { prepared: PreparedRequest; guessed: boolean } {
+    const { guessed } = learnTooLong(this.limitLearning, request.modelId, message, refused);
+    const retrimmed = this.prepareFrom(request, listed, converted);
+    return { prepared: retrimmed.route.id === refused.route.id ? retrimmed : bodyFor(retrimmed, refused.route), guessed };
   }
 
   /** One attempt, its usage accounted once whatever happened; on an answer, the reasoning memory, the layout, and the usage reported last. */
@@ -325,7 +307,7 @@ export class ChatEngine {
    */
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): void {
     const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites });
-    if (how.trusted) this.learnAccepted(modelId, usage.contextTokens);
+    if (how.trusted) learnAnswered(this.limitLearning, modelId, usage.contextTokens);
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage, result.cost);
