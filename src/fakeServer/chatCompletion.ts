@@ -14,6 +14,7 @@ import { sendError, sleepUnlessClosed } from './transport';
 import { sendCompletion, streamReply } from './replyWriter';
 import { imageProblem } from './imageChecks';
 import { prefixLifetimeMs } from './state';
+import { passedBackReasoningProblem } from './reasoningChecks';
 
 export type ChatExchange = Exchange;
 
@@ -26,6 +27,8 @@ export async function handleChatCompletion(exchange: ChatExchange): Promise<void
   if (state.settings.requireSession && !sessionId) return sendError(res, errors.missingSession());
   const images = imageProblem('chat', body as unknown as Record<string, unknown>, model);
   if (images) return sendError(res, errors.badRequest(images, 'invalid_image'));
+  const reasoning = passedBackReasoningProblem(body.messages, model);
+  if (reasoning) return sendError(res, reasoning);
 
   const directives = directivesOrAnswer(exchange, (message) => errors.badRequest(message, 'invalid_fake_directive'));
   if (!directives) return;

@@ -25,6 +25,12 @@ export interface FakeModel {
   api?: FakeRoute;
   /** Responses / Messages: the model reasons (reasoning items with encrypted content, signed thinking). */
   reasons?: boolean;
+  /**
+   * Chat: what the endpoint does with `reasoning_content` on assistant messages (reasoningChecks.ts): `required` on
+   * every tool-call turn (DeepSeek's 400), `refused` (Cerebras' 400 naming it) or `refused-422` (a validator's 422).
+   * Default: accepted, not required.
+   */
+  reasoningContent?: 'required' | 'refused' | 'refused-422';
 }
 
 export type FakeRoute = 'chat' | 'responses' | 'messages' | 'gemini';

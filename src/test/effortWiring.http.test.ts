@@ -1,7 +1,7 @@
 /**
  * Thinking effort end to end over real HTTP (fake OpenCode server, catalogue model ids): the picker's value
  * (else the setting) folded into each route's body, "default" sending nothing, a refused field dropped for that
- * model and retried once with a log line, temperature and reasoning_content per the catalogue's quirks.
+ * model and retried once with a log line, temperature per the catalogue's quirks, reasoning_content always (until refused).
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
@@ -86,12 +86,14 @@ describe('sendBody (pure)', () => {
     );
   });
 
-  it('strips temperature for noTemperature models and reasoning_content for chat models that do not need it echoed', () => {
+  it('strips temperature for noTemperature models; keeps reasoning_content for every chat model, listed or not, until refused', () => {
     const history = [{ role: 'assistant', content: 'x', reasoning_content: 'why' }];
     for (const entry of entries.filter((e) => e.route === 'chat')) {
       const out = sendBody({ temperature: 0.2, messages: history }, { modelId: entry.id, route: 'chat', catalog: entry.catalog, refused: new Set() });
       assert.strictEqual('temperature' in out, !entry.noTemperature, entry.id);
-      assert.strictEqual(JSON.stringify(out.messages).includes('reasoning_content'), entry.echoReasoningContent === true, entry.id);
+      assert.deepStrictEqual(out.messages, history, `${entry.id}: whatever the data says of interleaved thinking`);
+      const refused = sendBody({ messages: history }, { modelId: entry.id, route: 'chat', catalog: entry.catalog, refused: new Set(['reasoning_content']) });
+      assert.deepStrictEqual(refused.messages, [{ role: 'assistant', content: 'x' }], entry.id);
     }
     const unlisted = sendBody({ temperature: 0.2, messages: history }, { modelId: 'my-model', route: 'chat', refused: new Set() });
     assert.deepStrictEqual(unlisted, { temperature: 0.2, messages: history }, 'unlisted models are sent as before');

@@ -4,7 +4,7 @@
  * refused parameters were applied (sendBody.ts) — of the request's last attempt, the one that was answered (or the
  * last one tried). A value the endpoint refused during the request is not among them: it is named in `refused`.
  * The history itself stays the trim's input (what the trim measured, so a replay lands on the real cuts); what the
- * final body left out of it (a `reasoning_content` the family does not take) is named in `omitted`. Pure.
+ * final body left out of it (a `reasoning_content` the endpoint refused) is named in `omitted`. Pure.
  */
 import { isRouteId, type RouteId } from '../routes/route';
 import { checkedNativeSizes, type NativeSizes } from './nativeSizes';

@@ -3,8 +3,9 @@
  * route, one send-and-read path); this only builds and caches the client.
  */
 import { randomUUID } from 'crypto';
-import OpenAI from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { BoundedMap } from '../util/boundedMap';
+import { isRecord } from '../util/isRecord';
 import { openAIClientOptions } from './clientOptions';
 import { EXTENSION_VERSION } from './version';
 
@@ -14,6 +15,18 @@ export const OPENCODE_CLIENT = `vscode-opencode-chat-provider/${EXTENSION_VERSIO
 export interface Endpoint {
   baseUrl: string;
   apiKey: string | undefined;
+}
+
+/**
+ * The SDK reads an error body only under `error`. Endpoints that answer with the error at the top level —
+ * Cerebras `{message, type, param, code}`, a pydantic validator's `{detail: […]}`, Mistral's `{object: "error",
+ * message: {detail}}` — would reach the engine as "status code (no body)", so neither a refused parameter nor the
+ * user's sentence could name what was wrong. Such a body is read as the error itself.
+ */
+class EndpointClient extends OpenAI {
+  protected override makeStatusError(status: number, error: object, message: string | undefined, headers: Headers): APIError {
+    return super.makeStatusError(status, isRecord(error) && !('error' in error) ? { error } : error, message, headers);
+  }
 }
 
 /** A few endpoints at most (a settings change, a key change); each keeps its HTTP connections alive. */
@@ -28,7 +41,7 @@ export function clientFor(endpoint: Endpoint): OpenAI {
   let client = clients.get(key);
   if (!client) {
     // Loopback servers (Ollama, vLLM, the fake server) need no key: then none is sent.
-    client = new OpenAI(openAIClientOptions(endpoint.baseUrl, endpoint.apiKey ?? ''));
+    client = new EndpointClient(openAIClientOptions(endpoint.baseUrl, endpoint.apiKey ?? ''));
     clients.set(key, client);
   }
   return client;

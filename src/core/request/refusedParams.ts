@@ -18,9 +18,9 @@ export type DroppableParam = (typeof DROPPABLE_PARAMS)[number];
 
 const REFUSAL = /unsupported|not supported|unrecognized|unknown|not allowed|extra (inputs|fields)|not permitted|invalid param/i;
 
-/** The parameter a 400 says the model does not accept, if it names one we send. */
+/** The parameter a 400 (or a validator's 422) says the model does not accept, if it names one we send. */
 export function refusedParamOf(error: unknown): DroppableParam | undefined {
-  if (!(error instanceof APIError) || error.status !== 400) return undefined;
+  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return undefined;
   const named = (error.error as { param?: unknown } | undefined)?.param ?? (error as { param?: unknown }).param;
   if (typeof named === 'string' && (DROPPABLE_PARAMS as readonly string[]).includes(named)) return named as DroppableParam;
   if (!REFUSAL.test(error.message)) return undefined;

@@ -1,7 +1,8 @@
 /**
  * The body as it goes on the wire, from the prepared one: the thinking effort folded in (the picker's value, else
  * `opencode.models["<id>"].reasoningEffort`; "default" sends nothing), then the catalogue's per-family quirks
- * (no `temperature` for noTemperature models, and the route's own: core/routes/route.ts AttemptRules.quirks), then
+ * (no `temperature` for noTemperature models, and what the route's format cannot carry beside the effort fields:
+ * core/routes/route.ts AttemptRules.quirks), then
  * the parameters the model refused (refusedParams.ts, where the route keeps them). Applied per attempt,
  * after the trim: the same model and choice give the same bytes every turn. Pure.
  */
@@ -53,7 +54,7 @@ export function sendBody(body: Record<string, unknown>, shape: SendShape): Recor
     const patch = effortFields(entry, effortChoice(shape.picked, shape.setting), { maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : undefined });
     if (patch && Object.keys(patch).length > 0) out = mergeEffort(out, patch);
     if (entry.noTemperature) omitted.add('temperature');
-    for (const quirk of routeById(shape.route).attempt.quirks?.(entry, patch) ?? []) omitted.add(quirk);
+    for (const quirk of routeById(shape.route).attempt.quirks?.(patch) ?? []) omitted.add(quirk);
   }
   return withoutParams(out, omitted, shape.route);
 }

@@ -101,8 +101,8 @@ export interface AttemptRules {
   required: readonly string[];
   /** Removes refused parameters the format keeps inside another field (Gemini's generationConfig, chat's messages). */
   dropNested?(body: Record<string, unknown>, omitted: ReadonlySet<string>): Record<string, unknown>;
-  /** Parameters the catalogue's per-family quirks remove on this format, given the effort fields sent. */
-  quirks?(entry: { echoReasoningContent?: boolean }, effort: Record<string, unknown> | undefined): string[];
+  /** Parameters this format cannot carry beside the effort fields sent (Messages: no `temperature` with a thinking budget). */
+  quirks?(effort: Record<string, unknown> | undefined): string[];
   /** False when the model refused the way this format asks for usage (then none will arrive). */
   usageAsked?(refused: ReadonlySet<string>): boolean;
   /** Said in the log before sending (once per model at most). */

@@ -1,7 +1,8 @@
 /**
- * The chat route's per-attempt rules (core/routes/route.ts AttemptRules): `reasoning_content` lives on assistant
- * messages, so refusing it strips it there; it is echoed only for the families that need it; usage is asked for
- * through `stream_options`, so a model that refuses it sends none.
+ * The chat route's per-attempt rules (core/routes/route.ts AttemptRules). `reasoning_content` lives on assistant
+ * messages: it goes back whenever the answer carried it, whatever the model (models with interleaved thinking
+ * refuse a tool-call turn without it, and no data can say which ids do), so the only way it leaves is a refusal,
+ * which strips it there; usage is asked for through `stream_options`, so a model that refuses it sends none.
  */
 import type { AttemptRules } from '../route';
 import type { WireMessage } from '../../wire/wireTypes';
@@ -17,6 +18,5 @@ export const chatAttempt: AttemptRules = {
     });
     return { ...body, messages };
   },
-  quirks: (entry) => (entry.echoReasoningContent ? [] : ['reasoning_content']),
   usageAsked: (refused) => !refused.has('stream_options'),
 };

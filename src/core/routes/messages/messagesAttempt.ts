@@ -9,6 +9,6 @@ import type { AttemptRules } from '../route';
 
 export const messagesAttempt: AttemptRules = {
   required: ['model', 'messages', 'max_tokens'],
-  quirks: (_entry, effort) => (isRecord(effort?.thinking) && effort.thinking.type === 'enabled' ? ['temperature'] : []),
+  quirks: (effort) => (isRecord(effort?.thinking) && effort.thinking.type === 'enabled' ? ['temperature'] : []),
   dropNested: (body, omitted) => (omitted.has('ttl') ? withoutTtl(body) : body),
 };
