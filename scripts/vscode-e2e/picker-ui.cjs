@@ -1,7 +1,8 @@
 // Browser test of the chat view's model picker with OpenCode Go and Zen at once: `opencode.endpoints` (written into
 // the user settings) adds Zen and Go, both on the fake server's OpenCode-style mounts (ids only), beside the default
 // endpoint. The picker, searched for "GLM-5", must show two rows, one labelled "OpenCode Zen" and one "OpenCode Go"
-// (the detail VS Code renders beside the name); picking Go's and sending a prompt must reach Go's mount. The setting
+// (the detail VS Code renders beside the name); picking Go's and sending a prompt must reach Go's mount; a new id of a
+// known family (gpt-8) shows its estimated limits as such, in its row and its tooltip. The setting
 // is removed at the end (and the default endpoint's models are back).
 // Env: URL, FAKE_BASE, LOGS, SETTINGS, SHOT_DIR, TIMEOUT_MS, CHROMIUM, PLAYWRIGHT_CORE.
 // Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
@@ -74,6 +75,20 @@ async function main() {
     const sent = await control('requests');
     const paths = (Array.isArray(sent) ? sent : []).filter(r => r.body && r.body.model).map(r => `${r.path} ${r.body.model}`);
     check(answered === true && paths.some(p => p.startsWith('/zen/go/v1/') && p.endsWith(' glm-5')), "the picked Go model answered from Go's endpoint", paths.join('; '));
+    // A new id of a known family (the fake's Zen mount serves gpt-8, which the bundled data does not list): its row
+    // shows the estimated window as approximate, and its tooltip says the limits are estimated (issue 28).
+    await page.keyboard.press('Escape').catch(() => {});
+    let newRows = [];
+    for (let i = 0; i < 5 && !newRows.some(r => /gpt-8/.test(r)); i++) {
+      newRows = await searchPicker(page, 'gpt-8');
+      if (!newRows.some(r => /gpt-8/.test(r))) { await page.keyboard.press('Escape'); await page.waitForTimeout(1000); }
+    }
+    const row = newRows.map(r => r.replace(/\s+/g, ' ').trim()).find(r => /^gpt-8 /.test(r)) || '';
+    await page.locator(ROWS).filter({ hasText: /^gpt-8/ }).first().hover({ timeout: 3000 }).catch(() => {});
+    await page.waitForTimeout(2000);
+    const estimated = (await page.getByText(/gpt-8 on OpenCode Zen/).allInnerTexts().catch(() => [])).join(' ').replace(/\s+/g, ' ').trim();
+    if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'picker-estimated.png') }).catch(() => {});
+    check(/~1\.05M/.test(row) && /Context window 1\.05M tokens \(estimated from gpt-5\.5\); input limit 922K \(estimated from gpt-5\.5\)/.test(estimated), "a new id's row and tooltip say its limits are estimated", `${row} | ${estimated.slice(0, 200)}`);
   } catch (e) {
     check(false, 'harness', String(e && e.message || e).split('\n')[0]);
   } finally {

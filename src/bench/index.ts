@@ -11,6 +11,7 @@ import { parseArgs } from 'util';
 import { measureTokenAccuracy } from './accuracy/tokenAccuracy';
 import { runMessagesRegime } from './messages/messagesRegime';
 import { runPauseRegime } from './pauses/pauseRegime';
+import { runRefusalRegime } from './refusals/refusalRegime';
 import { PromptBlocks } from './cache/promptBlocks';
 import { checkAcceptance } from './report/acceptance';
 import { stdoutReport } from './report/stdoutReport';
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   if (messages) progress(started, 'Messages regime done');
   const pauses = options.write ? runPauseRegime() : undefined;
   if (pauses) progress(started, 'pause regime done');
+  const refusals = options.write ? runRefusalRegime() : undefined;
+  if (refusals) progress(started, 'refusal regime done');
   const accuracy = measureTokenAccuracy();
   const speedRegime = regimeById(options.regimes.includes('a') ? 'a' : jobs[0].regimeId);
   const speedSession = generateSession(speedRegime, new PromptBlocks().sizer('json'), measureCharsPerToken(countTextTokens));
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
     accuracy,
     messages,
     pauses,
+    refusals,
   };
   results.benchMs = performance.now() - started;
   process.stdout.write(stdoutReport(results));

@@ -2,6 +2,7 @@
 import type { TokenAccuracy } from './accuracy/tokenAccuracy';
 import type { MessagesRegimeResult } from './messages/messagesRegime';
 import type { PauseRegimeResult } from './pauses/pauseRegime';
+import type { RefusalRegimeResult } from './refusals/refusalRegime';
 import type { Acceptance } from './report/acceptance';
 import type { RegimeResult } from './run/compareRegime';
 import type { ActivationTimes } from './speed/activationProbe';
@@ -29,4 +30,6 @@ export interface BenchResults {
   messages?: MessagesRegimeResult;
   /** The pause regime (cache lifetimes and warming, in dollars); absent when only some regimes ran. */
   pauses?: PauseRegimeResult;
+  /** The refusal regime (a true input limit below the data; learned ceilings); absent when only some regimes ran. */
+  refusals?: RefusalRegimeResult;
 }

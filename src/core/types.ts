@@ -63,6 +63,13 @@ export interface NormalizedUsage {
 export interface ModelLimits {
   contextWindow?: number;
   maxOutputTokens?: number;
+  /**
+   * The most prompt tokens the model accepts, when that is less than the window leaves (models.dev `limit.input`:
+   * gpt-5.4-mini has a 400,000 window and takes 272,000), or a ceiling learned from the endpoint's refusals.
+   */
+  inputLimit?: number;
+  /** The limits are an estimate: those of this model, the newest of the same family on the endpoint (models/estimate.ts). */
+  estimatedFrom?: string;
 }
 
 export interface ModelEntry extends ModelLimits {
@@ -71,5 +78,5 @@ export interface ModelEntry extends ModelLimits {
   toolCalling: boolean;
   imageInput: boolean;
   /** Where the limits came from, for the log. */
-  limitSource: 'endpoint' | 'bundled' | 'learned' | 'fallback' | 'setting' | 'unknown';
+  limitSource: 'endpoint' | 'bundled' | 'learned' | 'estimated' | 'fallback' | 'setting' | 'unknown';
 }

@@ -48,9 +48,8 @@ async function answer(
   notes.push(`model=${model.id}`, `prompt=${measure.promptTokens}`);
   const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: measure.promptTokens, contextWindow: model.contextWindow });
   if (!plan) return;
-  if (measure.promptTokens > model.contextWindow) {
-    return sendError(res, errors.contextLengthExceeded(model.contextWindow, measure.promptTokens));
-  }
+  const tooLong = errors.promptTooLong(model, measure.promptTokens);
+  if (tooLong) return sendError(res, tooLong);
 
   const reply = chosenReply(exchange, plan, directives, defaultText);
   const observation = state.cache.observeMeasured(sessionId, measure, prefixLifetimeMs(state.settings, body));

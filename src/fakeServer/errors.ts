@@ -29,6 +29,20 @@ export function contextLengthExceeded(contextWindow: number, promptTokens: numbe
   );
 }
 
+/** OpenAI's refusal of a prompt over a model's input limit: it names no number (gpt-5 above 272,000 tokens). */
+export function inputExceeded(): ErrorReply {
+  return openAiError(400, 'Your input exceeds the context window of this model. Please adjust your input and try again.', 'invalid_request_error', 'context_length_exceeded');
+}
+
+/**
+ * The model's own limit for a prompt of `promptTokens`: over its input limit the numberless refusal, over its window
+ * the one naming the window; undefined when it fits.
+ */
+export function promptTooLong(model: { contextWindow: number; inputLimit?: number }, promptTokens: number): ErrorReply | undefined {
+  if (model.inputLimit !== undefined && promptTokens > model.inputLimit) return inputExceeded();
+  return promptTokens > model.contextWindow ? contextLengthExceeded(model.contextWindow, promptTokens) : undefined;
+}
+
 /** What OpenCode Go answers when the `x-opencode-session` header is missing. */
 export function missingSession(): ErrorReply {
   return openAiError(400, 'MissingSessionID: the x-opencode-session header is required', 'invalid_request_error', 'MissingSessionID');

@@ -79,8 +79,10 @@ async function answer(exchange: NativeExchange, model: FakeModel, prompt: Gemini
   const defaultText = defaultReplyText(prompt.userTexts, state.settings.replyTokens);
   const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: prompt.promptTokens, contextWindow: model.contextWindow });
   if (!plan) return;
-  if (prompt.promptTokens > model.contextWindow) {
-    return sendError(res, geminiError(400, `The input token count (${prompt.promptTokens}) exceeds the maximum number of tokens allowed (${model.contextWindow}).`, 'INVALID_ARGUMENT'));
+  // Gemini names its input limit (the window when none is set).
+  const limit = Math.min(model.contextWindow, model.inputLimit ?? Infinity);
+  if (prompt.promptTokens > limit) {
+    return sendError(res, geminiError(400, `The input token count (${prompt.promptTokens}) exceeds the maximum number of tokens allowed (${limit}).`, 'INVALID_ARGUMENT'));
   }
   const reply = chosenReply(exchange, plan, directives, defaultText);
   const completion = completionTokensOf(reply);

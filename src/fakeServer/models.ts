@@ -10,6 +10,9 @@ export const DEFAULT_MODELS: readonly FakeModel[] = [
   { id: 'fake-messages', contextWindow: 200_000, maxOutputTokens: 64_000, toolCalling: true, imageInput: true, api: 'messages', reasons: true },
   // Gemini (/models/{id}:streamGenerateContent): a thinking model, so its function calls carry thought signatures.
   { id: 'fake-native-gemini', contextWindow: 1_048_576, maxOutputTokens: 65_536, toolCalling: true, imageInput: true, api: 'gemini', reasons: true },
+  // Lists a 128,000 window but takes 40,000 input tokens, refusing more without naming a number (OpenAI's wording):
+  // the extension must learn its limit from one refusal.
+  { id: 'fake-limited', contextWindow: 128_000, inputLimit: 40_000, maxOutputTokens: 32_000, toolCalling: true, imageInput: false },
   // A catalogue id (src/core/models/catalog): a reasoning model whose picker entry offers effort levels.
   { id: 'gpt-5.4-mini', contextWindow: 400_000, maxOutputTokens: 128_000, toolCalling: true, imageInput: true, api: 'responses', reasons: true },
 ];

@@ -92,7 +92,8 @@ async function answer(route: Exclude<FakeRoute, 'chat'>, exchange: NativeExchang
   const defaultText = defaultReplyText(prompt.userTexts, state.settings.replyTokens);
   const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: prompt.promptTokens, contextWindow: model.contextWindow });
   if (!plan) return;
-  if (prompt.promptTokens > model.contextWindow) return sendError(res, errors.contextLengthExceeded(model.contextWindow, prompt.promptTokens));
+  const tooLong = errors.promptTooLong(model, prompt.promptTokens);
+  if (tooLong) return sendError(res, tooLong);
   const reply = chosenReply(exchange, plan, directives, defaultText);
   const completion = completionTokensOf(reply);
   const usage = prompt.usage(completion, countTextTokens(reply.reasoning ?? ''));

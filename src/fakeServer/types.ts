@@ -9,6 +9,11 @@ export interface FakeModel {
   id: string;
   contextWindow: number;
   maxOutputTokens: number;
+  /**
+   * The most prompt tokens it takes, when fewer than its window: a larger prompt gets OpenAI's refusal that names no
+   * number ("Your input exceeds the context window of this model…", code context_length_exceeded; errors.ts).
+   */
+  inputLimit?: number;
   toolCalling?: boolean;
   imageInput?: boolean;
   /** The longest image side accepted, in pixels (default 2,000); larger images get a 400 (imageChecks.ts). */

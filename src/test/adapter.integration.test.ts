@@ -52,7 +52,7 @@ describe('adapter', () => {
     });
     await withExtension(server, { state }, async (second) => {
       const models = await second.provider.provideLanguageModelChatInformation({ silent: true }, token());
-      assert.deepStrictEqual(models?.map((m) => m.id), ['fake-large', 'fake-messages', 'fake-native-gemini', 'fake-responses', 'fake-small', 'fake-vision', 'gpt-5.4-mini']);
+      assert.deepStrictEqual(models?.map((m) => m.id), ['fake-large', 'fake-limited', 'fake-messages', 'fake-native-gemini', 'fake-responses', 'fake-small', 'fake-vision', 'gpt-5.4-mini']);
       assert.strictEqual(server.requests.filter((r) => r.path.endsWith('/models')).length, 1, 'the picker did not wait on the network again');
     });
   });

@@ -28,7 +28,7 @@ describe('fake server: HTTP basics', () => {
     });
     assert.deepEqual(
       body.data.map((m) => (m as { id: string }).id),
-      ['fake-large', 'fake-small', 'fake-vision', 'fake-responses', 'fake-messages', 'fake-native-gemini', 'gpt-5.4-mini'],
+      ['fake-large', 'fake-small', 'fake-vision', 'fake-responses', 'fake-messages', 'fake-native-gemini', 'fake-limited', 'gpt-5.4-mini'],
     );
   });
 

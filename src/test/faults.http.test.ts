@@ -111,7 +111,7 @@ describe('faults before the answer (provider, real HTTP)', () => {
     server().enqueueFault({ name: 'context-length-400', limit: 50_000 });
     const { text } = await ask(ext(), 'fake-large', [user('long enough')]);
     assert.strictEqual(text, expected());
-    assert.strictEqual(ext().engine.learned.get('fake-large'), 50_000);
+    assert.strictEqual(ext().engine.learned.get('fake-large')?.window, 50_000);
     assert.deepStrictEqual(ext().delays, [], 'the context retry does not wait');
   });
 

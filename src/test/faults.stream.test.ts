@@ -123,7 +123,7 @@ describe('faults inside the answer (provider, real HTTP)', () => {
     server().enqueueReply(broken);
     const error = await askError(ext(), 'fake-large', 'search the docs');
     assert.match(error.message, /called the tool "search" with arguments that are not valid JSON/);
-    assert.strictEqual(ext().engine.learned.get('fake-large'), undefined);
+    assert.strictEqual(ext().engine.learned.get('fake-large')?.window, undefined);
     assert.ok(!ext().log.text().includes('rejected the request as too long'));
   });
 

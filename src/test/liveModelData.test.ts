@@ -85,6 +85,18 @@ describe('live model data (loopback stand-in for models.dev)', () => {
     assert.deepStrictEqual(log.lines.filter((l) => l.level === 'warn'), []);
   });
 
+  it('a new answer with the same models is no change: VS Code is told only when a fact changed', async () => {
+    const body = newerCatalogue(1_111_111);
+    handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    const { live } = setup();
+    assert.strictEqual(await live.refreshIfDue(), 'updated');
+    now += 25 * 60 * 60 * 1000;
+    assert.strictEqual(await live.refreshIfDue(), 'unchanged', 'the same catalogue again, without validators');
+    now += 25 * 60 * 60 * 1000;
+    handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(newerCatalogue(1_222_222));
+    assert.strictEqual(await live.refreshIfDue(), 'updated');
+  });
+
   const failures: [string, Handler, RegExp][] = [
     ['not JSON', (_req, res) => res.end('<html>oops'), /not updated/],
     ['JSON without the OpenCode providers', (_req, res) => res.end('{"openai":{"models":{}}}'), /not usable/],

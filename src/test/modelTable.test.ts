@@ -112,7 +112,7 @@ describe('model table: one lookup, one precedence', () => {
             catalog: 'zen',
             override: { ...(has.settingApi ? { api: 'gemini' as const } : {}), ...(has.settingWindow ? { contextWindow: 7_777 } : {}) },
             learnedRoute: has.learnedRoute ? 'responses' : undefined,
-            learnedWindow: has.learnedWindow ? 99_000 : undefined,
+            learned: has.learnedWindow ? { window: 99_000 } : undefined,
             listed: has.listed ? { contextWindow: 111_000 } : undefined,
             fallbackWindow: has.fallback ? 128_000 : undefined,
           };
@@ -130,7 +130,7 @@ describe('model table: one lookup, one precedence', () => {
 
   it('a learned window larger than the published one is ignored (a stale record or a misread error)', () => {
     const table = new ModelTable(snapshot);
-    assert.strictEqual(table.lookup({ modelId: 'm-1', catalog: 'zen', learnedWindow: 900_000 }).contextWindow, 200_000);
+    assert.strictEqual(table.lookup({ modelId: 'm-1', catalog: 'zen', learned: { window: 900_000 } }).contextWindow, 200_000);
   });
 
   it('on a custom endpoint its own /models fields come before the data, and the first route is chat', () => {

@@ -111,7 +111,7 @@ describe('every provider\'s context-length wording: the limit learned, one re-tr
         await assert.rejects(runOnce(engine, 'm', chat('hello', 'hi', 'next'), { contextWindow: 2_000_000, maxOutputTokens: 8_000 }));
         assert.strictEqual(posts, 2, 'one re-trim and one retry, no more');
         assert.ok(log.messages('warn').some((m) => m.includes('rejected the request as too long')), log.messages().join('\n'));
-        assert.deepStrictEqual(store.values.get('opencode.learnedLimits'), wording.limit ? { m: wording.limit } : undefined);
+        assert.deepStrictEqual(store.values.get('opencode.learnedLimits'), wording.limit ? { m: { window: wording.limit } } : undefined);
       } finally {
         server.close();
       }

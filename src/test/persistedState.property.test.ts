@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { PersistedStore, validEntries } from '../core/state/persisted';
-import { validCalibration, validContextWindow, validRefusedParams, validLayout, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
+import { validCalibration, validLearnedLimit, validRefusedParams, validLayout, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
 import { MAX_EXTRA_GRID_MOVES } from '../core/trim/conversationState';
 import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
@@ -18,7 +18,7 @@ import { runs } from './support/propertyRuns';
 const KEYS = ['opencode.calibrations', 'opencode.learnedLimits', 'opencode.trimStates', 'opencode.reasoning', 'opencode.unsupportedParams', 'opencode.sessionClaims'];
 const MAP_VALIDATORS: [string, (v: unknown) => unknown][] = [
   ['calibrations', validCalibration],
-  ['learnedLimits', validContextWindow],
+  ['learnedLimits', validLearnedLimit],
   ['trimStates', validTrimState],
   ['reasoning', validReasoning],
   ['unsupportedParams', validRefusedParams],
@@ -70,7 +70,7 @@ describe('persisted state: every loader survives random JSON', function () {
         const { engine, log } = engineFor(server().url, {}, store);
         const prepared = await preparedBy(engine, { purpose: 'conversation', modelId: 'fake-large', messages: chat('hello', 'hi', 'again'), tools: [] }, { contextWindow: 200_000 });
         assert.ok(prepared.trim.messages.length >= 1);
-        const window = engine.limitsFor('fake-large', { contextWindow: 200_000 }).contextWindow ?? 0;
+        const window = engine.factsFor('fake-large', { contextWindow: 200_000 }).contextWindow ?? 0;
         assert.ok(window >= MIN_CONTEXT_WINDOW, `window ${window}`);
         for (const key of KEYS) assert.ok(log.messages('warn').filter((m) => m.includes(key)).length <= 1, key);
       }),
@@ -96,8 +96,8 @@ describe('persisted state: every loader survives random JSON', function () {
     store.values.set('opencode.learnedLimits', { a: 1, b: 12_000, c: 'x' });
     store.values.set('opencode.trimStates', { s1: { lastRemoved: 0, lastSteps: 0, lastGrid: 0, lastInputLength: 0, extraSteps: 1e9 }, s2: null });
     const { engine } = engineFor('http://127.0.0.1:1/v1', {}, store);
-    assert.strictEqual(engine.limitsFor('a', { contextWindow: 100_000 }).contextWindow, 100_000);
-    assert.strictEqual(engine.limitsFor('b', { contextWindow: 100_000 }).contextWindow, 12_000);
+    assert.strictEqual(engine.factsFor('a', { contextWindow: 100_000 }).contextWindow, 100_000);
+    assert.strictEqual(engine.factsFor('b', { contextWindow: 100_000 }).contextWindow, 12_000);
     assert.ok(engine.states.get('s1').extraSteps <= MAX_EXTRA_GRID_MOVES);
   });
 

@@ -160,7 +160,7 @@ for (const route of ['responses', 'messages'] as WiredRoute[]) {
       server().enqueueFault({ name: 'context-length-400', limit: 50_000 });
       const { text } = await ask(ext(), model, [user('long')]);
       assert.strictEqual(text, expected('long'));
-      assert.strictEqual(ext().engine.learned.get(model), 50_000);
+      assert.strictEqual(ext().engine.learned.get(model)?.window, 50_000);
     });
 
     it('unsupported-param-400: drops the parameter for the model and retries at once', async () => {

@@ -24,7 +24,7 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     const chats = server().requests.filter((r) => r.path.endsWith('/chat/completions'));
     assert.strictEqual(chats.length, 2, 'exactly one retry');
     assert.ok(chats[1].body.messages.length < chats[0].body.messages.length, 'the retry was trimmed');
-    assert.deepStrictEqual(store.values.get('opencode.learnedLimits'), { 'fake-large': 12_000 });
+    assert.strictEqual((store.values.get('opencode.learnedLimits') as Record<string, { window?: number }>)['fake-large'].window, 12_000);
     assert.ok(log.messages('warn').some((m) => m.includes('limit 12000 tokens, now remembered')));
     assert.ok(log.messages('info').some((m) => m.startsWith('[history-trim] Dropped')));
   });
@@ -33,7 +33,7 @@ describe('safety net: learned limits, fallback, context-length retry', () => {
     const store = new MemoryStore();
     store.update('opencode.learnedLimits', { 'fake-large': 12_000 });
     const { engine } = engineFor(server().url, {}, store);
-    assert.strictEqual(engine.limitsFor('fake-large', { contextWindow: 1_000_000 }).contextWindow, 12_000);
+    assert.strictEqual(engine.factsFor('fake-large', { contextWindow: 1_000_000 }).contextWindow, 12_000);
     await runOnce(engine, 'fake-large', longChat(30, 400), { contextWindow: 1_000_000, maxOutputTokens: 32_000 });
     assert.strictEqual(server().requests.filter((r) => r.path.endsWith('/chat/completions')).length, 1);
   });

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { buildCommitPrompt, cleanCommitMessage, summarizedNote, RECENT_SUBJECTS } from '../core/commit/commitPrompt';
 import type { InlineEngine } from '../core/inline/inlineRequest';
-import type { ModelLimits } from '../core/types';
+import type { ListedFields } from '../core/models/modelTable';
 import { pickModelFor, type PickableModels } from './modelPick';
 import type { SettingsReader } from './settingsReader';
 
@@ -30,7 +30,8 @@ export interface CommitDeps {
   settings: SettingsReader;
   models: PickableModels;
   log: vscode.LogOutputChannel;
-  limitsOf: (modelId: string) => ModelLimits;
+  /** What the model's endpoint lists of it (the engine resolves it through the model table). */
+  listedOf: (modelId: string) => ListedFields;
 }
 
 export function registerCommitMessage(deps: CommitDeps): vscode.Disposable {
@@ -65,7 +66,7 @@ async function generate(deps: CommitDeps, arg: unknown, controller: AbortControl
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `OpenCode: writing a commit message with ${model}…`, cancellable: true }, async (_progress, token) => {
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
-      await deps.engine.run({ purpose: 'commit', modelId: model, messages: prompt.messages, tools: [], imageInput: false }, deps.limitsOf(model), (event) => {
+      await deps.engine.run({ purpose: 'commit', modelId: model, messages: prompt.messages, tools: [], imageInput: false }, deps.listedOf(model), (event) => {
         if (event.kind !== 'text' || controller.signal.aborted) return;
         text += event.text;
         repository.inputBox.value = cleanCommitMessage(text);

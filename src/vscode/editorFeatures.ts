@@ -14,13 +14,13 @@ export interface EditorFeatureParts {
 }
 
 export function registerEditorFeatures({ endpoints, settings, log }: EditorFeatureParts): vscode.Disposable[] {
-  // What the model's endpoint lists of it (its window and max output), as chat requests use it.
-  const limitsOf = (modelId: string) => endpoints.limitsOf(modelId);
+  // What the model's endpoint lists of it; the engine resolves it through the model table, as for chat requests.
+  const listedOf = (modelId: string) => endpoints.listedOf(modelId);
   const models = { models: async () => (await endpoints.models()).map(({ entry, pickId }) => ({ ...entry, id: pickId })) };
-  const inline = new OpenCodeInlineProvider({ engine: endpoints.engine, settings, log, limitsOf });
+  const inline = new OpenCodeInlineProvider({ engine: endpoints.engine, settings, log, listedOf });
   return [
     vscode.languages.registerInlineCompletionItemProvider({ pattern: '**' }, inline),
     new InlineStatus(settings, models),
-    registerCommitMessage({ engine: endpoints.engine, settings, log, models, limitsOf }),
+    registerCommitMessage({ engine: endpoints.engine, settings, log, models, listedOf }),
   ];
 }

@@ -8,7 +8,9 @@ import { enabledEndpoints, endpointSettings, fromPickId, pickId, type EndpointCo
 import type { Settings } from '../core/config/settings';
 import type { EndpointCatalog } from '../core/models/modelData';
 import type { ChatEngine } from '../core/request/chatEngine';
-import type { ModelEntry, ModelLimits } from '../core/types';
+import { listedFields } from '../core/models/modelEntries';
+import type { ListedFields } from '../core/models/modelTable';
+import type { ModelEntry } from '../core/types';
 import type { KeyTarget } from './apiKey';
 import type { ModelList } from './modelList';
 
@@ -108,9 +110,13 @@ export class EndpointRegistry implements vscode.Disposable {
     },
   };
 
-  /** A model's listed limits by its pick id (its engine applies what it learned on each request). */
-  limitsOf(id: string): ModelLimits {
-    return this.find(id) ?? {};
+  /**
+   * What the endpoint's list says of a model, by its pick id: what inline suggestions and commit messages pass to
+   * the engine, which resolves it through the model table like every request (overrides, data, learned limits).
+   */
+  listedOf(id: string): ListedFields {
+    const listed = this.find(id);
+    return listed ? listedFields(listed) : {};
   }
 
   dispose(): void {

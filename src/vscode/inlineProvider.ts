@@ -9,7 +9,7 @@ import { buildInlinePrompt, type InlineDocument } from '../core/inline/inlinePro
 import { inlineLogLine } from '../core/inline/inlineLog';
 import { requestSuggestion, type InlineEngine } from '../core/inline/inlineRequest';
 import { InlineScheduler, REAL_TIMERS, type Timers } from '../core/inline/inlineScheduler';
-import type { ModelLimits } from '../core/types';
+import type { ListedFields } from '../core/models/modelTable';
 import type { SettingsReader } from './settingsReader';
 
 /** Neighbouring files larger than this are not read at all (the budget would cut them anyway). */
@@ -20,7 +20,8 @@ export interface InlineDeps {
   engine: InlineEngine;
   settings: SettingsReader;
   log: vscode.LogOutputChannel;
-  limitsOf: (modelId: string) => ModelLimits;
+  /** What the model's endpoint lists of it (the engine resolves it through the model table). */
+  listedOf: (modelId: string) => ListedFields;
   timers?: Timers;
 }
 
@@ -39,8 +40,8 @@ export class OpenCodeInlineProvider implements vscode.InlineCompletionItemProvid
     const subscription = token.onCancellationRequested(() => controller.abort());
     if (token.isCancellationRequested) controller.abort();
     try {
-      const limits = this.deps.limitsOf(settings.model);
-      const result = await this.scheduler.schedule((signal) => requestSuggestion(this.deps.engine, settings.model, limits, prompt, settings.maxTokens, signal), {
+      const listed = this.deps.listedOf(settings.model);
+      const result = await this.scheduler.schedule((signal) => requestSuggestion(this.deps.engine, settings.model, listed, prompt, settings.maxTokens, signal), {
         debounceMs: settings.debounceMs,
         maxLatencyMs: settings.maxLatencyMs,
         signal: controller.signal,

@@ -26,7 +26,9 @@ export function reportedSizes(limits: ModelLimits, settings: Settings): { maxInp
   const window = budget.contextWindow ?? NOMINAL_UNKNOWN_WINDOW;
   const output = Math.max(1, Math.min(limits.maxOutputTokens ?? budget.reserve, Math.floor(window / 2)));
   const trimmed = Number.isFinite(budget.tokens) ? budget.tokens : undefined;
-  const input = settings.reportedInputLimit === 'window' || trimmed === undefined ? window - output : Math.min(trimmed, window - 1);
+  // "window": the window less the output, but never above what the model takes as input.
+  const whole = Math.min(window - output, budget.inputLimit ?? Infinity);
+  const input = settings.reportedInputLimit === 'window' || trimmed === undefined ? whole : Math.min(trimmed, window - 1);
   return { maxInputTokens: input, maxOutputTokens: Math.max(1, Math.min(output, window - input)), budget: trimmed };
 }
 
@@ -48,7 +50,7 @@ export function describeModel(
     detail: [endpoint, ...traits.short].join(' · '),
     tooltip: [
       `${model.id} on ${endpoint}`,
-      `Context window ${limits.contextWindow ? tokensLabel(limits.contextWindow) : 'unknown'} tokens (${facts.windowSource}); trim budget ${sizes.budget ? tokensLabel(sizes.budget) : 'untrimmed'}`,
+      windowSentence(limits, facts, sizes.budget),
       `Route ${facts.route} (${facts.routeSource})`,
       ...traits.long,
     ]
@@ -59,6 +61,17 @@ export function describeModel(
     capabilities: { toolCalling: model.toolCalling, imageInput: model.imageInput },
     ...thinkingOption(facts),
   };
+}
+
+/**
+ * The window, where it came from, the input limit when smaller, and the trim budget: "Context window 400K tokens
+ * (snapshot); input limit 272K (snapshot); trim budget 272K." An id no data lists says "estimated from M".
+ */
+function windowSentence(limits: ModelLimits, facts: ModelFacts, budget: number | undefined): string {
+  const source = (from: string | undefined) => (from === 'estimate' ? `estimated from ${facts.estimatedFrom}` : from);
+  const window = `Context window ${limits.contextWindow ? tokensLabel(limits.contextWindow) : 'unknown'} tokens (${source(facts.windowSource)})`;
+  const input = limits.inputLimit ? `; input limit ${tokensLabel(limits.inputLimit)} (${source(facts.inputSource)})` : '';
+  return `${window}${input}; trim budget ${budget ? tokensLabel(budget) : 'untrimmed'}`;
 }
 
 /** A tooltip line as a sentence: the model picker of VS Code 1.139 shows the tooltip as one paragraph (line breaks collapse). */
@@ -80,7 +93,8 @@ export function endpointLabel(settings: Pick<Settings, 'catalog' | 'baseUrl'>): 
 export function modelTraits(facts: ModelFacts): { short: string[]; long: string[] } {
   const short: string[] = [];
   const long: string[] = [];
-  if (facts.contextWindow) short.push(tokensLabel(facts.contextWindow));
+  // An estimated window (no data lists the id) reads as approximate: "~1.05M".
+  if (facts.contextWindow) short.push(`${facts.windowSource === 'estimate' ? '~' : ''}${tokensLabel(facts.contextWindow)}`);
   if (facts.free) {
     short.push('free');
     long.push('Free tier: OpenCode serves it only to the OpenCode app.');
@@ -90,11 +104,12 @@ export function modelTraits(facts: ModelFacts): { short: string[]; long: string[
   }
   const levels = facts.offeredControl?.levels ?? [];
   if (facts.reasons || facts.offeredControl) {
-    long.push(levels.length ? `Reasons; thinking effort: ${levels.join(', ')} (Language Models editor).` : 'Reasons (no effort levels published).');
+    const estimated = facts.estimatedFrom ? ` (estimated from ${facts.estimatedFrom})` : '';
+    long.push(levels.length ? `Reasons; thinking effort: ${levels.join(', ')}${estimated} (Language Models editor).` : `Reasons${estimated || ' (no effort levels published)'}.`);
   }
   if (facts.status === 'preview') short.push('preview');
   if (facts.status === 'deprecated') short.push('deprecated');
-  if (facts.dataDate) long.push(`Model data: ${facts.cardSource} of ${facts.dataDate}.`);
+  if (facts.dataDate) long.push(facts.estimatedFrom ? `Model data: none for this id; ${facts.estimatedFrom} from the ${facts.cardSource} of ${facts.dataDate} stands in.` : `Model data: ${facts.cardSource} of ${facts.dataDate}.`);
   return { short, long };
 }
 

@@ -10,7 +10,7 @@ import { describeModel } from './modelInfo';
 import type { EndpointPart, EndpointRegistry } from './endpointParts';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
-import { offered, resolveEntry } from '../core/models/modelEntries';
+import { limitsOf, listedFields, offered } from '../core/models/modelEntries';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
 import { isSideRequest } from '../core/request/sideRequest';
@@ -44,9 +44,10 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     if (!options.silent && (await this.endpoints.default().list.needsKey())) this.offerKeyPrompt();
     const infos = models.flatMap(({ part, entry: listed, pickId }) => {
       const settings = this.endpoints.settingsOf(part);
-      const { entry, facts } = resolveEntry(listed, settings);
+      // The engine's lookup: the table with this endpoint's overrides and what its refusals taught (the one source).
+      const { entry, facts } = part.engine.resolve(listed);
       if (!offered(facts, settings)) return [];
-      return [{ ...describeModel(entry, part.engine.limitsFor(entry.id, entry), settings, facts, part.config().label), id: pickId }];
+      return [{ ...describeModel(entry, limitsOf(facts), settings, facts, part.config().label), id: pickId }];
     });
     this.effortOffers.note(infos);
     return infos;
@@ -59,7 +60,8 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const { part, entry } = this.resolvedEntry(model);
+    const { part, listed } = this.listedEntry(model);
+    const entry = part.engine.resolve(listed).entry;
     const chatMessages = toChatMessages(messages);
     const tools = toChatTools(options.tools);
     // Title and summary requests do not move chat's context indicator (sideRequest.ts).
@@ -69,7 +71,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     try {
       await part.engine.run(
         { purpose: side ? 'side' : 'conversation', modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
-        entry,
+        listedFields(listed),
         (event) => (side && event.kind === 'usage' ? undefined : reportEvent(event, progress)),
         controller.signal,
       );
@@ -98,8 +100,8 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     return Math.ceil(raw * factor);
   }
 
-  /** The endpoint and the entry its engine trims for (the endpoint's own model id). */
-  private resolvedEntry(model: vscode.LanguageModelChatInformation): { part: EndpointPart; entry: ModelEntry } {
+  /** The endpoint and what its list says of the model (the endpoint's own model id); its engine resolves the rest. */
+  private listedEntry(model: vscode.LanguageModelChatInformation): { part: EndpointPart; listed: ModelEntry } {
     const { part, modelId } = this.endpoints.resolve(model.id);
     const listed = part.list.find(modelId, part.config().baseUrl) ?? {
       id: modelId,
@@ -108,6 +110,6 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       imageInput: !!model.capabilities.imageInput,
       limitSource: 'unknown' as const,
     };
-    return { part, entry: resolveEntry(listed, this.endpoints.settingsOf(part)).entry };
+    return { part, listed };
   }
 }

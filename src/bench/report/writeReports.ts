@@ -9,6 +9,7 @@ import { pct } from './format';
 import { CHART_FILE, markdownReport } from './markdownReport';
 import { messagesMarkdown } from './messagesReport';
 import { pausesMarkdown } from './pausesReport';
+import { refusalsMarkdown } from './refusalsReport';
 
 const CHART_POLICIES: readonly { id: string; color: string }[] = [
   { id: 'noTrim', color: '#888888' },
@@ -49,6 +50,6 @@ export function writeReports(results: BenchResults): string[] {
   write(path.join(BENCH_DOCS_DIR, 'results.json'), compactNumberArrays(JSON.stringify(json, roundFloats, 1)) + '\n');
   const chart = regimeAChart(results);
   if (chart) write(path.join(DOCS_DIR, CHART_FILE), chart);
-  write(path.join(DOCS_DIR, 'benchmarks.md'), markdownReport(results) + (results.messages ? `\n${messagesMarkdown(results.messages)}` : '') + (results.pauses ? `\n${pausesMarkdown(results.pauses)}` : ''));
+  write(path.join(DOCS_DIR, 'benchmarks.md'), markdownReport(results) + (results.messages ? `\n${messagesMarkdown(results.messages)}` : '') + (results.pauses ? `\n${pausesMarkdown(results.pauses)}` : '') + (results.refusals ? `\n${refusalsMarkdown(results.refusals)}` : ''));
   return written;
 }

@@ -4,7 +4,8 @@
  * what the `[inline]` line reports.
  */
 import type { ChatEngine } from '../request/chatEngine';
-import type { ModelLimits, NormalizedUsage } from '../types';
+import type { ListedFields } from '../models/modelTable';
+import type { NormalizedUsage } from '../types';
 import { cleanSuggestion } from './inlineAnswer';
 import type { InlinePrompt } from './inlinePrompt';
 
@@ -18,7 +19,7 @@ export interface InlineAnswer {
   firstTextMs?: number;
 }
 
-export async function requestSuggestion(engine: InlineEngine, modelId: string, limits: ModelLimits, prompt: InlinePrompt, maxTokens: number, signal: AbortSignal, now: () => number = Date.now): Promise<InlineAnswer> {
+export async function requestSuggestion(engine: InlineEngine, modelId: string, listed: ListedFields, prompt: InlinePrompt, maxTokens: number, signal: AbortSignal, now: () => number = Date.now): Promise<InlineAnswer> {
   let raw = '';
   let usage: NormalizedUsage | undefined;
   let firstTextMs: number | undefined;
@@ -26,7 +27,7 @@ export async function requestSuggestion(engine: InlineEngine, modelId: string, l
   const outcome = await engine.run(
     // temperature 0: the same prompt should give the same suggestion.
     { purpose: 'inline', modelId, messages: prompt.messages, tools: [], imageInput: false, modelOptions: { max_tokens: maxTokens, temperature: 0 } },
-    limits,
+    listed,
     (event) => {
       if (event.kind === 'text') {
         firstTextMs ??= now() - started;

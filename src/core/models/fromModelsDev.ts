@@ -21,6 +21,7 @@ export const MAX_MODELS_PER_PROVIDER = 2_000;
 const MAX_TOKENS = 100_000_000;
 const MAX_PRICE = 100_000;
 const ID = /^[a-z0-9][a-z0-9._-]{0,127}$/;
+const RELEASE_DATE = /^\d{4}-\d{2}(?:-\d{2})?$/;
 
 const NPM_ROUTES: Readonly<Record<string, RouteId>> = {
   '@ai-sdk/openai': 'responses',
@@ -68,9 +69,12 @@ function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteI
   const contextWindow = tokens(limit.context);
   let maxOutputTokens = tokens(limit.output);
   if (contextWindow !== undefined && maxOutputTokens !== undefined && maxOutputTokens > contextWindow) maxOutputTokens = undefined;
+  // An input limit says something only below the window (gpt-5.4-mini: 272,000 of 400,000).
+  const inputLimit = tokens(limit.input);
   const card: ModelCard = { route };
   if (typeof model.name === 'string' && model.name.length <= 200) card.name = model.name;
   if (contextWindow !== undefined) card.contextWindow = contextWindow;
+  if (inputLimit !== undefined && (contextWindow === undefined || inputLimit < contextWindow)) card.inputLimit = inputLimit;
   if (maxOutputTokens !== undefined) card.maxOutputTokens = maxOutputTokens;
   const input = isRecord(model.modalities) && Array.isArray(model.modalities.input) ? model.modalities.input : undefined;
   if (input) card.imageInput = input.includes('image');
@@ -83,6 +87,7 @@ function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteI
   if (isFree(id, prices)) card.free = true;
   const status = statusOf(model.status);
   if (status) card.status = status;
+  if (typeof model.release_date === 'string' && RELEASE_DATE.test(model.release_date)) card.released = model.release_date;
   return card;
 }
 

@@ -91,10 +91,12 @@ export class LiveModelData {
       const saved: Saved = { checkedAt: now, date, raw, etag: response.headers.get('etag') ?? undefined, lastModified: response.headers.get('last-modified') ?? undefined };
       const data = this.convert(saved, true);
       if (!data) throw new Error('the answer is not usable model data');
+      const before = this.table.liveData;
       await this.save(saved);
       this.apply(data);
       this.log.info(`[models] live model data of ${date} from ${this.options.url}: ${Object.keys(data.zen).length} Zen, ${Object.keys(data.go).length} Go model(s).`);
-      return 'updated';
+      // VS Code is told only when a fact changed (a new answer with the same models is no change).
+      return sameModels(before, this.table.liveData) ? 'unchanged' : 'updated';
     } catch (error) {
       // One line; what was there stays (and the next try is tomorrow's, unless nothing was ever fetched).
       this.log.warn(`[models] live model data not updated from ${this.options.url} (${error instanceof Error ? error.message : String(error)}); keeping the ${this.saved ? `copy of ${this.saved.date}` : 'bundled snapshot'}.`);
@@ -140,6 +142,10 @@ export async function boundedText(response: Response, maxBytes: number): Promise
   const text = await readAtMost(response.body, maxBytes);
   if (text === undefined) throw new Error(`the answer is more than ${maxBytes} bytes`);
   return text;
+}
+
+function sameModels(a: ModelData | undefined, b: ModelData | undefined): boolean {
+  return a === b || (!!a && !!b && JSON.stringify([a.zen, a.go]) === JSON.stringify([b.zen, b.go]));
 }
 
 function providersOf(body: unknown): Record<string, unknown> {

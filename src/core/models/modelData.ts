@@ -29,6 +29,8 @@ export interface ModelCard {
   name?: string;
   route: RouteId;
   contextWindow?: number;
+  /** The most prompt tokens it accepts (models.dev `limit.input`), present only when below the window. */
+  inputLimit?: number;
   maxOutputTokens?: number;
   imageInput?: boolean;
   /** Present when the model reasons. */
@@ -41,6 +43,8 @@ export interface ModelCard {
   /** OpenCode's free tier: usable only from the OpenCode app. */
   free?: boolean;
   status?: ModelStatus;
+  /** Its release date (YYYY-MM-DD): which model of a family is the newest (models/estimate.ts). */
+  released?: string;
 }
 
 export interface ModelData {

@@ -1,13 +1,16 @@
 /**
  * The model table's facts as the entries the picker and the engine use: one entry per model, its limits and
- * capabilities resolved by the table (modelTable.ts), the endpoint's own `/models` fields as the listed part.
+ * capabilities resolved by the table (modelTable.ts), the endpoint's own `/models` fields as the listed part, what
+ * the endpoint's refusals taught (learnedLimits.ts) applied by the same lookup. Every request (chat, inline, commit)
+ * and the picker get their limits from here, through the endpoint's engine (ChatEngine.resolve).
  */
 import type { Settings } from '../config/settings';
-import type { ModelEntry } from '../types';
+import type { ModelEntry, ModelLimits } from '../types';
+import type { LearnedLimit } from './learnedLimits';
 import type { EndpointCatalog } from './modelData';
-import { MODEL_TABLE, type FactSource, type ModelFacts, type ModelTable } from './modelTable';
+import { MODEL_TABLE, type FactSource, type ListedFields, type ModelFacts, type ModelTable } from './modelTable';
 
-const LIMIT_SOURCES: Partial<Record<FactSource, ModelEntry['limitSource']>> = { setting: 'setting', learned: 'learned', live: 'bundled', snapshot: 'bundled', endpoint: 'endpoint', fallback: 'fallback' };
+const LIMIT_SOURCES: Partial<Record<FactSource, ModelEntry['limitSource']>> = { setting: 'setting', learned: 'learned', live: 'bundled', snapshot: 'bundled', endpoint: 'endpoint', estimate: 'estimated', fallback: 'fallback' };
 
 /** Before the endpoint has listed anything (no key yet): the ids the data lists for its catalogue. */
 export function dataEntries(catalog: EndpointCatalog | undefined, table: ModelTable = MODEL_TABLE): ModelEntry[] {
@@ -15,19 +18,31 @@ export function dataEntries(catalog: EndpointCatalog | undefined, table: ModelTa
   return table.ids(catalog).map((id) => ({ id, name: id, toolCalling: true, imageInput: false, limitSource: 'unknown' }));
 }
 
+/** What the endpoint's own `/models` entry said, as the table's listed fields (an image flag it did not set is unknown). */
+export function listedFields(listed: Partial<ModelEntry> | ListedFields): ListedFields {
+  return { name: listed.name, contextWindow: listed.contextWindow, maxOutputTokens: listed.maxOutputTokens, toolCalling: listed.toolCalling, imageInput: listed.imageInput || undefined };
+}
+
+/** The facts of one model on an endpoint: the table's lookup with the endpoint's settings and what its engine learned. */
+export function modelFacts(modelId: string, listed: ListedFields, settings: Pick<Settings, 'catalog' | 'models'>, learned?: LearnedLimit, table: ModelTable = MODEL_TABLE): ModelFacts {
+  return table.lookup({ modelId, catalog: settings.catalog, override: settings.models?.[modelId], listed: listedFields(listed), learned });
+}
+
+/** The limits a request is trimmed to, from the facts. */
+export function limitsOf(facts: ModelFacts): ModelLimits {
+  const limits: ModelLimits = { contextWindow: facts.contextWindow, maxOutputTokens: facts.maxOutputTokens };
+  if (facts.inputLimit !== undefined) limits.inputLimit = facts.inputLimit;
+  if (facts.windowSource === 'estimate' && facts.estimatedFrom) limits.estimatedFrom = facts.estimatedFrom;
+  return limits;
+}
+
 /** A listed model with what the table knows: the entry the engine trims for and the picker describes. */
-export function resolveEntry(listed: ModelEntry, settings: Pick<Settings, 'catalog' | 'models'>, table: ModelTable = MODEL_TABLE): { entry: ModelEntry; facts: ModelFacts } {
-  const facts = table.lookup({
-    modelId: listed.id,
-    catalog: settings.catalog,
-    override: settings.models?.[listed.id],
-    listed: { name: listed.name, contextWindow: listed.contextWindow, maxOutputTokens: listed.maxOutputTokens, toolCalling: listed.toolCalling, imageInput: listed.imageInput || undefined },
-  });
+export function resolveEntry(listed: ModelEntry, settings: Pick<Settings, 'catalog' | 'models'>, table: ModelTable = MODEL_TABLE, learned?: LearnedLimit): { entry: ModelEntry; facts: ModelFacts } {
+  const facts = modelFacts(listed.id, listed, settings, learned, table);
   const entry: ModelEntry = {
     id: listed.id,
     name: facts.name,
-    contextWindow: facts.contextWindow,
-    maxOutputTokens: facts.maxOutputTokens,
+    ...limitsOf(facts),
     toolCalling: facts.toolCalling,
     imageInput: facts.imageInput,
     limitSource: LIMIT_SOURCES[facts.windowSource] ?? 'unknown',

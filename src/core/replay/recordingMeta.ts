@@ -13,6 +13,8 @@ import { isNonNegative } from '../util/jsonFields';
 export interface RecordingMeta {
   model: string;
   contextWindow?: number;
+  /** The model's input limit, when below what the window leaves (absent in older files). */
+  inputLimit?: number;
   reserve: number;
   /** Tokens the trim allowed; undefined when the trim was off (no budget). */
   budget?: number;
@@ -28,6 +30,8 @@ export interface RecordingMeta {
 export interface WrittenRecordingMeta {
   model: string;
   contextWindow?: number;
+  /** The model's input limit, when below what the window leaves (absent in older files). */
+  inputLimit?: number;
   reserve: number;
   budget: number | null;
   maxBytes: number | null;
@@ -38,8 +42,8 @@ export interface WrittenRecordingMeta {
 const bounded = (n: number): number | null => (Number.isFinite(n) ? n : null);
 
 /** The meta's fields for a request prepared with this budget (factors are the caller's). */
-export function metaFields(model: string, budget: Pick<Budget, 'contextWindow' | 'reserve' | 'tokens' | 'maxBytes'>): Omit<WrittenRecordingMeta, 'factors' | 'calibrations'> {
-  return { model, contextWindow: budget.contextWindow, reserve: budget.reserve, budget: bounded(budget.tokens), maxBytes: bounded(budget.maxBytes) };
+export function metaFields(model: string, budget: Pick<Budget, 'contextWindow' | 'inputLimit' | 'reserve' | 'tokens' | 'maxBytes'>): Omit<WrittenRecordingMeta, 'factors' | 'calibrations'> {
+  return { model, contextWindow: budget.contextWindow, ...(budget.inputLimit !== undefined ? { inputLimit: budget.inputLimit } : {}), reserve: budget.reserve, budget: bounded(budget.tokens), maxBytes: bounded(budget.maxBytes) };
 }
 
 /** Absent or null (unbounded), else a finite number; false when it is neither. */
@@ -56,9 +60,10 @@ export function parseRecordingMeta(text: string | undefined): RecordingMeta | un
   const budget = optional(value.budget);
   const maxBytes = optional(value.maxBytes);
   const contextWindow = optional(value.contextWindow);
-  if (budget === false || maxBytes === false || contextWindow === false) return undefined;
+  const inputLimit = optional(value.inputLimit);
+  if (budget === false || maxBytes === false || contextWindow === false || inputLimit === false) return undefined;
   const factors = Array.isArray(value.factors) ? value.factors.map((f) => (isNonNegative(f) && f > 0 ? f : null)) : [];
   const pair = (c: unknown): [number, number] | null => (Array.isArray(c) && c.length === 2 && isNonNegative(c[0]) && c[0] > 0 && isNonNegative(c[1]) ? [c[0], c[1]] : null);
   const calibrations = Array.isArray(value.calibrations) ? value.calibrations.map(pair) : [];
-  return { model: value.model.slice(0, 200), contextWindow, reserve: value.reserve, budget, maxBytes, factors, calibrations };
+  return { model: value.model.slice(0, 200), contextWindow, ...(inputLimit ? { inputLimit } : {}), reserve: value.reserve, budget, maxBytes, factors, calibrations };
 }

@@ -36,9 +36,11 @@ export function replaySettings(settings: Settings, record: RequestRecord, overri
   return { ...settings, ...pinned, historyTrim: { ...settings.historyTrim, ...overrides } };
 }
 
-/** The model limits that give back the recorded budget: its window, and the reserve as its max output. */
-export function replayLimits(record: RequestRecord): ModelLimits {
-  return { contextWindow: record.contextWindow, maxOutputTokens: record.reserve > 0 ? record.reserve : undefined };
+/** The model limits that give back the recorded budget: its window and input limit, and the reserve as its max output. */
+export function replayLimits(record: { contextWindow?: number; inputLimit?: number; reserve: number }): ModelLimits {
+  const limits: ModelLimits = { contextWindow: record.contextWindow, maxOutputTokens: record.reserve > 0 ? record.reserve : undefined };
+  if (record.inputLimit !== undefined) limits.inputLimit = record.inputLimit;
+  return limits;
 }
 
 /**

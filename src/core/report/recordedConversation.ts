@@ -13,7 +13,7 @@ import { normalizeUsage } from '../usage/normalizeUsage';
 import type { RecordingMeta } from '../replay/recordingMeta';
 import { parseReplayLines, type ReplayRequest } from '../replay/replayFile';
 import { SizeMemo } from '../trim/messageSize';
-import { oursRunner } from './policies';
+import { oursRunner, replayLimits } from './policies';
 import { MAX_RECORDS_PER_CONVERSATION, toRequestRecord, type ConversationLog } from './requestLog';
 import { PolicyReplay, type SimRequest } from './simulate';
 
@@ -30,7 +30,7 @@ function replayBasis(settings: Settings, meta: RecordingMeta | undefined): { set
   if (!meta) return { settings, limits: {} };
   return {
     settings: { ...settings, budgetOverrideTokens: meta.budget ?? 0, maxRequestBytes: meta.maxBytes ?? 0, reservedOutputTokens: meta.reserve },
-    limits: { contextWindow: meta.contextWindow, maxOutputTokens: meta.reserve > 0 ? meta.reserve : undefined },
+    limits: replayLimits(meta),
   };
 }
 

@@ -31,6 +31,8 @@ export interface RequestRecord {
   /** Input tokens the trim aims under (Infinity when the trim is off). */
   budget: number;
   contextWindow: number | undefined;
+  /** The model's input limit when below what the window leaves (the overflow sensor's usable is the smaller). */
+  inputLimit?: number;
   /** Output tokens held back from the window. */
   reserve: number;
   maxBytes: number;
@@ -108,6 +110,7 @@ export function toRequestRecord(modelId: string, plan: TrimPlan, usage: Normaliz
     cacheHit: prompt > 0 ? cached / prompt : 0,
     budget: budget.tokens,
     contextWindow: budget.contextWindow,
+    ...(budget.inputLimit !== undefined ? { inputLimit: budget.inputLimit } : {}),
     reserve: budget.reserve,
     maxBytes: budget.maxBytes,
     headroom: geometry.headroom,

@@ -6,7 +6,7 @@
 import { requestCost, type RequestCost } from '../cost/requestCost';
 import type { ModelPrices } from '../cost/prices';
 import type { Logger } from '../log';
-import { overflowLine, isOverflowing, usableTokens } from '../overflow/overflow';
+import { overflowLine, isOverflowing, usableOf } from '../overflow/overflow';
 import { calibrationLine, type Calibrations } from '../trim/calibration';
 import { calibrationRawTokens } from '../trim/historyTrim';
 import type { ConversationStates } from '../trim/conversationState';
@@ -43,10 +43,10 @@ export function accountUsage(state: AccountingState, modelId: string, plan: Trim
   const estimated = calibrationRawTokens(plan.trim);
   const update = options.learn === false ? undefined : state.calibrations.observe(modelId, estimated, usage.contextTokens);
   if (update) state.log.info(calibrationLine(modelId, usage.contextTokens, estimated, update));
-  const { contextWindow, reserve } = plan.budget;
-  const overflow = !!contextWindow && isOverflowing(usage, contextWindow, reserve);
+  const { contextWindow, reserve, inputLimit } = plan.budget;
+  const overflow = !!contextWindow && isOverflowing(usage, contextWindow, reserve, inputLimit);
   if (overflow && contextWindow) {
-    state.log.warn(overflowLine(usage.contextTokens, usableTokens(contextWindow, reserve), contextWindow, reserve));
+    state.log.warn(overflowLine(usage.contextTokens, usableOf(contextWindow, reserve, inputLimit), contextWindow, reserve));
     state.states.addExtraGridMove(plan.sessionId);
   }
   return { calibrated: !!update, overflow, cost };

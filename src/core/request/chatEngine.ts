@@ -7,12 +7,13 @@
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
-import { MAX_REFUSED_PARAMS, validCalibration, validContextWindow, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { MAX_REFUSED_PARAMS, validCalibration, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
 import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
 import { routeById } from '../routes/registry';
 import type { RouteId } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
-import { learnedWins } from '../models/modelTable';
+import { limitsOf, modelFacts, resolveEntry } from '../models/modelEntries';
+import type { ListedFields, ModelFacts } from '../models/modelTable';
 import type { RouteChoice } from '../routes/select/selectRoute';
 import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
@@ -20,9 +21,9 @@ import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMe
 import { Calibrations } from '../trim/calibration';
 import { MAX_MODELS } from '../state/perModel';
 import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
-import { LearnedLimits, parseContextLimit } from '../trim/learnedLimits';
+import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
-import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
+import type { ModelEntry, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState } from './accountUsage';
 import { pricesFor } from '../cost/prices';
 import { longLivedWrites } from '../routes/cacheLifetime';
@@ -33,6 +34,7 @@ import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
 import { streamAnswer, type ShownSoFar } from './streamAnswer';
 import { attemptBody } from './sendBody';
+import { learnAnswered, learnTooLong, type LimitLearning } from './limitLearning';
 import { refusedParamOf } from './refusedParams';
 import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
@@ -54,7 +56,6 @@ export const STORE_KEYS = {
   nativeReplay: 'opencode.nativeReplay',
   routes: 'opencode.learnedRoutes',
 };
-/** The capacities of the persisted maps (the in-memory classes hold as many). */
 
 export class ChatEngine {
   readonly memo: SizeMemo;
@@ -83,7 +84,7 @@ export class ChatEngine {
     this.memo = deps.memo ?? new SizeMemo();
     const load = <V>(key: string, validate: (value: unknown) => V | undefined, capacity = MAX_MODELS) => Object.fromEntries(this.store.loadMap(key, validate, capacity));
     this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
-    this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validContextWindow));
+    this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validLearnedLimit));
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, TRIM_STATE_CAPACITY));
     this.reasoningMemory = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoningMemory, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries));
     this.refusedParams = load(STORE_KEYS.refusedParams, validRefusedParams);
@@ -95,12 +96,17 @@ export class ChatEngine {
     this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().catalog) };
   }
 
-  /** Listed limits first; a window the endpoint itself enforced (learned from its error) wins when smaller. */
-  limitsFor(modelId: string, listed: ModelLimits): ModelLimits {
-    const learned = this.learned.get(modelId);
-    // The table's precedence (models/modelTable.ts): the setting, then the learned window, then the rest.
-    if (this.deps.settings().models?.[modelId]?.contextWindow) return listed;
-    return learnedWins(listed.contextWindow, learned) ? { ...listed, contextWindow: learned } : listed;
+  /**
+   * What the model table says of a model on this endpoint, with this engine's settings and what the endpoint taught
+   * it (learned limits): the one source of model facts for every request and for the picker (models/modelEntries.ts).
+   */
+  factsFor(modelId: string, listed: ListedFields): ModelFacts {
+    return modelFacts(modelId, listed, this.deps.settings(), this.learned.get(modelId));
+  }
+
+  /** A listed model as the picker and a request see it (the same lookup as factsFor). */
+  resolve(listed: ModelEntry): { entry: ModelEntry; facts: ModelFacts } {
+    return resolveEntry(listed, this.deps.settings(), undefined, this.learned.get(listed.id));
   }
 
   /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
@@ -109,11 +115,13 @@ export class ChatEngine {
   }
 
   /** Trim and body from the request converted once (convertForRequest in attempts()), again after a context-length 400. */
-  private prepareFrom(request: ChatRequest, listed: ModelLimits, converted: WireMessage[]): PreparedRequest {
+  private prepareFrom(request: ChatRequest, listed: ListedFields, converted: WireMessage[]): PreparedRequest {
     const settings = this.deps.settings();
     const choice = this.routeFor(request.modelId, settings);
-    const limits = this.limitsFor(request.modelId, listed);
+    const facts = this.factsFor(request.modelId, listed);
+    const limits = limitsOf(facts);
     if (!limits.contextWindow) this.noteUnknownWindow(request.modelId, settings.contextLimitFallback);
+    else if (limits.estimatedFrom) this.noteEstimate(request.modelId, limits.estimatedFrom);
     return prepareConverted(request, converted, {
       settings,
       limits,
@@ -142,12 +150,17 @@ export class ChatEngine {
     else this.deps.log.warn(`[history-trim] ${modelId}: context window unknown and opencode.contextLimitFallback is 0, so its history is not trimmed; long chats may fail with "context too long".`);
   }
 
+  /** Once per model and stand-in: no data lists the model, so its family's newest model's limits are assumed. */
+  private noteEstimate(modelId: string, from: string): void {
+    if (this.noted.first(`estimate\u0000${modelId}\u0000${from}`)) this.deps.log.info(`[history-trim] ${modelId}: no model data lists it; trimming to the limits of ${from}, the newest of its family (estimated until data or the endpoint says better).`);
+  }
+
   /**
    * Sends the request and streams the answer into onEvent. Retries only while nothing has been shown;
    * after that a broken stream ends with what arrived, a line saying so, and a [stream] warning. Throws
    * UserFacingError (kind 'cancelled' when the signal fired, at any point, including a wait between attempts).
    */
-  async run(request: ChatRequest, listed: ModelLimits, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
+  async run(request: ChatRequest, listed: ListedFields, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
     const settings = this.deps.settings();
     const endpoint: Endpoint = { baseUrl: settings.baseUrl, apiKey: await this.deps.apiKey() };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
@@ -169,7 +182,8 @@ export class ChatEngine {
     const switches: RouteSwitch[] = [];
     const refused: string[] = [];
     let sent: SentAttempt | undefined;
-    let retriedContextLength = false;
+    let contextRetries = 0;
+    let guessed = false;
     let badAnswerRetries = 0;
     for (let attempt = 1; ; attempt++) {
       this.deps.onAttempt?.(prepared);
@@ -191,9 +205,9 @@ export class ChatEngine {
         refused.push(refusedNow);
         continue;
       }
-      if (!retriedContextLength && isContextLengthError(error)) {
-        retriedContextLength = true;
-        prepared = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared);
+      if (isContextLengthError(error) && mayRetryTooLong(contextRetries, guessed)) {
+        contextRetries++;
+        ({ prepared, guessed } = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared));
         continue;
       }
       const delay = shown === 'thinking' ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);
@@ -224,24 +238,20 @@ export class ChatEngine {
     return refused;
   }
 
-
   private get timing(): EngineTiming {
     return { sleep, random: Math.random, ...this.deps.timing };
   }
 
-  /** Learns the window the error names (else cuts one more grid move) and prepares the request again. */
-  /** Re-trims on the route that answered "too long" (a route switched to in this request is not learned yet). */
-  private retrimAfterContextError(request: ChatRequest, listed: ModelLimits, converted: WireMessage[], message: string, refused: PreparedRequest): PreparedRequest {
-    const sessionId = refused.sessionId;
-    const learnedWindow = parseContextLimit(message);
-    if (learnedWindow && this.learned.learn(request.modelId, learnedWindow)) {
-      void this.store.save(STORE_KEYS.learned, this.learned.toJSON());
-      this.deps.onLimitsChanged?.();
-    }
-    else this.states.addExtraGridMove(sessionId);
-    this.deps.log.warn(`[history-trim] ${request.modelId} rejected the request as too long${learnedWindow ? ` (limit ${learnedWindow} tokens, now remembered)` : ''}; trimming again and retrying once.`);
+  /** What learning a model's limits works with (limitLearning.ts). */
+  private get limitLearning(): LimitLearning {
+    return { learned: this.learned, states: this.states, log: this.deps.log, save: () => void this.store.save(STORE_KEYS.learned, this.learned.toJSON()), changed: () => this.deps.onLimitsChanged?.() };
+  }
+
+  /** Learns from a "too long" refusal and prepares the request again, on the route that answered so (a route switched to in this request is not learned yet). */
+  private retrimAfterContextError(request: ChatRequest, listed: ListedFields, converted: WireMessage[], message: string, refused: PreparedRequest): { prepared: PreparedRequest; guessed: boolean } {
+    const { guessed } = learnTooLong(this.limitLearning, request.modelId, message, refused);
     const retrimmed = this.prepareFrom(request, listed, converted);
-    return retrimmed.route.id === refused.route.id ? retrimmed : bodyFor(retrimmed, refused.route);
+    return { prepared: retrimmed.route.id === refused.route.id ? retrimmed : bodyFor(retrimmed, refused.route), guessed };
   }
 
   /** One attempt, its usage accounted once whatever happened; on an answer, the reasoning memory, the layout, and the usage reported last. */
@@ -297,6 +307,7 @@ export class ChatEngine {
    */
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): void {
     const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites });
+    if (how.trusted) learnAnswered(this.limitLearning, modelId, usage.contextTokens);
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage, result.cost);

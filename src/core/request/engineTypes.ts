@@ -8,7 +8,8 @@ import type { Logger } from '../log';
 import type { SentRecord } from '../replay/sentRecord';
 import type { KeyValueStore } from '../state/persisted';
 import type { SizeMemo } from '../trim/messageSize';
-import type { ModelLimits, NormalizedUsage, StreamEvent } from '../types';
+import type { ListedFields } from '../models/modelTable';
+import type { NormalizedUsage, StreamEvent } from '../types';
 import type { Endpoint } from './chatTransport';
 import type { ChatRequest, PreparedRequest } from './prepareRequest';
 
@@ -23,7 +24,7 @@ export interface EngineDeps {
   sessionScope?: string;
   /** Tells the user something once (a notification): a setting the endpoint contradicts. */
   notify?: (message: string) => void;
-  /** Called when a learned context limit changes what VS Code should be told about a model. */
+  /** Called when a learned limit (a window named, a ceiling from a refusal, its revision) changes what VS Code should be told about a model. */
   onLimitsChanged?: () => void;
   /** Called after each answer's usage is accounted (feeds the session report's request log). */
   /** `cost`: the request's dollars (reported or computed, core/cost/requestCost.ts), when known. */
@@ -55,7 +56,8 @@ export interface EngineTiming {
 /** What one run() works with (attempts()). */
 export interface RunScope {
   request: ChatRequest;
-  listed: ModelLimits;
+  /** The endpoint's own `/models` fields for the model; the engine resolves them through the model table. */
+  listed: ListedFields;
   settings: Settings;
   endpoint: Endpoint;
   onEvent: (event: StreamEvent) => void;

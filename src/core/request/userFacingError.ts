@@ -12,7 +12,7 @@ import { openCodeErrorOf } from './openCodeError';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { ERROR_DETAIL_MAX, excerptOf } from '../util/excerpt';
-import { isContextLengthWording } from '../trim/learnedLimits';
+import { isContextLengthWording } from '../models/contextRefusal';
 import { redact, redactUrl } from '../util/redact';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
@@ -142,7 +142,7 @@ export function isContextLengthError(error: unknown): boolean {
   return error instanceof APIError && typeof error.status === 'number' && isContextLengthMessage(error.message);
 }
 
-/** Every provider's wording (core/trim/learnedLimits.ts, beside the parser of the limit it names). */
+/** Every provider's wording (core/models/contextRefusal.ts, beside the parser of the limit it names). */
 export function isContextLengthMessage(text: string): boolean {
   return isContextLengthWording(text);
 }

@@ -1,7 +1,7 @@
 /**
  * One value per model, kept in memory and persisted in globalState as a plain `{ model: value }` object: the
  * calibration of each model (trim/calibration.ts) and the context windows learned from errors
- * (trim/learnedLimits.ts) are both one. Bounded like every map here; what it is built from was validated on
+ * (models/learnedLimits.ts) are both one. Bounded like every map here; what it is built from was validated on
  * load (persisted.ts with a validator from records.ts) and is taken as is.
  */
 import { BoundedMap } from '../util/boundedMap';

@@ -5,7 +5,6 @@
  */
 import * as v from 'valibot';
 import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
-import { MIN_LEARNED_LIMIT } from '../trim/learnedLimits';
 import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../request/refusedParams';
 import type { ModelEntry } from '../types';
@@ -15,8 +14,8 @@ import type { AssistantLayout, LayoutSlot } from '../routes/nativeReplay';
 import { ROUTE_IDS } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 
-/** A context window below this is not a real model's (the same floor as parseContextLimit). */
-export const MIN_CONTEXT_WINDOW = MIN_LEARNED_LIMIT;
+/** No real model has a smaller window: a smaller number in an error (parseContextLimit) or in saved state is not a window. */
+export const MIN_CONTEXT_WINDOW = 1_000;
 export const MAX_CONTEXT_WINDOW = 100_000_000;
 /** A model refusing more parameters than this is not worth more silent retries. */
 export const MAX_REFUSED_PARAMS = 3;
@@ -48,6 +47,36 @@ export const validCalibration = validator<CalibrationRecord>(
 );
 
 export const validContextWindow = validator(integer(MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW));
+
+/**
+ * What an endpoint taught about one model's limits (models/learnedLimits.ts): the window its error named, the
+ * smallest prompt it refused as too long without naming one, the input ceiling the trim aims under since, and the
+ * largest prompt it accepted. Prompt sizes are in the endpoint's tokens.
+ */
+export interface LearnedLimitRecord {
+  window?: number;
+  refused?: number;
+  ceiling?: number;
+  fits?: number;
+}
+
+const limitField = v.optional(integer(MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW));
+
+/**
+ * A learned limit: a bare number is a window (as versions before refusals without a number saved it), else the
+ * record; a ceiling only with the refusal it stays below, and below it. Unknown fields are left out.
+ */
+export const validLearnedLimit = validator<LearnedLimitRecord>(
+  v.union([
+    v.pipe(integer(MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW), v.transform((window) => ({ window }))),
+    v.pipe(
+      v.object({ window: limitField, refused: limitField, ceiling: limitField, fits: v.optional(integer(1, MAX_CONTEXT_WINDOW)) }),
+      v.check((r) => (r.ceiling === undefined) === (r.refused === undefined) && (r.ceiling === undefined || r.ceiling < (r.refused ?? 0))),
+      v.check((r) => Object.values(r).some((value) => value !== undefined)),
+      v.transform((r) => Object.fromEntries(Object.entries(r).filter(([, value]) => value !== undefined)) as LearnedLimitRecord),
+    ),
+  ]),
+);
 
 export const validReasoning = validator(v.pipe(v.string(), v.minLength(1), v.maxLength(REASONING_MEMORY_BOUNDS.maxChars)));
 

@@ -1,10 +1,11 @@
 /**
- * The token and byte budget of one request. usable = window − reserve; the budget override
- * (opencode.maxInputTokens) replaces it; a byte ceiling sits next to it because gateways reject very large bodies even
- * under the token limit. See docs/budget.md for why the reserve is capped for small models.
+ * The token and byte budget of one request. usable = min(input limit, window − reserve): a model that takes fewer
+ * prompt tokens than its window leaves (gpt-5.4-mini: 272,000 of 400,000) is trimmed to what it takes; the budget
+ * override (opencode.maxInputTokens) replaces it; a byte ceiling sits next to it because gateways reject very large
+ * bodies even under the token limit. See docs/budget.md for why the reserve is capped for small models.
  */
 import type { ModelLimits } from '../types';
-import { usableTokens } from '../overflow/overflow';
+import { usableOf } from '../overflow/overflow';
 
 export const MIN_BYTE_CEILING = 512 * 1024;
 /** Generous bytes-per-token: JSON-escaped code and CJK run 3.5–4.5 bytes per token. */
@@ -21,7 +22,12 @@ export interface BudgetSettings {
 export interface Budget {
   /** The window the budget came from; undefined when trimming is disabled for an unknown model. */
   contextWindow: number | undefined;
-  windowSource: 'model' | 'override' | 'fallback' | 'none';
+  /** `estimate`: the window and input limit are those of the newest model of the family (models/estimate.ts). */
+  windowSource: 'model' | 'estimate' | 'override' | 'fallback' | 'none';
+  /** The model whose limits stand in, when estimated. */
+  estimatedFrom?: string;
+  /** The model's input limit (data, estimate or learned), when below what the window leaves. */
+  inputLimit?: number;
   reserve: number;
   /** Tokens the request may use; Infinity when trimming is disabled. */
   tokens: number;
@@ -29,14 +35,28 @@ export interface Budget {
 }
 
 export function computeBudget(limits: ModelLimits, settings: BudgetSettings): Budget {
-  const fromModel = limits.contextWindow && limits.contextWindow > 0 ? limits.contextWindow : undefined;
+  const fromModel = positive(limits.contextWindow);
   const contextWindow = fromModel ?? (settings.contextLimitFallback > 0 ? settings.contextLimitFallback : undefined);
-  const windowSource = fromModel ? 'model' : contextWindow ? 'fallback' : 'none';
+  const estimated = fromModel !== undefined && limits.estimatedFrom !== undefined;
+  const windowSource = estimated ? 'estimate' : fromModel ? 'model' : contextWindow ? 'fallback' : 'none';
   const reserve = contextWindow ? effectiveReserve(contextWindow, limits.maxOutputTokens, settings.reservedOutputTokens) : settings.reservedOutputTokens;
-  let tokens = contextWindow ? usableTokens(contextWindow, reserve) : Infinity;
-  if (settings.budgetOverrideTokens > 0) tokens = contextWindow ? Math.min(tokens, settings.budgetOverrideTokens) : settings.budgetOverrideTokens;
+  const inputLimit = positive(limits.inputLimit);
+  let tokens = contextWindow ? usableOf(contextWindow, reserve, inputLimit) : inputLimit ?? Infinity;
+  if (settings.budgetOverrideTokens > 0) tokens = Math.min(tokens, settings.budgetOverrideTokens);
   const maxBytes = settings.maxRequestBytes > 0 ? settings.maxRequestBytes : Number.isFinite(tokens) ? Math.max(MIN_BYTE_CEILING, Math.round(BYTES_PER_TOKEN * tokens)) : Infinity;
-  return { contextWindow, windowSource: settings.budgetOverrideTokens > 0 ? 'override' : windowSource, reserve, tokens, maxBytes };
+  return {
+    contextWindow,
+    windowSource: settings.budgetOverrideTokens > 0 ? 'override' : windowSource,
+    ...(estimated ? { estimatedFrom: limits.estimatedFrom } : {}),
+    ...(inputLimit !== undefined ? { inputLimit } : {}),
+    reserve,
+    tokens,
+    maxBytes,
+  };
+}
+
+function positive(value: number | undefined): number | undefined {
+  return value !== undefined && value > 0 ? value : undefined;
 }
 
 /**

@@ -14,8 +14,14 @@ export function historyTrimLine(result: TrimResult, budget: Budget, geometry: Cu
     `[history-trim] Dropped ${result.removed} old message(s) to fit context window ` +
     `(budget=${budget.tokens}, maxBytes=${budget.maxBytes}); ` +
     `estimated payload now ~${result.estTokens} tokens / ${result.bytes} bytes. ` +
-    `headroom=${geometry.headroom} step=${geometry.cutStep} cut=${cutMoved ? 'moved' : 'held'}`
+    `headroom=${geometry.headroom} step=${geometry.cutStep} cut=${cutMoved ? 'moved' : 'held'}` +
+    estimatedField(budget)
   );
+}
+
+/** ` limits=estimated(M)` when the budget rests on the limits of M, the newest of the model's family (no data lists the model). */
+function estimatedField(budget: Budget): string {
+  return budget.estimatedFrom ? ` limits=estimated(${budget.estimatedFrom})` : '';
 }
 
 /** Written at ERROR level when even the smallest safe history does not fit: never sent silently. */

@@ -23,6 +23,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-04-24",
    "route": "chat"
   },
   "deepseek-v4-pro": {
@@ -43,6 +44,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-04-24",
    "route": "chat"
   },
   "glm-5": {
@@ -60,6 +62,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-02-11",
    "route": "chat",
    "status": "deprecated"
   },
@@ -78,6 +81,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-04-07",
    "route": "chat"
   },
   "glm-5.2": {
@@ -98,6 +102,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-06-13",
    "route": "chat"
   },
   "kimi-k2.5": {
@@ -115,6 +120,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-01-27",
    "route": "chat",
    "status": "deprecated"
   },
@@ -133,6 +139,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-04-21",
    "route": "chat"
   },
   "kimi-k2.7-code": {
@@ -151,6 +158,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-06-12",
    "route": "chat"
   },
   "mimo-v2-omni": {
@@ -168,6 +176,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-03-18",
    "route": "chat",
    "status": "deprecated"
   },
@@ -192,6 +201,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-03-18",
    "route": "chat",
    "status": "deprecated"
   },
@@ -210,6 +220,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-04-22",
    "route": "chat"
   },
   "mimo-v2.5-pro": {
@@ -227,6 +238,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-04-22",
    "route": "chat"
   },
   "minimax-m2.5": {
@@ -243,6 +255,7 @@ export const SNAPSHOT: ModelData = {
     "control": "thinking-toggle",
     "levels": []
    },
+   "released": "2026-02-12",
    "route": "messages",
    "status": "deprecated"
   },
@@ -260,6 +273,7 @@ export const SNAPSHOT: ModelData = {
     "control": "thinking-toggle",
     "levels": []
    },
+   "released": "2026-03-18",
    "route": "messages"
   },
   "minimax-m3": {
@@ -285,6 +299,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2026-05-31",
    "route": "messages"
   },
   "qwen3.5-plus": {
@@ -308,6 +323,7 @@ export const SNAPSHOT: ModelData = {
     ],
     "maxBudget": 81920
    },
+   "released": "2026-02-16",
    "route": "messages",
    "status": "deprecated"
   },
@@ -339,6 +355,7 @@ export const SNAPSHOT: ModelData = {
     ],
     "maxBudget": 81920
    },
+   "released": "2026-04-02",
    "route": "messages"
   },
   "qwen3.7-max": {
@@ -362,6 +379,7 @@ export const SNAPSHOT: ModelData = {
     ],
     "maxBudget": 262144
    },
+   "released": "2026-05-21",
    "route": "messages"
   },
   "qwen3.7-plus": {
@@ -392,6 +410,7 @@ export const SNAPSHOT: ModelData = {
     ],
     "maxBudget": 262144
    },
+   "released": "2026-06-02",
    "route": "messages"
   }
  },
@@ -402,6 +421,7 @@ export const SNAPSHOT: ModelData = {
    "echoReasoningContent": true,
    "free": true,
    "imageInput": false,
+   "inputLimit": 160000,
    "maxOutputTokens": 32000,
    "name": "Big Pickle",
    "prices": {
@@ -414,6 +434,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2025-10-17",
    "route": "chat"
   },
   "claude-3-5-haiku": {
@@ -427,6 +448,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.8,
     "output": 4
    },
+   "released": "2024-10-22",
    "route": "messages",
    "status": "deprecated"
   },
@@ -452,6 +474,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-06-09",
    "route": "messages",
    "status": "deprecated"
   },
@@ -475,6 +498,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-10-15",
    "route": "messages"
   },
   "claude-opus-4-1": {
@@ -497,6 +521,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-08-05",
    "route": "messages"
   },
   "claude-opus-4-5": {
@@ -518,6 +543,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-11-24",
    "route": "messages"
   },
   "claude-opus-4-6": {
@@ -540,6 +566,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-02-05",
    "route": "messages"
   },
   "claude-opus-4-7": {
@@ -564,6 +591,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-04-16",
    "route": "messages"
   },
   "claude-opus-4-8": {
@@ -588,6 +616,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-05-28",
    "route": "messages"
   },
   "claude-sonnet-4": {
@@ -617,6 +646,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-05-22",
    "route": "messages"
   },
   "claude-sonnet-4-5": {
@@ -646,6 +676,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-09-29",
    "route": "messages"
   },
   "claude-sonnet-4-6": {
@@ -668,6 +699,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-02-17",
    "route": "messages"
   },
   "claude-sonnet-5": {
@@ -692,6 +724,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-06-30",
    "route": "messages"
   },
   "deepseek-v4-flash": {
@@ -713,6 +746,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-04-24",
    "route": "chat"
   },
   "deepseek-v4-flash-free": {
@@ -735,6 +769,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-04-24",
    "route": "chat"
   },
   "deepseek-v4-pro": {
@@ -756,6 +791,7 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-04-24",
    "route": "chat"
   },
   "gemini-3-flash": {
@@ -777,6 +813,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-12-17",
    "route": "gemini"
   },
   "gemini-3-pro": {
@@ -802,6 +839,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-11-18",
    "route": "gemini",
    "status": "deprecated"
   },
@@ -829,6 +867,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2026-02-19",
    "route": "gemini"
   },
   "gemini-3.5-flash": {
@@ -850,6 +889,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2026-05-19",
    "route": "gemini"
   },
   "glm-4.6": {
@@ -869,6 +909,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2025-09-30",
    "route": "chat",
    "status": "deprecated"
   },
@@ -890,6 +931,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2025-12-22",
    "route": "chat",
    "status": "deprecated"
   },
@@ -912,6 +954,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2025-12-22",
    "route": "chat",
    "status": "deprecated"
   },
@@ -933,6 +976,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2026-02-11",
    "route": "chat"
   },
   "glm-5-free": {
@@ -954,6 +998,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2026-02-11",
    "route": "chat",
    "status": "deprecated"
   },
@@ -975,6 +1020,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2026-04-07",
    "route": "chat"
   },
   "glm-5.2": {
@@ -995,11 +1041,13 @@ export const SNAPSHOT: ModelData = {
      "max"
     ]
    },
+   "released": "2026-06-13",
    "route": "chat"
   },
   "gpt-5": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5",
    "noTemperature": true,
@@ -1017,11 +1065,13 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-08-07",
    "route": "responses"
   },
   "gpt-5-codex": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5 Codex",
    "noTemperature": true,
@@ -1038,11 +1088,13 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-09-15",
    "route": "responses"
   },
   "gpt-5-nano": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5 Nano",
    "noTemperature": true,
@@ -1060,11 +1112,13 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-08-07",
    "route": "responses"
   },
   "gpt-5.1": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.1",
    "noTemperature": true,
@@ -1082,11 +1136,13 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-11-13",
    "route": "responses"
   },
   "gpt-5.1-codex": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.1 Codex",
    "noTemperature": true,
@@ -1103,11 +1159,13 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-11-13",
    "route": "responses"
   },
   "gpt-5.1-codex-max": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.1 Codex Max",
    "noTemperature": true,
@@ -1125,11 +1183,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2025-11-13",
    "route": "responses"
   },
   "gpt-5.1-codex-mini": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.1 Codex Mini",
    "noTemperature": true,
@@ -1146,11 +1206,13 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2025-11-13",
    "route": "responses"
   },
   "gpt-5.2": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.2",
    "noTemperature": true,
@@ -1169,11 +1231,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2025-12-11",
    "route": "responses"
   },
   "gpt-5.2-codex": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.2 Codex",
    "noTemperature": true,
@@ -1191,11 +1255,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-01-14",
    "route": "responses"
   },
   "gpt-5.3-codex": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.3 Codex",
    "noTemperature": true,
@@ -1214,6 +1280,7 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-02-24",
    "route": "responses"
   },
   "gpt-5.3-codex-spark": {
@@ -1236,11 +1303,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-02-12",
    "route": "responses"
   },
   "gpt-5.4": {
    "contextWindow": 1050000,
    "imageInput": true,
+   "inputLimit": 922000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.4",
    "noTemperature": true,
@@ -1265,11 +1334,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-03-05",
    "route": "responses"
   },
   "gpt-5.4-mini": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.4 Mini",
    "noTemperature": true,
@@ -1288,11 +1359,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-03-17",
    "route": "responses"
   },
   "gpt-5.4-nano": {
    "contextWindow": 400000,
    "imageInput": true,
+   "inputLimit": 272000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.4 Nano",
    "noTemperature": true,
@@ -1311,11 +1384,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-03-17",
    "route": "responses"
   },
   "gpt-5.4-pro": {
    "contextWindow": 1050000,
    "imageInput": true,
+   "inputLimit": 922000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.4 Pro",
    "noTemperature": true,
@@ -1332,11 +1407,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-03-05",
    "route": "responses"
   },
   "gpt-5.5": {
    "contextWindow": 1050000,
    "imageInput": true,
+   "inputLimit": 922000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.5",
    "noTemperature": true,
@@ -1361,11 +1438,13 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-04-23",
    "route": "responses"
   },
   "gpt-5.5-pro": {
    "contextWindow": 1050000,
    "imageInput": true,
+   "inputLimit": 922000,
    "maxOutputTokens": 128000,
    "name": "GPT-5.5 Pro",
    "noTemperature": true,
@@ -1382,6 +1461,7 @@ export const SNAPSHOT: ModelData = {
      "xhigh"
     ]
    },
+   "released": "2026-04-24",
    "route": "responses"
   },
   "grok-build-0.1": {
@@ -1398,6 +1478,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-05-20",
    "route": "chat"
   },
   "grok-code": {
@@ -1416,6 +1497,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2025-08-20",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1434,6 +1516,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-04-20",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1447,6 +1530,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.4,
     "output": 2.5
    },
+   "released": "2025-09-05",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1465,6 +1549,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2025-09-05",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1486,6 +1571,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2026-01-27",
    "route": "chat"
   },
   "kimi-k2.5-free": {
@@ -1507,6 +1593,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2026-01-27",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1528,6 +1615,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2026-04-21",
    "route": "chat"
   },
   "kimi-k2.7-code": {
@@ -1546,6 +1634,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-06-12",
    "route": "chat"
   },
   "ling-2.6-flash-free": {
@@ -1558,6 +1647,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
+   "released": "2026-04-21",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1577,6 +1667,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2025-12-16",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1596,6 +1687,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-03-18",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1615,6 +1707,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-03-18",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1634,6 +1727,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-04-24",
    "route": "chat"
   },
   "minimax-m2.1": {
@@ -1651,6 +1745,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2025-12-23",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1669,6 +1764,7 @@ export const SNAPSHOT: ModelData = {
     "control": "thinking-toggle",
     "levels": []
    },
+   "released": "2025-12-23",
    "route": "messages",
    "status": "deprecated"
   },
@@ -1687,6 +1783,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-02-12",
    "route": "chat"
   },
   "minimax-m2.5-free": {
@@ -1704,6 +1801,7 @@ export const SNAPSHOT: ModelData = {
     "control": "thinking-toggle",
     "levels": []
    },
+   "released": "2026-02-12",
    "route": "messages",
    "status": "deprecated"
   },
@@ -1722,6 +1820,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-03-18",
    "route": "chat"
   },
   "minimax-m3": {
@@ -1739,6 +1838,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-06-01",
    "route": "chat"
   },
   "minimax-m3-free": {
@@ -1759,6 +1859,7 @@ export const SNAPSHOT: ModelData = {
      "on"
     ]
    },
+   "released": "2026-05-31",
    "route": "messages",
    "status": "deprecated"
   },
@@ -1778,6 +1879,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-03-11",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1797,6 +1899,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-06-04",
    "route": "chat"
   },
   "north-mini-code-free": {
@@ -1817,6 +1920,7 @@ export const SNAPSHOT: ModelData = {
      "high"
     ]
    },
+   "released": "2026-06-09",
    "route": "chat"
   },
   "qwen3-coder": {
@@ -1828,6 +1932,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0.45,
     "output": 1.8
    },
+   "released": "2025-07-23",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1852,6 +1957,7 @@ export const SNAPSHOT: ModelData = {
     ],
     "maxBudget": 81920
    },
+   "released": "2026-02-16",
    "route": "messages"
   },
   "qwen3.6-plus": {
@@ -1875,6 +1981,7 @@ export const SNAPSHOT: ModelData = {
     ],
     "maxBudget": 81920
    },
+   "released": "2026-04-02",
    "route": "messages"
   },
   "qwen3.6-plus-free": {
@@ -1898,6 +2005,7 @@ export const SNAPSHOT: ModelData = {
     ],
     "maxBudget": 81920
    },
+   "released": "2026-04-02",
    "route": "messages",
    "status": "deprecated"
   },
@@ -1916,6 +2024,7 @@ export const SNAPSHOT: ModelData = {
     "control": "reasoning_effort",
     "levels": []
    },
+   "released": "2026-05-08",
    "route": "chat",
    "status": "deprecated"
   },
@@ -1929,6 +2038,7 @@ export const SNAPSHOT: ModelData = {
     "input": 0,
     "output": 0
    },
+   "released": "2026-01-28",
    "route": "chat",
    "status": "deprecated"
   }

@@ -1,9 +1,9 @@
 /**
- * Context windows learned from the endpoint's own "maximum context length is N tokens" errors, in every provider's
- * wording (the safety net).
- * The engine persists them (a per-model table, core/state/perModel.ts), so a restart does not forget them and fail the same way again.
+ * The endpoint's "the prompt is too long" answers, in every provider's wording: whether an error is one, and the
+ * window it names when it names one (OpenAI's "Your input exceeds the context window of this model" names none).
+ * What the engine learns from them is learnedLimits.ts.
  */
-import { PerModel } from '../state/perModel';
+import { MIN_CONTEXT_WINDOW } from '../state/records';
 
 /**
  * Providers' "the prompt is too long" wordings that name the window (or the input limit), the number captured.
@@ -43,45 +43,14 @@ export function isContextLengthWording(text: string): boolean {
   return CONTEXT_LENGTH_WORDING.test(text);
 }
 
-/** No real model has a smaller window; a smaller number in an error or in saved state is not a window. */
-export const MIN_LEARNED_LIMIT = 1_000;
-
 /** The window an error message names, if it names one. */
 export function parseContextLimit(message: string): number | undefined {
   for (const pattern of LIMIT_PATTERNS) {
     const match = pattern.exec(message);
     if (match) {
       const contextWindow = Number(match[1].replace(/[,_]/g, ''));
-      if (Number.isFinite(contextWindow) && contextWindow >= MIN_LEARNED_LIMIT) return contextWindow;
+      if (Number.isFinite(contextWindow) && contextWindow >= MIN_CONTEXT_WINDOW) return contextWindow;
     }
   }
   return undefined;
-}
-
-export class LearnedLimits {
-  private readonly windows: PerModel<number>;
-
-  /** From the persisted map, already validated on load (core/state/records.ts validContextWindow): no second check here. */
-  constructor(saved: Readonly<Record<string, number>> = {}) {
-    this.windows = new PerModel(saved);
-  }
-
-  get(model: string): number | undefined {
-    return this.windows.get(model);
-  }
-
-  /** Returns true when this changes what we knew. */
-  learn(model: string, contextWindow: number): boolean {
-    if (this.windows.get(model) === contextWindow) return false;
-    this.windows.set(model, contextWindow);
-    return true;
-  }
-
-  toJSON(): Record<string, number> {
-    return this.windows.toJSON();
-  }
-
-  static fromJSON(value: Readonly<Record<string, number>>): LearnedLimits {
-    return new LearnedLimits(value);
-  }
 }
