@@ -157,7 +157,7 @@ export class ChatEngine {
 
   /**
    * Sends the request and streams the answer into onEvent. Retries only while nothing has been shown;
-   * after that a broken stream ends with what arrived, a line saying so, and a [stream] warning. Throws
+   * after that a broken stream fails (kind 'cut') after what arrived, with a [stream] warning. Throws
    * UserFacingError (kind 'cancelled' when the signal fired, at any point, including a wait between attempts).
    */
   async run(request: ChatRequest, listed: ListedFields, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
@@ -195,6 +195,8 @@ export class ChatEngine {
       }
       const { error, shown } = tried;
       if (signal.aborted) return { sent, error: cancelledError(error) };
+      // Cut after text or a call was shown: a retry would show it twice; the caller gets the error after the kept parts.
+      if (shown === 'answer') return { sent, error: toUserFacingError(error, context) };
       const switched = shown === 'thinking' ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings);
       if (switched) {
         prepared = switched;

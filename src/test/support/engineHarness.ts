@@ -37,6 +37,14 @@ export async function runOnce(engine: ChatEngine, modelId: string, messages: Cha
   return { outcome, events, text };
 }
 
+/** One run that may fail: the events that arrived before, and the error (a cut answer fails after its text). */
+export async function runSettled(engine: ChatEngine, modelId: string, messages: ChatMessage[], limits: { contextWindow?: number; maxOutputTokens?: number } = {}) {
+  const events: StreamEvent[] = [];
+  const error = await engine.run({ purpose: 'conversation', modelId, messages, tools: [] }, limits, (e) => events.push(e), new AbortController().signal).then(() => undefined, (e: unknown) => e as Error);
+  const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
+  return { error, events, text };
+}
+
 /**
  * What the engine prepared for a request, by the product's own path: run() against a (fake) server, the prepared
  * request of its last attempt. The answer's usage is accounted as in the product (calibration, trim state).
