@@ -22,7 +22,8 @@ export function engineFor(baseUrl: string, overrides: Record<string, unknown> = 
   const log = new MemoryLogger();
   const values: Record<string, unknown> = { baseUrl, ...overrides };
   const settings: Settings = resolveSettings((key) => values[key], (m) => log.warn(`[settings] ${m}`));
-  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing, ...hooks });
+  // Saved state written at each change (no debounce), so a test reads it at once; stateWriter.test.ts tests the debounce.
+  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing: { stateWriteDelayMs: 0, ...timing }, ...hooks });
   return { engine, log, store, settings };
 }
 
