@@ -12,6 +12,7 @@ import { measureTokenAccuracy } from './accuracy/tokenAccuracy';
 import { runMessagesRegime } from './messages/messagesRegime';
 import { runPauseRegime } from './pauses/pauseRegime';
 import { runRefusalRegime } from './refusals/refusalRegime';
+import { measureStateWrites } from './state/stateWrites';
 import { PromptBlocks } from './cache/promptBlocks';
 import { checkAcceptance } from './report/acceptance';
 import { stdoutReport } from './report/stdoutReport';
@@ -79,6 +80,8 @@ async function main(): Promise<void> {
   if (pauses) progress(started, 'pause regime done');
   const refusals = options.write ? runRefusalRegime() : undefined;
   if (refusals) progress(started, 'refusal regime done');
+  const stateWrites = await measureStateWrites();
+  progress(started, 'saved-state writes done');
   const accuracy = measureTokenAccuracy();
   const speedRegime = regimeById(options.regimes.includes('a') ? 'a' : jobs[0].regimeId);
   const speedSession = generateSession(speedRegime, new PromptBlocks().sizer('json'), measureCharsPerToken(countTextTokens));
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
     messages,
     pauses,
     refusals,
+    stateWrites,
   };
   results.benchMs = performance.now() - started;
   process.stdout.write(stdoutReport(results));
