@@ -59,7 +59,7 @@ class MeasuringStore implements KeyValueStore {
 }
 
 const layoutOf = (n: number): AssistantLayout => ({ route: 'responses', slots: [{ kind: 'native', item: { type: 'reasoning', id: `rs_${n}`, encrypted_content: `${n}:`.padEnd(LAYOUT_CHARS, 'x') } }, { kind: 'call', callId: `call_${n}` }] });
-const reasoningOf = (n: number): string => `${n}:`.padEnd(REASONING_CHARS, 'thinking ');
+const reasoningText = (n: number): string => `${n}:`.padEnd(REASONING_CHARS, 'thinking ');
 
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -85,7 +85,7 @@ export async function measureStateWrites(answers = 40): Promise<StateWriteResult
   let n = 0;
   const answer = (): void => {
     native.remember(layoutOf(n));
-    reasoning.remember([`call_${n}`], reasoningOf(n));
+    reasoning.remember([`call_${n}`], reasoningText(n));
     n++;
   };
   // Fill both memories to their bounds (and past: the oldest are evicted from here on).
