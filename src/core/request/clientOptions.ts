@@ -4,11 +4,13 @@
  * OPENAI_PROJECT_ID, OPENAI_ADMIN_KEY, OPENAI_WEBHOOK_SECRET, OPENAI_LOG (debug logs request headers to the
  * console) and OPENAI_CUSTOM_HEADERS (which can replace Authorization). Every one of them is given an explicit
  * value here, and a fetch wrapper has the last word: it sends only allow-listed headers, puts the key in the
- * one header the route names (and nowhere else), and refuses any URL outside the configured base URL.
+ * one header the route names (and nowhere else), refuses any URL outside the configured base URL, and follows a
+ * redirect only inside it (redirects.ts: Node's fetch would replay the body and the key to another host).
  * (The routes do not use `@anthropic-ai/sdk`, so its ANTHROPIC_* variables are never read: docs/routes.md.)
  */
 import type { ClientOptions as OpenAIOptions } from 'openai';
 import { redactUrl } from '../util/redact';
+import { fetchWithinBase, isInsideBase } from './redirects';
 import { EXTENSION_VERSION } from './version';
 
 /** The extension's name as it introduces itself to endpoints (OpenCode asks clients for their own User-Agent). */
@@ -58,7 +60,7 @@ export function isolatedFetch(input: IsolatedFetchInput, inner: typeof fetch = f
   const base = input.baseURL.replace(/\/+$/, '');
   return (url, init) => {
     const target = typeof url === 'string' ? url : url instanceof URL ? url.href : url.url;
-    if (target !== base && !target.startsWith(`${base}/`) && !target.startsWith(`${base}?`)) {
+    if (!isInsideBase(base, target)) {
       return Promise.reject(new Error(`refused to send a request outside the configured endpoint (${redactUrl(target)})`));
     }
     const given = new Headers(init?.headers);
@@ -70,7 +72,8 @@ export function isolatedFetch(input: IsolatedFetchInput, inner: typeof fetch = f
     headers.set('user-agent', userAgent());
     const keyHeader = keyHeaderOf(given.get(KEY_HEADER));
     if (input.apiKey) headers.set(keyHeader, keyHeader === 'authorization' ? `Bearer ${input.apiKey}` : input.apiKey);
-    return inner(url, { ...init, headers });
+    // Redirects are ours to decide: only inside the base URL, never to another host (redirects.ts).
+    return fetchWithinBase(base, target, { ...init, headers }, inner);
   };
 }
 

@@ -9,6 +9,7 @@ import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortEr
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
+import { refusedRedirectOf } from './redirects';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { ERROR_DETAIL_MAX, excerptOf } from '../util/excerpt';
@@ -61,6 +62,8 @@ function describe(error: unknown, context: ErrorContext): UserFacingError {
   if (error instanceof APIConnectionTimeoutError) {
     return new UserFacingError('timeout', `${context.baseUrl} did not answer in time. Check your network and try again.`, detail);
   }
+  const redirect = refusedRedirectOf(error);
+  if (redirect) return new UserFacingError('request', `${redirect.message} Check the endpoint's URL in opencode.baseUrl or opencode.endpoints.`, detail);
   if (error instanceof APIConnectionError) {
     return new UserFacingError('network', `Could not reach ${context.baseUrl}. Check your network connection or the opencode.baseUrl setting, then try again.`, detail);
   }
