@@ -71,13 +71,43 @@ describe('endpoints at once', () => {
       fc.property(fc.uniqueArray(ID, { minLength: 1, maxLength: 5 }), fc.nat(), fc.stringMatching(/^[A-Za-z0-9][\w.:/-]{0,20}$/), (ids, which, model) => {
         const endpoints = ids.map((id): EndpointConfig => ({ id, label: id, baseUrl: `https://${id}.example/v1` }));
         const endpoint = endpoints[which % endpoints.length];
-        // A default endpoint's model named like another endpoint's prefix is the one case a pick id cannot tell apart.
-        fc.pre(!endpoints.slice(1).some((e) => model.startsWith(`${e.id}/`)));
         const id = pickId(endpoints, endpoint, model);
-        assert.strictEqual(id === model, endpoint === endpoints[0]);
+        const namesAnEndpoint = endpoints.some((e) => model.startsWith(`${e.id}/`));
+        assert.strictEqual(id === model, endpoint === endpoints[0] && !namesAnEndpoint);
         assert.deepStrictEqual(fromPickId(endpoints, id), { endpoint, modelId: model });
       }),
     );
+  });
+
+  it('pick ids with colliding endpoint ids and model ids containing "/": every listed model has its own pick id, resolved to the endpoint that listed it', () => {
+    const segment = fc.oneof(ID, fc.stringMatching(/^[A-Za-z0-9][\w.:-]{0,6}$/));
+    fc.assert(
+      fc.property(fc.uniqueArray(ID, { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.array(segment, { minLength: 1, maxLength: 3 })), { maxLength: 30 }), (ids, listed) => {
+        const endpoints = ids.map((id): EndpointConfig => ({ id, label: id, baseUrl: `https://${id}.example/v1` }));
+        // Models named after endpoints (`other/foo` on the default endpoint beside an endpoint "other") on purpose.
+        const models = listed.map(([which, prefix, parts]) => ({
+          endpoint: endpoints[which % endpoints.length],
+          modelId: (prefix % 2 === 0 ? [ids[prefix % ids.length], ...parts] : parts).join('/'),
+        }));
+        const byPick = new Map<string, { endpoint: EndpointConfig; modelId: string }>();
+        for (const model of models) {
+          const id = pickId(endpoints, model.endpoint, model.modelId);
+          const before = byPick.get(id);
+          if (before) assert.deepStrictEqual(before, model, `pick id ${id} is shared by two different models`);
+          byPick.set(id, model);
+          assert.deepStrictEqual(fromPickId(endpoints, id), model);
+        }
+      }),
+    );
+  });
+
+  it('the default endpoint lists other/foo beside an endpoint "other": two pick ids, each to its own endpoint', () => {
+    const endpoints = resolveEndpoints([{ id: 'other', baseUrl: 'https://other.example/v1' }], FIRST, assert.fail);
+    const mine = pickId(endpoints, endpoints[0], 'other/foo');
+    const theirs = pickId(endpoints, endpoints[1], 'foo');
+    assert.deepStrictEqual([mine, theirs], ['custom/other/foo', 'other/foo']);
+    assert.deepStrictEqual(fromPickId(endpoints, mine), { endpoint: endpoints[0], modelId: 'other/foo' });
+    assert.deepStrictEqual(fromPickId(endpoints, theirs), { endpoint: endpoints[1], modelId: 'foo' });
   });
 
   it("each endpoint's overrides: a bare id everywhere, <id>/<model> on that endpoint only and winning there", () => {
