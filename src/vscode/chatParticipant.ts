@@ -9,6 +9,7 @@ import { composePrompt, omittedFooter, type PromptPart } from '../core/participa
 import type { RequestRecord } from '../core/report/requestLog';
 import { SENT_TURN_FIELD, sentTurnOf, sentTurnRecord, type SentTurn } from '../core/participant/sentTurn';
 import { resolveReferences } from './resolveReferences';
+import { outsideText } from '../core/util/outsideText';
 
 export const PARTICIPANT_ID = 'opencode.chat';
 const VENDOR = 'opencode';
@@ -123,7 +124,7 @@ function makeHandler(log: vscode.LogOutputChannel, deps: ParticipantDeps): vscod
     }
     const turn = await userTurn(request, model);
     const messages = [...historyToMessages(chatContext.history), vscode.LanguageModelChatMessage.User(turn.parts.map(toContent))];
-    log.info(`[participant] @opencode -> ${model.id} (${messages.length} message(s), ${turn.parts.length - 1} attachment part(s))`);
+    log.info(`[participant] @opencode -> ${outsideText(model.id)} (${messages.length} message(s), ${turn.parts.length - 1} attachment part(s))`);
     const before = deps.lastRequest?.();
     // Kept with the turn (sentTurn.ts) so later requests send it again exactly so.
     const kept = (answer?: string): vscode.ChatResult => ({ metadata: { model: model.id, [SENT_TURN_FIELD]: sentTurnRecord({ parts: turn.parts, answer }) } });
@@ -141,7 +142,7 @@ function makeHandler(log: vscode.LogOutputChannel, deps: ParticipantDeps): vscod
     } catch (err) {
       if (token.isCancellationRequested) return kept(answer);
       const detail = describeError(err);
-      log.error(`[participant] request to ${model.id} failed: ${detail}`);
+      log.error(`[participant] request to ${outsideText(model.id)} failed: ${detail}`);
       failure(stream, 'OpenCode request failed.', detail);
       return kept();
     }

@@ -5,6 +5,7 @@
  * before several endpoints existed still work), another endpoint's are `<endpoint id>/<model id>`.
  */
 import type { EndpointCatalog } from '../models/modelData';
+import { outsideText } from '../util/outsideText';
 import { redact } from '../util/redact';
 import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
@@ -75,7 +76,7 @@ function endpointItem(item: unknown): EndpointConfig | string {
   const baseUrl = parsedHttpUrl(url as string) as string;
   const catalog = catalogField(fields.catalog, builtIn?.catalog ?? catalogOf(baseUrl));
   if (catalog === null) return `("${id}") has a "catalog" that is not one of ${CATALOG_CHOICES.join(', ')}`;
-  const label = typeof fields.label === 'string' && fields.label.trim() ? fields.label.trim().slice(0, 60) : builtIn?.label ?? labelOf(baseUrl, catalog);
+  const label = typeof fields.label === 'string' && fields.label.trim() ? outsideText(fields.label.trim(), 60) : builtIn?.label ?? labelOf(baseUrl, catalog);
   return { id, label, baseUrl, catalog };
 }
 

@@ -15,6 +15,7 @@ import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterru
 import { ERROR_DETAIL_MAX, excerptOf } from '../util/excerpt';
 import { isContextLengthWording } from '../models/contextRefusal';
 import { redact, redactUrl } from '../util/redact';
+import { outsideText } from '../util/outsideText';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
 
@@ -48,7 +49,8 @@ export function cancelledError(error: unknown): UserFacingError {
 }
 
 export function toUserFacingError(error: unknown, context: ErrorContext): UserFacingError {
-  const plain = error instanceof UserFacingError ? error : describe(error, { ...context, baseUrl: redactUrl(context.baseUrl) });
+  // The model id comes from the endpoint: escaped and cut in every sentence (util/outsideText.ts).
+  const plain = error instanceof UserFacingError ? error : describe(error, { ...context, baseUrl: redactUrl(context.baseUrl), model: outsideText(context.model) });
   const secrets = [context.apiKey];
   // The detail goes to the [error] line: a short excerpt, never a whole HTML page or body.
   return new UserFacingError(plain.kind, redact(plain.message, secrets), excerptOf(plain.detail, ERROR_DETAIL_MAX, secrets), plain.status);
@@ -184,10 +186,10 @@ function firstSentence(message: string, apiKey: string | undefined): string {
  * excerpt; any other error is a bug of ours, so its stack frames follow an excerpt of its message.
  */
 export function errorLogLine(modelId: string, error: unknown): string {
-  if (error instanceof UserFacingError) return `[error] ${modelId}: ${error.message} (${error.detail})`;
+  if (error instanceof UserFacingError) return `[error] ${outsideText(modelId)}: ${error.message} (${error.detail})`;
   const frames = error instanceof Error && error.stack ? error.stack.split('\n').filter((line) => /^\s+at\s/.test(line)).slice(0, 12) : [];
   const name = error instanceof Error ? `${error.name}: ` : '';
-  return redact([`[error] ${modelId}: ${name}${unexpectedErrorMessage(error)}`, ...frames].join('\n'));
+  return redact([`[error] ${outsideText(modelId)}: ${name}${unexpectedErrorMessage(error)}`, ...frames].join('\n'));
 }
 
 /** What the chat shows for an error that is not a UserFacingError: a short, redacted excerpt of its message. */
