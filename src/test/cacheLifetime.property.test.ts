@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { DEFAULT_CACHE_LIFETIME, isOpenAiFamily, longLivedWrites, type CacheLifetime } from '../core/routes/cacheLifetime';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import type { BodyInput, RouteId } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 

@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { prepareRequest, type PreparedRequest } from '../core/request/prepareRequest';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../core/trim/messageSize';

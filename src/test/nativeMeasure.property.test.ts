@@ -15,7 +15,7 @@ import { MemoryLogger } from '../core/log';
 import { prepareRequest, type PreparedRequest } from '../core/request/prepareRequest';
 import { signedCallItem } from '../core/routes/gemini/geminiReplay';
 import { NativeReplayMemory, type AssistantLayout, type LayoutSlot } from '../core/routes/nativeReplay';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routes/route';
 import { ConversationStates } from '../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../core/trim/messageSize';

@@ -10,7 +10,7 @@ import { MemoryLogger } from '../core/log';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { signedCallItem } from '../core/routes/gemini/geminiReplay';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/routes/nativeReplay';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage } from '../core/types';

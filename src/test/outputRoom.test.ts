@@ -9,7 +9,7 @@ import type { AddressInfo } from 'net';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { prepareConverted } from '../core/request/prepareRequest';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { ROUTE_IDS, type RouteId } from '../core/routes/route';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
 import { prepareRequest, type PrepareContext } from '../core/request/prepareRequest';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routes/route';
 import { SessionIds } from '../core/session/sessionId';
 import { ConversationStates } from '../core/trim/conversationState';

@@ -9,7 +9,7 @@ import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
 import { MAX_REFUSED_PARAMS, validCalibration, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
 import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
-import { routeById } from '../routes/registry';
+import { routeById } from '../routes/registry/registry';
 import type { RouteId } from '../routes/route';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { limitsOf, modelFacts, resolveEntry } from '../models/modelEntries';
@@ -19,7 +19,7 @@ import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch }
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
-import { MAX_MODELS } from '../state/perModel';
+import { MAX_MODELS } from '../util/perModel';
 import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
 import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';

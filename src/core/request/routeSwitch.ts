@@ -8,7 +8,7 @@
  * the setting is wrong — instead of a refusal and a second request on every request.
  */
 import type { Settings } from '../config/settings';
-import { routeById } from '../routes/registry';
+import { routeById } from '../routes/registry/registry';
 import type { RouteId } from '../routes/route';
 import type { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { routeSwitchLine } from '../routes/select/routeLog';

@@ -2,7 +2,7 @@
  * One route = one wire format of the gateway (Chat Completions, Responses, Anthropic Messages, Gemini).
  * Everything before "build the body" (convert, repair, trim) and after "read the stream" (accounting, retry)
  * is route-neutral; a route only knows its path, its headers, its body and its stream. Adding a route is one
- * more folder under src/core/routes and one row in registry.ts. See docs/routes.md.
+ * more folder under src/core/routes and one row in registry/registry.ts. See docs/routes.md.
  */
 import type { AnswerResult } from '../answer/assembler';
 import type { Logger } from '../log';

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
 import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
-import { DROPPABLE_PARAMS, type DroppableParam } from '../request/refusedParams';
+import { DROPPABLE_PARAMS, type DroppableParam } from '../routes/droppableParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
 import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';

@@ -1,7 +1,7 @@
 /** One request on one route over real HTTP, with the route modules alone: body → POST → SSE → events. */
 import { APIError } from 'openai';
 import { clientFor } from '../../core/request/chatTransport';
-import { routeById } from '../../core/routes/registry';
+import { routeById } from '../../core/routes/registry/registry';
 import { sendRoute, ssePayloads } from '../../core/routes/routeHttp';
 import type { AnswerResult } from '../../core/answer/assembler';
 import type { BodyInput, RouteId } from '../../core/routes/route';
