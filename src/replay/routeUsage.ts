@@ -10,7 +10,7 @@ import type { TrimPlan } from '../core/request/prepareRequest';
 import { anthropicUsage } from '../core/routes/messages/messagesUsage';
 import { routeById } from '../core/routes/registry/registry';
 import { responsesUsage } from '../core/routes/responses/responsesUsage';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 import type { NormalizedUsage } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 

@@ -7,7 +7,7 @@ import { routeById } from '../core/routes/registry/registry';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../core/trim/messageSize';
-import { layoutLookup } from '../core/routes/nativeReplay';
+import { layoutLookup } from '../core/answer/nativeReplay';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { sentRecord } from '../core/replay/sentRecord';
 import { parseReplayLines } from '../core/replay/replayFile';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { signedCallItem } from '../core/routes/gemini/geminiReplay';
-import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/routes/nativeReplay';
+import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { prepareConverted } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
-import { ROUTE_IDS, type RouteId } from '../core/routes/route';
+import { ROUTE_IDS, type RouteId } from '../core/routeId';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { WireMessage } from '../core/wire/wireTypes';

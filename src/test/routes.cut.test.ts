@@ -9,7 +9,7 @@ import { resolveSettings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
 import { prepareRequest, type PrepareContext } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 import { SessionIds } from '../core/session/sessionId';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';

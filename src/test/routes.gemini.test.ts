@@ -7,7 +7,7 @@ import { geminiToolName, originalToolName } from '../core/routes/gemini/geminiTo
 import { newGeminiReader } from '../core/routes/gemini/geminiStream';
 import { geminiUsage } from '../core/routes/gemini/geminiUsage';
 import { routeById } from '../core/routes/registry/registry';
-import { NativeReplayMemory } from '../core/routes/nativeReplay';
+import { NativeReplayMemory } from '../core/answer/nativeReplay';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { geminiFrames } from '../fakeServer/geminiFrames';

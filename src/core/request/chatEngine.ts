@@ -8,9 +8,9 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
 import { MAX_REFUSED_PARAMS, validCalibration, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
-import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
+import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../answer/nativeReplay';
 import { routeById } from '../routes/registry/registry';
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { limitsOf, modelFacts, resolveEntry } from '../models/modelEntries';
 import type { ListedFields, ModelFacts } from '../models/modelTable';
@@ -65,7 +65,7 @@ export class ChatEngine {
   readonly reasoningMemory: ReasoningMemory;
   /** Which conversation owns each opening (the session id and trim-state key). */
   readonly sessionIds: SessionIds;
-  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (routes/nativeReplay.ts). */
+  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (answer/nativeReplay.ts). */
   readonly nativeReplay: NativeReplayMemory;
   /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
   readonly routes: LearnedRoutes;

@@ -7,7 +7,7 @@
 import { APIError } from 'openai';
 import { routeById } from '../routes/registry/registry';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../routes/droppableParams';
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 
 
 const REFUSAL = /unsupported|not supported|unrecognized|unknown|not allowed|extra (inputs|fields)|not permitted|invalid param/i;

@@ -9,7 +9,7 @@
  */
 import type { Settings } from '../config/settings';
 import { routeById } from '../routes/registry/registry';
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 import type { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { routeSwitchLine } from '../routes/select/routeLog';
 import { nextRoute, selectRoute, type RouteChoice } from '../routes/select/selectRoute';

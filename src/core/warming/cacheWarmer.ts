@@ -9,7 +9,7 @@
 import type { Logger } from '../log';
 import type { RequestCost } from '../cost/requestCost';
 import { formatUsd } from '../cost/requestCost';
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 import type { NormalizedUsage } from '../types';
 import { WARM_LEAD_MS } from './lifetimes';
 import { prefixLifetimeMs, warmingBody } from './warmingBody';

@@ -14,7 +14,8 @@ import { buildMessagesBody } from '../messages/messagesBody';
 import { newMessagesReader } from '../messages/messagesStream';
 import { buildResponsesBody } from '../responses/responsesBody';
 import { newResponsesReader } from '../responses/responsesStream';
-import type { Route, RouteId } from '../route';
+import type { RouteId } from '../../routeId';
+import type { Route } from '../route';
 
 /** Gemini names the model in the path (its body has no `model` field). */
 const geminiPath = (modelId: string): string => `/models/${encodeURIComponent(modelId)}:streamGenerateContent?alt=sse`;
