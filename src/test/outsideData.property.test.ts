@@ -14,7 +14,7 @@ import { errorLogLine, toUserFacingError } from '../core/request/userFacingError
 import { EmptyAnswerError } from '../core/request/streamErrors';
 import { validModelList } from '../core/state/records';
 import { MAX_TOKEN_LIMIT } from '../core/util/tokenLimit';
-import { OUTSIDE_TEXT_MAX, outsideList, outsideText } from '../core/util/outsideText';
+import { OUTSIDE_TEXT_MAX, outsideList, outsideText } from '../core/util/excerpt';
 
 // eslint-disable-next-line no-control-regex -- what must never reach a line
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;

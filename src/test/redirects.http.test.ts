@@ -1,5 +1,5 @@
 /**
- * Redirects over real HTTP (core/request/redirects.ts): two loopback servers, the endpoint answering 307 with a
+ * Redirects over real HTTP (core/request/clientOptions.ts, "Redirects"): two loopback servers, the endpoint answering 307 with a
  * Location on the other one. On every route (chat, responses, messages, gemini) and the model list, the other
  * server receives nothing — no key, no body — and the request fails with an error naming which URL redirected
  * where. A redirect inside the base URL is still followed, with the body and the key, a bounded number of times.
@@ -10,11 +10,11 @@ import type { AddressInfo } from 'net';
 import { APIConnectionError } from 'openai';
 import { clientFor } from '../core/request/chatTransport';
 import { failureClass } from '../core/request/retryPolicy';
-import { MAX_REDIRECTS, RedirectRefusedError, refusedRedirectOf } from '../core/request/redirects';
+import { MAX_REDIRECTS, RedirectRefusedError, refusedRedirectOf } from '../core/request/clientOptions';
 import { toUserFacingError } from '../core/request/userFacingError';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { sendRoute } from '../core/routes/routeHttp';
-import { ROUTE_IDS } from '../core/routes/route';
+import { ROUTE_IDS } from '../core/routeId';
 
 interface Seen {
   method: string;

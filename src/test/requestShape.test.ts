@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { ROUTE_IDS } from '../core/routes/route';
+import { ROUTE_IDS } from '../core/routeId';
 
 const SRC = path.join(__dirname, '..', '..', 'src', 'core');
 

@@ -4,12 +4,11 @@
  * the conversation to an OpenCode model and streams the answer back as markdown.
  */
 import * as vscode from 'vscode';
-import { ERROR_DETAIL_MAX, excerptOf } from '../core/util/excerpt';
+import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../core/util/excerpt';
 import { composePrompt, omittedFooter, type PromptPart } from '../core/participant/promptReferences';
 import type { RequestRecord } from '../core/report/requestLog';
 import { SENT_TURN_FIELD, sentTurnOf, sentTurnRecord, type SentTurn } from '../core/participant/sentTurn';
 import { resolveReferences } from './resolveReferences';
-import { outsideText } from '../core/util/outsideText';
 
 export const PARTICIPANT_ID = 'opencode.chat';
 const VENDOR = 'opencode';

@@ -10,7 +10,7 @@ import type { InlineEngine } from '../core/inline/inlineRequest';
 import type { ListedFields } from '../core/models/modelTable';
 import { pickModelFor, type PickableModels } from './modelPick';
 import type { SettingsReader } from './settingsReader';
-import { outsideText } from '../core/util/outsideText';
+import { outsideText } from '../core/util/excerpt';
 
 export const COMMIT_COMMAND = 'opencode.generateCommitMessage';
 

@@ -13,7 +13,7 @@ import { PersistedStore } from '../core/state/persisted';
 import { validModelList, type CachedModelList } from '../core/state/records';
 import { errorDetail } from '../core/request/userFacingError';
 import { redact, redactUrl } from '../core/util/redact';
-import { outsideList } from '../core/util/outsideText';
+import { outsideList } from '../core/util/excerpt';
 
 const STALE_AFTER_MS = 30 * 60 * 1000;
 

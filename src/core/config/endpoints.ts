@@ -5,7 +5,7 @@
  * before several endpoints existed still work), another endpoint's are `<endpoint id>/<model id>`.
  */
 import type { EndpointCatalog } from '../models/modelData';
-import { outsideText } from '../util/outsideText';
+import { outsideText } from '../util/excerpt';
 import { redact } from '../util/redact';
 import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';

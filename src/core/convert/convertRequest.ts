@@ -14,7 +14,7 @@ import { toWireMessages } from './toWireMessages';
 import { withoutImages } from './withoutImages';
 import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
 import { DEFAULT_IMAGE_LIMITS, type ImageLimits } from '../images/imageLimits';
-import { outsideText } from '../util/outsideText';
+import { outsideText } from '../util/excerpt';
 
 export interface ConvertOptions {
   /** The model accepts images; when false each image becomes a note (withoutImages.ts). */

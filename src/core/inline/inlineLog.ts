@@ -1,7 +1,7 @@
 /** The `[inline]` line, one per suggestion request: how it ended, its latency and the prompt cache's share. */
 import type { InlineAnswer } from './inlineRequest';
 import type { Scheduled } from './inlineScheduler';
-import { outsideText } from '../util/outsideText';
+import { outsideText } from '../util/excerpt';
 
 export function inlineLogLine(modelId: string, result: Scheduled<InlineAnswer>): string | undefined {
   if (result.kind === 'skipped') return undefined;

@@ -9,7 +9,7 @@ import { calibratedTokens } from '../trim/historyTrim';
 import type { MessageSize, SizeMemo } from '../trim/messageSize';
 import type { WireMessage } from '../wire/wireTypes';
 import { UserFacingError } from './userFacingError';
-import { outsideText } from '../util/outsideText';
+import { outsideText } from '../util/excerpt';
 
 export interface FixedPart {
   modelId: string;

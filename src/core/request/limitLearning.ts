@@ -9,7 +9,7 @@ import { parseContextLimit } from '../models/contextRefusal';
 import type { LearnedLimits } from '../models/learnedLimits';
 import type { ConversationStates } from '../trim/conversationState';
 import type { TrimPlan } from './prepareRequest';
-import { outsideText } from '../util/outsideText';
+import { outsideText } from '../util/excerpt';
 
 export interface LimitLearning {
   learned: LearnedLimits;

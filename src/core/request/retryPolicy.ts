@@ -7,7 +7,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { openCodeErrorOf } from './openCodeError';
-import { refusedRedirectOf } from './redirects';
+import { refusedRedirectOf } from './clientOptions';
 import { EmptyAnswerError, StreamInterruptedError } from './streamErrors';
 import { retryAfterMsOf } from '../util/retryAfter';
 

@@ -7,8 +7,7 @@ import { previewOf } from '../stream/streamFrame';
 import { formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { redact } from '../util/redact';
 import { errorDetail } from './userFacingError';
-import { excerptOf } from '../util/excerpt';
-import { outsideText } from '../util/outsideText';
+import { excerptOf, outsideText } from '../util/excerpt';
 
 
 /** Content was already shown, so the answer is kept as it is and the user is not told to try again. */

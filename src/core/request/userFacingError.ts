@@ -9,13 +9,12 @@ import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortEr
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
-import { refusedRedirectOf } from './redirects';
+import { refusedRedirectOf } from './clientOptions';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
-import { ERROR_DETAIL_MAX, excerptOf } from '../util/excerpt';
+import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../util/excerpt';
 import { isContextLengthWording } from '../models/contextRefusal';
 import { redact, redactUrl } from '../util/redact';
-import { outsideText } from '../util/outsideText';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
 
@@ -49,7 +48,7 @@ export function cancelledError(error: unknown): UserFacingError {
 }
 
 export function toUserFacingError(error: unknown, context: ErrorContext): UserFacingError {
-  // The model id comes from the endpoint: escaped and cut in every sentence (util/outsideText.ts).
+  // The model id comes from the endpoint: escaped and cut in every sentence (outsideText, util/excerpt.ts).
   const plain = error instanceof UserFacingError ? error : describe(error, { ...context, baseUrl: redactUrl(context.baseUrl), model: outsideText(context.model) });
   const secrets = [context.apiKey];
   // The detail goes to the [error] line: a short excerpt, never a whole HTML page or body.

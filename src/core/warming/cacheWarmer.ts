@@ -9,11 +9,11 @@
 import type { Logger } from '../log';
 import type { RequestCost } from '../cost/requestCost';
 import { formatUsd } from '../cost/requestCost';
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 import type { NormalizedUsage } from '../types';
 import { WARM_LEAD_MS } from './lifetimes';
 import { prefixLifetimeMs, warmingBody } from './warmingBody';
-import { outsideText } from '../util/outsideText';
+import { outsideText } from '../util/excerpt';
 
 export interface WarmTimers {
   /** `run` returns the warming it started (a test timer may await it). */

@@ -4,7 +4,7 @@
  * decides when to warm it. Pure.
  */
 import { BREAKPOINT_LIFETIME } from './lifetimes';
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 import { isRecord } from '../util/isRecord';
 import { recordField } from '../util/jsonFields';
 import { longLivedWrites } from '../routes/cacheLifetime';

@@ -6,7 +6,7 @@
 import type { Logger } from '../../log';
 import { onceFor } from '../../util/onceKeys';
 import { SKIP_SIGNATURE } from './geminiBody';
-import { outsideText } from '../../util/outsideText';
+import { outsideText } from '../../util/excerpt';
 
 /** How many parts of a Gemini body carry the stand-in. */
 export function standInCount(body: Record<string, unknown>): number {

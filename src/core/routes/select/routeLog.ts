@@ -2,8 +2,8 @@
  * The one `[route]` line written when the gateway said a model is on another route and the request moved
  * there (README.md, log lines).
  */
-import type { RouteId } from '../route';
-import { outsideText } from '../../util/outsideText';
+import type { RouteId } from '../../routeId';
+import { outsideText } from '../../util/excerpt';
 
 export function routeSwitchLine(modelId: string, from: RouteId, to: RouteId, format: string, remembered: boolean): string {
   return `[route] model=${outsideText(modelId)} from=${from} to=${to} refused=${format}${remembered ? ' remembered' : ''}`;

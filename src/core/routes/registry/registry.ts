@@ -2,19 +2,20 @@
  * Every route by id, one row each: where it posts, where the key goes, how its body is built and how its
  * stream is read. A new route is its folder (body + stream) plus one row here (docs/routes.md).
  */
-import { chatAttempt } from './chat/chatAttempt';
-import { buildChatBody } from './chat/chatBody';
-import { newChatReader } from './chat/chatStream';
-import { geminiAttempt } from './gemini/geminiAttempt';
-import { buildGeminiBody } from './gemini/geminiBody';
-import { newGeminiReader } from './gemini/geminiStream';
-import { anthropicHeaders, bearerHeaders, googleKeyHeaders } from './headers';
-import { messagesAttempt } from './messages/messagesAttempt';
-import { buildMessagesBody } from './messages/messagesBody';
-import { newMessagesReader } from './messages/messagesStream';
-import { buildResponsesBody } from './responses/responsesBody';
-import { newResponsesReader } from './responses/responsesStream';
-import type { Route, RouteId } from './route';
+import { chatAttempt } from '../chat/chatAttempt';
+import { buildChatBody } from '../chat/chatBody';
+import { newChatReader } from '../chat/chatStream';
+import { geminiAttempt } from '../gemini/geminiAttempt';
+import { buildGeminiBody } from '../gemini/geminiBody';
+import { newGeminiReader } from '../gemini/geminiStream';
+import { anthropicHeaders, bearerHeaders, googleKeyHeaders } from '../headers';
+import { messagesAttempt } from '../messages/messagesAttempt';
+import { buildMessagesBody } from '../messages/messagesBody';
+import { newMessagesReader } from '../messages/messagesStream';
+import { buildResponsesBody } from '../responses/responsesBody';
+import { newResponsesReader } from '../responses/responsesStream';
+import type { RouteId } from '../../routeId';
+import type { Route } from '../route';
 
 /** Gemini names the model in the path (its body has no `model` field). */
 const geminiPath = (modelId: string): string => `/models/${encodeURIComponent(modelId)}:streamGenerateContent?alt=sse`;
