@@ -10,6 +10,7 @@ import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
 import { refusedRedirectOf } from './clientOptions';
+import { envKeyAllowed } from '../config/endpoint';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../util/excerpt';
@@ -40,7 +41,9 @@ export interface ErrorContext {
 export const SET_KEY_HINT = 'Run the command "OpenCode: Set API Key" (or set the OPENCODE_API_KEY environment variable).';
 
 export function missingKeyError(baseUrl: string): UserFacingError {
-  return new UserFacingError('key', `No OpenCode API key is set for ${redactUrl(baseUrl)}. ${SET_KEY_HINT}`, 'no key in SecretStorage or OPENCODE_API_KEY');
+  // The environment key goes only over https to opencode.ai (envKeyAllowed): elsewhere it is no way to set one.
+  const hint = envKeyAllowed(baseUrl) ? SET_KEY_HINT : 'Run the command "OpenCode: Set API Key" (OPENCODE_API_KEY is sent only to https://opencode.ai).';
+  return new UserFacingError('key', `No OpenCode API key is set for ${redactUrl(baseUrl)}. ${hint}`, 'no key in SecretStorage or OPENCODE_API_KEY');
 }
 
 export function cancelledError(error: unknown): UserFacingError {
