@@ -56,6 +56,17 @@ export interface HeaderInput {
  * fields it never drops, refused parameters it keeps below the top level, the catalogue's quirks on its format,
  * whether usage was asked for, and what is worth saying before sending.
  */
+/**
+ * Warming (core/warming/cacheWarmer.ts) sends a conversation's last body again, asking for the smallest answer the
+ * format allows, shortly before its cached prefix expires.
+ */
+export interface WarmingRules {
+  /** The last body with its output cut to the minimum; undefined when that would change what the cache keys on. */
+  body(body: Record<string, unknown>, refused: ReadonlySet<string>): Record<string, unknown> | undefined;
+  /** How long the provider keeps this body's prefix unread, ms; undefined when warming cannot help. */
+  prefixLifetimeMs(body: Record<string, unknown>): number | undefined;
+}
+
 export interface AttemptRules {
   /** Fields a refused-parameter rule never removes (the model, the conversation, a field the format requires). */
   required: readonly string[];
@@ -67,6 +78,7 @@ export interface AttemptRules {
   usageAsked?(refused: ReadonlySet<string>): boolean;
   /** Said in the log before sending (once per model at most). */
   beforeSend?(body: Record<string, unknown>, modelId: string, log: Logger): void;
+  warming: WarmingRules;
 }
 
 export interface Route {

@@ -12,6 +12,7 @@ import { anthropicHeaders, bearerHeaders, googleKeyHeaders } from '../headers';
 import { messagesAttempt } from '../messages/messagesAttempt';
 import { buildMessagesBody } from '../messages/messagesBody';
 import { newMessagesReader } from '../messages/messagesStream';
+import { responsesAttempt } from '../responses/responsesAttempt';
 import { buildResponsesBody } from '../responses/responsesBody';
 import { newResponsesReader } from '../responses/responsesStream';
 import type { RouteId } from '../../routeId';
@@ -24,7 +25,7 @@ const ROUTES: Readonly<Record<RouteId, Route>> = {
   // OpenCode's "oa-compat" format: every model without another route, and any OpenAI-compatible endpoint.
   chat: { id: 'chat', path: '/chat/completions', headers: bearerHeaders, buildBody: buildChatBody, attempt: chatAttempt, newReader: newChatReader },
   // "openai": GPT, Grok and Muse models.
-  responses: { id: 'responses', path: '/responses', headers: bearerHeaders, buildBody: buildResponsesBody, attempt: { required: ['model', 'input'] }, newReader: newResponsesReader },
+  responses: { id: 'responses', path: '/responses', headers: bearerHeaders, buildBody: buildResponsesBody, attempt: responsesAttempt, newReader: newResponsesReader },
   // "anthropic": Claude and Qwen3; MiniMax on Go only (chat on Zen).
   messages: { id: 'messages', path: '/messages', headers: anthropicHeaders, buildBody: buildMessagesBody, attempt: messagesAttempt, newReader: newMessagesReader },
   // "google": Gemini on Zen.
