@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../core/routes/nativeReplay';
+import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../core/answer/nativeReplay';
 import { chunkKey, indexKey, loadChunked, MAX_CHUNK_WEIGHT } from '../core/state/chunkedMap';
 import { PersistedStore, type KeyValueStore } from '../core/state/persisted';
 import { validLayout } from '../core/state/records';

@@ -4,7 +4,7 @@
  * restart the idle timeout), and a cut answer is an error after the text that arrived (never a note in the text).
  */
 import * as assert from 'assert';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 import { defaultReplyText } from '../fakeServer/replies';
 import type { FaultSpec } from '../fakeServer';
 import { askCut, user } from './support/activatedExtension';

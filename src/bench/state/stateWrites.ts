@@ -8,7 +8,7 @@
  */
 import { performance } from 'perf_hooks';
 import { ReasoningMemory } from '../../core/convert/reasoningMemory';
-import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../../core/routes/nativeReplay';
+import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../../core/answer/nativeReplay';
 import { loadChunked } from '../../core/state/chunkedMap';
 import { PersistedStore, type KeyValueStore } from '../../core/state/persisted';
 import { StateWriter } from '../../core/state/stateWriter';

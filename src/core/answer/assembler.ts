@@ -10,8 +10,8 @@
  * - finish reason, end marker, OpenCode's cost; native items laid out in arrival order (nativeReplay.ts);
  * - which payloads are progress (progress.ts: only an event that adds something restarts the idle timeout).
  */
-import { LayoutRecorder, type AssistantLayout } from '../routes/nativeReplay';
-import type { RouteId } from '../routes/route';
+import { LayoutRecorder, type AssistantLayout } from './nativeReplay';
+import type { RouteId } from '../routeId';
 import type { NormalizedUsage, StreamEvent } from '../types';
 import { stoppedNote } from './notes';
 import { addsSomething } from './progress';
