@@ -58,7 +58,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ crash: fc.nat({ max: 6 }) }) },
 );
 
-describe('saved state: one debounced writer, large memories in chunks', () => {
+describe('saved state: one debounced writer, large memories in chunks', function () {
+  this.timeout(60_000);
   it('property: random answers, sends, flushes and crashes mid-write: nothing flushed is lost, nothing stale returns, bounds hold', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 80 }), async (ops) => {
@@ -96,7 +97,7 @@ describe('saved state: one debounced writer, large memories in chunks', () => {
         const reopened = snapshot(open(store).memory);
         assert.deepStrictEqual([...reopened], [...last], 'a complete flush is exactly what a reload reads, in order');
       }),
-      { numRuns: runs(25) },
+      { numRuns: runs(80) },
     );
   });
 

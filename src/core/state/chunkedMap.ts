@@ -12,8 +12,9 @@
  * the memory's recency order, and a reloaded memory evicts in the order the saved one would have. A conversation's
  * entries gather in the open chunk after its first request, so later requests rewrite only that chunk.
  *
- * Crash safety (a write sequence stopped anywhere): the open chunk first, then the index, then the other chunks
- * (which only lose entries), then deleted chunks. An entry is then always in at least one listed chunk from its
+ * Crash safety (a write sequence stopped anywhere): new chunks first, then an index listing them beside every chunk
+ * still saved, then saved chunks that gained entries (newest first: an entry only moves to a newer chunk), then
+ * those that only lost entries, then emptied chunks, then the index as it is now. An entry is then always in at least one listed chunk from its
  * last complete flush onwards; a duplicate (moved to the open chunk, still in its old chunk) loads as the newer.
  */
 import * as v from 'valibot';
@@ -39,8 +40,12 @@ export class ChunkedMap<V> {
   private readonly weights = new Map<string, number>();
   private readonly chunkWeight = new Map<number, number>();
   private readonly dirty = new Set<number>();
+  /** Dirty chunks that gained an entry (written first: an entry only moves to a newer chunk). */
+  private readonly gained = new Set<number>();
   private open = 0;
   private indexDirty = false;
+  /** The chunks the saved index lists (as far as this map wrote it). */
+  private saved = new Set<number>();
   /** Set while loading: entries placed then are already saved where they are. */
   private loading = false;
   /** The whole map was saved under the bare key by an older version: cleared after the first complete flush. */
@@ -67,6 +72,7 @@ export class ChunkedMap<V> {
     if (!this.loading) {
       if (openWeight === 0) this.indexDirty = true;
       this.dirty.add(this.open);
+      this.gained.add(this.open);
     }
   };
 
@@ -91,6 +97,7 @@ export class ChunkedMap<V> {
       return;
     }
     const ids = [...new Set(index.chunks)].sort((a, b) => a - b);
+    this.saved = new Set(ids);
     this.loading = true;
     try {
       for (const id of ids) {
@@ -107,18 +114,28 @@ export class ChunkedMap<V> {
   /** The writes that bring the store up to date, in crash-safe order (see the file comment); clears the dirt. */
   takeWrites(source: ChunkedSource<V>): [string, unknown][] {
     const dirty = [...this.dirty];
+    const gained = [...this.gained].filter((id) => this.dirty.has(id)).sort((a, b) => b - a);
     this.dirty.clear();
+    this.gained.clear();
     const live = (id: number): boolean => (this.chunkWeight.get(id) ?? 0) > 0;
+    const chunkWrite = (id: number): [string, unknown] => [chunkKey(this.key, id), this.chunk(id, source)];
+    const index = (chunks: Iterable<number>): [string, unknown] => [indexKey(this.key), { v: 1, chunks: [...new Set(chunks)].sort((a, b) => a - b) }];
     const writes: [string, unknown][] = [];
-    if (dirty.includes(this.open) && live(this.open)) writes.push([chunkKey(this.key, this.open), this.chunk(this.open, source)]);
-    if (this.indexDirty || this.legacy) {
-      const chunks = [...this.chunkWeight.keys()].filter(live).sort((a, b) => a - b);
-      writes.push([indexKey(this.key), { v: 1, chunks }]);
-      this.indexDirty = false;
-    }
-    for (const id of dirty) if (id !== this.open && live(id)) writes.push([chunkKey(this.key, id), this.chunk(id, source)]);
+    const fresh = gained.filter((id) => live(id) && !this.saved.has(id));
+    // 1. New chunks (newest first), 2. an index listing them beside every chunk still saved: an entry that moved is
+    // in a listed chunk before it leaves its old one.
+    for (const id of fresh) writes.push(chunkWrite(id));
+    if (fresh.length > 0) writes.push(index([...this.saved, ...fresh]));
+    // 3. Saved chunks that gained entries, newest first (an entry only moves to a newer chunk), 4. those that only lost.
+    for (const id of gained) if (live(id) && !fresh.includes(id)) writes.push(chunkWrite(id));
+    for (const id of dirty) if (!gained.includes(id) && live(id)) writes.push(chunkWrite(id));
+    // 5. Emptied chunks, then 6. the index as it is now.
     for (const id of dirty) if (!live(id)) writes.push([chunkKey(this.key, id), undefined]);
     for (const id of dirty) if (!live(id)) this.chunkWeight.delete(id);
+    const now = [...this.chunkWeight.keys()].filter(live);
+    if (this.indexDirty || this.legacy || now.length !== this.saved.size || now.some((id) => !this.saved.has(id))) writes.push(index(now));
+    this.indexDirty = false;
+    this.saved = new Set(now);
     if (this.legacy) {
       writes.push([this.key, undefined]);
       this.legacy = false;
@@ -131,7 +148,11 @@ export class ChunkedMap<V> {
     for (const [storeKey] of writes) {
       if (storeKey === indexKey(this.key)) this.indexDirty = true;
       else if (storeKey === this.key) this.legacy = true;
-      else this.dirty.add(Number(storeKey.slice(this.key.length + 1)));
+      else {
+        const id = Number(storeKey.slice(this.key.length + 1));
+        this.dirty.add(id);
+        this.gained.add(id);
+      }
     }
   }
 
