@@ -31,7 +31,7 @@ for (const route of ['chat', 'responses', 'messages', 'gemini'] as RouteId[]) {
       return { ...result, ms: Date.now() - started };
     }
 
-    it('frames that add nothing before any text: the idle timeout fires (not held off), one request', async () => {
+    it('empty-deltas before any text (frames that add nothing): the idle timeout fires (not held off), one request', async () => {
       server().enqueueFault({ name: 'empty-deltas', afterChunks: 0, everyMs: 50, ms: 30_000 });
       const started = Date.now();
       const error = await askError(ext(), model, 'nothing please');
@@ -41,7 +41,7 @@ for (const route of ['chat', 'responses', 'messages', 'gemini'] as RouteId[]) {
       assert.strictEqual(answers().length, 1);
     });
 
-    it('frames that add nothing after text: the idle timeout fires; the text is kept and the request fails saying so', async () => {
+    it('empty-deltas after text (frames that add nothing): the idle timeout fires; the text is kept and the request fails saying so', async () => {
       const { text, error, ms } = await cut({ name: 'empty-deltas', afterChunks: 4, everyMs: 50, ms: 30_000 }, 'trickle please');
       assert.ok(text.length > 0 && expected('trickle please').startsWith(text) && text.length < expected('trickle please').length, JSON.stringify(text));
       assert.strictEqual(error.message, `The answer from ${model} was cut off: the model sent nothing for 1 s. What arrived is kept above; try again for the whole answer.`);
@@ -49,7 +49,7 @@ for (const route of ['chat', 'responses', 'messages', 'gemini'] as RouteId[]) {
       assert.deepStrictEqual(warnings(), [`[stream] ${model} sent nothing for 1 s in the middle of its answer; stopped waiting. The answer is incomplete: kept what arrived.`]);
     });
 
-    it('a provider error after text (overloaded): the text is kept, then the request fails with the provider\'s words; no retry', async () => {
+    it('error-after-text (a provider error after text, overloaded): the text is kept, then the request fails with the provider\'s words; no retry', async () => {
       const { text, error } = await cut({ name: 'error-after-text', afterChunks: 4 }, 'overload me');
       assert.ok(text.length > 0 && expected('overload me').startsWith(text), JSON.stringify(text));
       assert.strictEqual(error.message, `The answer from ${model} was cut off: the provider reported an error: Overloaded. What arrived is kept above; try again for the whole answer.`);
