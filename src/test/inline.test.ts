@@ -136,6 +136,23 @@ describe('inline suggestions: debounce and cancellation (fake timers)', () => {
     assert.match(inlineLogLine('m', failed as never) ?? '', /^\[inline\] m: failed after 0 ms \(401 no key\)\.$/);
   });
 
+  it('the document changed during the quiet time: nothing is built or sent (skipped); a throw while building is a failure', async () => {
+    const timers = new FakeTimers();
+    const scheduler = new InlineScheduler(timers);
+    let version = 1;
+    let runs = 0;
+    const stale = scheduler.schedule(async () => ++runs, { ...options, current: () => version === 1 });
+    version = 2;
+    await timers.advance(300);
+    assert.deepStrictEqual(await stale, { kind: 'skipped' });
+    assert.strictEqual(runs, 0);
+    const throwing = scheduler.schedule(() => { throw new Error('bad document'); }, options);
+    await timers.advance(300);
+    const failed = await throwing;
+    assert.strictEqual(failed.kind, 'failed');
+    assert.strictEqual(timers.pending, 0);
+  });
+
   it('an editor token already cancelled: nothing is scheduled', async () => {
     const timers = new FakeTimers();
     const editor = new AbortController();

@@ -75,6 +75,9 @@ export const INLINE_INSTRUCTIONS = [
 export const READY = 'Ready: send the text around the cursor.';
 
 
+/** Room kept in the near budget for the notes that say what was left out. */
+const NOTE_TOKENS = 24;
+
 /** Longest path shown (a path is outside data too). */
 const MAX_PATH_CHARS = 300;
 
@@ -117,18 +120,22 @@ export function buildInlinePrompt(context: InlineContext): InlinePrompt {
  * cursor), then the lines above it up to the anchor while they fit; lines left out are said so.
  */
 function nearText(lines: InlineLines, anchorLine: number, cursorLine: number, beforeCursor: string, maxTokens: number): { text: string; linePrefix: string } {
-  const prefix = fitLine(beforeCursor, MAX_LINE_CHARS, Math.floor(maxTokens / 2), 'end');
-  const above = linesBackward(lines, cursorLine - 1, anchorLine, maxTokens - estimateTextTokens(prefix.text) - 1);
+  const prefix = fitLine(beforeCursor, MAX_LINE_CHARS, Math.floor((maxTokens - NOTE_TOKENS) / 2), 'end');
+  const above = linesBackward(lines, cursorLine - 1, anchorLine, maxTokens - NOTE_TOKENS - estimateTextTokens(prefix.text) - 1);
   const left = cursorLine - anchorLine - above.lines.length;
   const gap = left > 0 ? `[${left} lines left out]\n` : '';
   const cut = prefix.cut > 0 ? cutBeforeNote(prefix.cut) : '';
-  return { text: `${gap}${above.lines.map((l) => `${l}\n`).join('')}${cut}${prefix.text}`, linePrefix: prefix.text };
+  const kept = `${above.lines.map((l) => `${l}\n`).join('')}${prefix.text}`;
+  const noted = `${gap}${above.lines.map((l) => `${l}\n`).join('')}${cut}${prefix.text}`;
+  // A budget too small for the notes gets the text alone.
+  return { text: noted === kept || estimateTextTokens(noted) <= maxTokens ? noted : kept, linePrefix: prefix.text };
 }
 
 /** After the cursor: the rest of the cursor's line (its start kept), then whole lines while within the budget. */
 function suffixText(lines: InlineLines, cursorLine: number, afterCursor: string, maxTokens: number): string {
   const rest = fitLine(afterCursor, MAX_LINE_CHARS, Math.floor(maxTokens / 2), 'start');
-  const restText = rest.cut > 0 ? `${rest.text}${cutNote(rest.cut)}` : rest.text;
+  const noted = `${rest.text}${cutNote(rest.cut)}`;
+  const restText = rest.cut > 0 && estimateTextTokens(noted) <= maxTokens / 2 ? noted : rest.text;
   const below = linesForward(lines, cursorLine + 1, lines.lineCount, maxTokens - estimateTextTokens(restText) - 1);
   return [restText, ...below.lines].join('\n');
 }
