@@ -75,7 +75,7 @@ async function typeInto(baseUrl: string, route: string, modelId: string): Promis
 }
 
 /** The same body straight to the server with fetch: the time no client code adds to. */
-async function directTime(baseUrl: string, prepared: PreparedRequest): Promise<number> {
+export async function directTime(baseUrl: string, prepared: PreparedRequest): Promise<number> {
   const { route } = prepared;
   const path = route.pathFor ? route.pathFor(prepared.bodyInput.modelId) : route.path;
   const headers = route.headers({ sessionId: prepared.sessionId, requestId: 'bench-direct' });
