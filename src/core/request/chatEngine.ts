@@ -8,9 +8,9 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
 import { MAX_REFUSED_PARAMS, validCalibration, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
-import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
-import { routeById } from '../routes/registry';
-import type { RouteId } from '../routes/route';
+import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../answer/nativeReplay';
+import { routeById } from '../routes/registry/registry';
+import type { RouteId } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { limitsOf, modelFacts, resolveEntry } from '../models/modelEntries';
 import type { ListedFields, ModelFacts } from '../models/modelTable';
@@ -19,7 +19,7 @@ import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch }
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
-import { MAX_MODELS } from '../state/perModel';
+import { MAX_MODELS } from '../util/perModel';
 import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
 import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
@@ -41,6 +41,7 @@ import { redact } from '../util/redact';
 import { OnceKeys } from '../util/onceKeys';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
+import { outsideText } from '../util/excerpt';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';
@@ -65,7 +66,7 @@ export class ChatEngine {
   readonly reasoningMemory: ReasoningMemory;
   /** Which conversation owns each opening (the session id and trim-state key). */
   readonly sessionIds: SessionIds;
-  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (routes/nativeReplay.ts). */
+  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (answer/nativeReplay.ts). */
   readonly nativeReplay: NativeReplayMemory;
   /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
   readonly routes: LearnedRoutes;
@@ -146,13 +147,13 @@ export class ChatEngine {
   private noteUnknownWindow(modelId: string, fallback: number): void {
     const key = `${modelId}\u0000${fallback}`;
     if (!this.noted.first(`window\u0000${key}`)) return;
-    if (fallback > 0) this.deps.log.info(`[history-trim] ${modelId}: context window unknown; trimming to opencode.contextLimitFallback=${fallback}.`);
-    else this.deps.log.warn(`[history-trim] ${modelId}: context window unknown and opencode.contextLimitFallback is 0, so its history is not trimmed; long chats may fail with "context too long".`);
+    if (fallback > 0) this.deps.log.info(`[history-trim] ${outsideText(modelId)}: context window unknown; trimming to opencode.contextLimitFallback=${fallback}.`);
+    else this.deps.log.warn(`[history-trim] ${outsideText(modelId)}: context window unknown and opencode.contextLimitFallback is 0, so its history is not trimmed; long chats may fail with "context too long".`);
   }
 
   /** Once per model and stand-in: no data lists the model, so its family's newest model's limits are assumed. */
   private noteEstimate(modelId: string, from: string): void {
-    if (this.noted.first(`estimate\u0000${modelId}\u0000${from}`)) this.deps.log.info(`[history-trim] ${modelId}: no model data lists it; trimming to the limits of ${from}, the newest of its family (estimated until data or the endpoint says better).`);
+    if (this.noted.first(`estimate\u0000${modelId}\u0000${from}`)) this.deps.log.info(`[history-trim] ${outsideText(modelId)}: no model data lists it; trimming to the limits of ${from}, the newest of its family (estimated until data or the endpoint says better).`);
   }
 
   /**
@@ -234,7 +235,7 @@ export class ChatEngine {
     if (!refused || known.includes(refused) || known.length >= MAX_REFUSED_PARAMS) return undefined;
     this.refusedParams[modelId] = [...known, refused];
     void this.store.save(STORE_KEYS.refusedParams, this.refusedParams);
-    this.deps.log.warn(`[request] ${modelId} does not accept "${refused}"; sending without it from now on.`);
+    this.deps.log.warn(`[request] ${outsideText(modelId)} does not accept "${refused}"; sending without it from now on.`);
     return refused;
   }
 
@@ -295,7 +296,7 @@ export class ChatEngine {
   /** Native items to pass back on later turns, persisted so they survive a restart. */
   private rememberLayout(modelId: string, layout: AssistantLayout | undefined): void {
     if (layout && completeLayout(layout).dropped > 0 && this.noted.first(`incomplete\u0000${modelId}`)) {
-      this.deps.log.warn(`[request] ${modelId} returned reasoning or thinking without its encrypted content or signature; it is not passed back (the API would refuse it).`);
+      this.deps.log.warn(`[request] ${outsideText(modelId)} returned reasoning or thinking without its encrypted content or signature; it is not passed back (the API would refuse it).`);
     }
     if (!this.nativeReplay.remember(layout)) return;
     void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
