@@ -14,6 +14,7 @@ import { limitsOf, listedFields, offered } from '../core/models/modelEntries';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
 import { isSideRequest } from '../core/request/sideRequest';
+import { describerOf } from './describer';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -42,12 +43,17 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const models = await this.endpoints.models();
     // Only an explicit request (not silent discovery) may ask the user for anything.
     if (!options.silent && (await this.endpoints.default().list.needsKey())) this.offerKeyPrompt();
+    const describers = new Map<EndpointPart, boolean>();
+    const describes = (part: EndpointPart): boolean =>
+      describers.get(part) ?? describers.set(part, !!describerOf(part, this.endpoints.settingsOf(part), models.filter((m) => m.part === part).map((m) => m.entry))).get(part) === true;
     const infos = models.flatMap(({ part, entry: listed, pickId }) => {
       const settings = this.endpoints.settingsOf(part);
       // The engine's lookup: the table with this endpoint's overrides and what its refusals taught (the one source).
       const { entry, facts } = part.engine.resolve(listed);
       if (!offered(facts, settings)) return [];
-      return [{ ...describeModel(entry, limitsOf(facts), settings, facts, part.config().label), id: pickId }];
+      // A text-only model takes images when a vision model of its endpoint describes them (describer.ts).
+      const described = !entry.imageInput && describes(part);
+      return [{ ...describeModel(described ? { ...entry, imageInput: true } : entry, limitsOf(facts), settings, facts, part.config().label), id: pickId }];
     });
     this.effortOffers.note(infos);
     return infos;
@@ -63,6 +69,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const { part, listed } = this.listedEntry(model);
     const entry = part.engine.resolve(listed).entry;
     const chatMessages = toChatMessages(messages);
+    const describeWith = entry.imageInput ? undefined : describerOf(part, this.endpoints.settingsOf(part), await part.list.models().catch(() => []));
     const tools = toChatTools(options.tools);
     // Title and summary requests do not move chat's context indicator (sideRequest.ts).
     const side = isSideRequest(chatMessages, tools);
@@ -70,7 +77,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
       await part.engine.run(
-        { purpose: side ? 'side' : 'conversation', modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
+        { purpose: side ? 'side' : 'conversation', modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, describeWith, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
         listedFields(listed),
         (event) => (side && event.kind === 'usage' ? undefined : reportEvent(event, progress)),
         controller.signal,
