@@ -83,12 +83,22 @@ describe('images for a text-only model, described by a vision model (HTTP, fake 
 
   it('when describing fails (the vision model is not there) the note stays, and both WARNs say so', async () => {
     const { engine, log } = engineFor(server().url, {}, new MemoryStore(), fast);
-    const answer = await turn(engine, [], 'what is this?', pngOf(gradientPixels(16, 16)), { modelId: 'no-such-vision', listed: {} });
+    const missing = { modelId: 'no-such-vision', listed: {} };
+    const tried = () => server().requests.filter((r) => r.body?.model === 'no-such-vision').length;
+    const history: ChatMessage[] = [];
+    const answer = await turn(engine, history, 'what is this?', pngOf(gradientPixels(16, 16)), missing);
     assert.match(answer, /^Answer 1 to: what is this\?/);
     assert.ok(JSON.stringify(textOnlyBodies()[0].messages).includes(IMAGE_NOTE));
     const warns = log.messages('warn');
     assert.ok(warns.some((m) => /^\[images\] no-such-vision could not describe 1 image\(s\) for fake-large \(.+\); each stays a note\.$/.test(m)), warns.join('\n'));
     assert.ok(warns.includes('[request] fake-large does not accept images; replaced 1 image(s) with a note.'));
+    // The next turn does not ask the missing model again for the same image: the note stays the same bytes.
+    const before = tried();
+    assert.ok(before > 0);
+    await turn(engine, history, 'and now?', undefined, missing);
+    assert.strictEqual(tried(), before);
+    const [first, second] = textOnlyBodies();
+    assert.strictEqual(JSON.stringify(second.messages.slice(0, first.messages.length)), JSON.stringify(first.messages));
   });
 
   it("a tool's image is described inside the tool's text", async () => {

@@ -9,7 +9,7 @@ import { pricesFor } from '../core/cost/prices';
 import { describingModel } from '../core/images/describingModel';
 import { listedFields, offered } from '../core/models/modelEntries';
 import type { DescribingModel } from '../core/request/describeImages';
-import type { ModelEntry } from '../core/types';
+import type { ChatMessage, ModelEntry } from '../core/types';
 import type { EndpointPart } from './endpointParts';
 
 export function describerOf(part: EndpointPart, settings: Settings, listed: readonly ModelEntry[]): DescribingModel | undefined {
@@ -22,4 +22,9 @@ export function describerOf(part: EndpointPart, settings: Settings, listed: read
   if (!modelId) return undefined;
   const entry = listed.find((model) => model.id === modelId);
   return { modelId, listed: entry ? listedFields(entry) : {} };
+}
+
+/** Whether a request carries any image (only then is a describing model looked for). */
+export function carriesImages(messages: readonly ChatMessage[]): boolean {
+  return messages.some((m) => m.parts.some((p) => p.kind === 'image' || (p.kind === 'toolResult' && (p.images?.length ?? 0) > 0)));
 }

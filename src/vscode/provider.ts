@@ -14,7 +14,7 @@ import { limitsOf, listedFields, offered } from '../core/models/modelEntries';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
 import { isSideRequest } from '../core/request/sideRequest';
-import { describerOf } from './describer';
+import { carriesImages, describerOf } from './describer';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -69,7 +69,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const { part, listed } = this.listedEntry(model);
     const entry = part.engine.resolve(listed).entry;
     const chatMessages = toChatMessages(messages);
-    const describeWith = entry.imageInput ? undefined : describerOf(part, this.endpoints.settingsOf(part), await part.list.models().catch(() => []));
+    const describeWith = entry.imageInput || !carriesImages(chatMessages) ? undefined : describerOf(part, this.endpoints.settingsOf(part), await part.list.models().catch(() => []));
     const tools = toChatTools(options.tools);
     // Title and summary requests do not move chat's context indicator (sideRequest.ts).
     const side = isSideRequest(chatMessages, tools);

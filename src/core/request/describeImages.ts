@@ -18,6 +18,8 @@ import type { Logger } from '../log';
 import type { ListedFields } from '../models/modelTable';
 import type { ChatMessage, ChatPart, StreamEvent } from '../types';
 import type { ChatRequest } from './prepareRequest';
+import { BoundedMap } from '../util/boundedMap';
+import { cancelledError } from './userFacingError';
 
 /** At most this many images are described for one request (sequentially); the rest stay notes until a later one. */
 export const MAX_DESCRIBED_PER_REQUEST = 8;
@@ -63,6 +65,11 @@ export function describingRequest(modelId: string, image: SentImage): ChatReques
 export class ImageDescriber {
   /** One describing request per image at a time, also when two requests carry it at once. */
   private readonly inFlight = new Map<string, Promise<{ description?: ImageDescription; cost?: RequestCost; failure?: string }>>();
+  /**
+   * Images a describing model failed on in this activation (by model and key): not asked again, so a broken or
+   * missing vision model costs one request per image, not one per turn, and the note stays the same bytes.
+   */
+  private readonly failed = new BoundedMap<string, true>(1_024);
 
   constructor(
     readonly memo: ImageDescriptions,
@@ -82,13 +89,15 @@ export class ImageDescriber {
     let fresh = 0;
     const failures: string[] = [];
     for (const [key, image] of images) {
-      if (this.memo.get(key) || fresh >= MAX_DESCRIBED_PER_REQUEST) continue;
+      if (this.memo.get(key) || this.failed.has(`${by.modelId}\u0000${key}`) || fresh >= MAX_DESCRIBED_PER_REQUEST) continue;
       fresh++;
       const result = await this.once(key, image, by, signal);
-      if (signal.aborted) throw signal.reason ?? new Error('cancelled');
+      if (signal.aborted) throw cancelledError(signal.reason);
       tally.requests++;
       tally.costUsd += result.cost?.usd ?? 0;
-      if (result.failure) failures.push(result.failure);
+      if (!result.failure) continue;
+      failures.push(result.failure);
+      this.failed.set(`${by.modelId}\u0000${key}`, true);
     }
     const described = fresh - failures.length;
     if (described > 0) this.log.info(`[images] ${by.modelId} described ${described} image(s) for ${request.modelId}; each later turn sends the same description.`);
