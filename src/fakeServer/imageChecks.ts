@@ -7,7 +7,7 @@
  */
 import { DEFAULT_IMAGE_LIMITS } from '../core/images/imageLimits';
 import { imageSize } from '../core/images/imageSize';
-import { sha256Hex } from '../core/util/contentHash';
+import { hashId } from '../core/util/hashId';
 import type { FakeModel, FakeRoute } from './types';
 
 export interface FoundImage {
@@ -86,6 +86,6 @@ export function seenImages(route: FakeRoute, body: Node): string[] {
   return imagesIn(route, body).map((image) => {
     const bytes = Buffer.from(image.base64, 'base64');
     const size = imageSize(bytes);
-    return `image ${size ? `${size.width}x${size.height}` : 'unreadable'} sha256:${sha256Hex(bytes).slice(0, 12)}`;
+    return `image ${size ? `${size.width}x${size.height}` : 'unreadable'} sha256:${hashId(bytes).slice(0, 12)}`;
   });
 }

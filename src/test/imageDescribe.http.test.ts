@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import { IMAGE_NOTE } from '../core/convert/withoutImages';
 import type { ChatMessage, ChatPart, StreamEvent } from '../core/types';
-import { sha256Hex } from '../core/util/contentHash';
+import { hashId } from '../core/util/hashId';
 import type { DescribingModel } from '../core/request/describeImages';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
@@ -16,7 +16,7 @@ import { gradientPixels, noisePixels, pngOf } from './support/testImages';
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 30_000 };
 const VISION: DescribingModel = { modelId: 'fake-vision', listed: { contextWindow: 128_000, maxOutputTokens: 16_000, imageInput: true } };
 const LIMITS = { contextWindow: 1_000_000, maxOutputTokens: 32_000 };
-const fingerprint = (png: Uint8Array) => `sha256:${sha256Hex(png).slice(0, 12)}`;
+const fingerprint = (png: Uint8Array) => `sha256:${hashId(png).slice(0, 12)}`;
 
 describe('images for a text-only model, described by a vision model (HTTP, fake server)', () => {
   const server = useFakeServer();

@@ -5,7 +5,7 @@
  */
 import type { ChatMessage, ChatPart } from '../types';
 import { BoundedMap } from '../util/boundedMap';
-import { sha256Hex } from '../util/contentHash';
+import { hashId } from '../util/hashId';
 import { fitImage, type FittedImage, type SentImage } from './fitImage';
 import type { ImageLimits } from './imageLimits';
 
@@ -27,7 +27,7 @@ export class ImageFitMemo {
   private readonly fitted = new BoundedMap<string, FittedImage>(64, { weigh: (image) => image.data.byteLength, maxWeight: 64 * 1024 * 1024 });
 
   fit(image: SentImage, limits: ImageLimits): FittedImage {
-    const key = `${limits.maxLongSide}:${limits.maxBytes}:${sha256Hex(image.data)}`;
+    const key = `${limits.maxLongSide}:${limits.maxBytes}:${hashId(image.data)}`;
     const known = this.fitted.get(key);
     if (known) return known;
     const result = fitImage(image, limits);

@@ -5,7 +5,7 @@
  * never changes. Bounded in entries and in characters, like every memo.
  */
 import { BoundedMap } from '../util/boundedMap';
-import { sha256Hex } from '../util/contentHash';
+import { hashId } from '../util/hashId';
 
 export interface ImageDescription {
   /** The model that described the image (named in the text the conversation gets). */
@@ -28,7 +28,7 @@ const IMAGE_KEY = /^[0-9a-f]{64}$/;
 
 /** The memo key: the SHA-256 of the image's bytes (the media type is not needed: the bytes say what they are). */
 export function imageKey(data: Uint8Array): string {
-  return sha256Hex(data);
+  return hashId(data);
 }
 
 /** The text a user message gets in place of the image. Fixed words: only the model and its description vary. */
