@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { IMAGE_DESCRIPTION_BOUNDS, ImageDescriptions, boundedDescription, imageKey } from '../core/images/imageDescriptions';
-import { describingModel } from '../core/images/describingModel';
+import { describingModel } from '../core/models/modelEntries';
 import { ImageDescriber, MAX_DESCRIBED_PER_REQUEST, type DescribeRun } from '../core/request/describeImages';
 import { PersistedStore } from '../core/state/persisted';
 import { validImageDescription } from '../core/state/records';

@@ -7,14 +7,13 @@ import { errorLogLine, unexpectedErrorMessage, UserFacingError } from '../core/r
 import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
 import type { ModelEntry } from '../core/types';
 import { describeModel } from './modelInfo';
-import type { EndpointPart, EndpointRegistry } from './endpointParts';
+import { carriesImages, describerOf, type EndpointPart, type EndpointRegistry } from './endpointParts';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { limitsOf, listedFields, offered } from '../core/models/modelEntries';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
 import { isSideRequest } from '../core/request/sideRequest';
-import { carriesImages, describerOf } from './describer';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
@@ -51,7 +50,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       // The engine's lookup: the table with this endpoint's overrides and what its refusals taught (the one source).
       const { entry, facts } = part.engine.resolve(listed);
       if (!offered(facts, settings)) return [];
-      // A text-only model takes images when a vision model of its endpoint describes them (describer.ts).
+      // A text-only model takes images when a vision model of its endpoint describes them (endpointParts.ts describerOf).
       const described = !entry.imageInput && describes(part);
       return [{ ...describeModel(described ? { ...entry, imageInput: true } : entry, limitsOf(facts), settings, facts, part.config().label), id: pickId }];
     });

@@ -65,7 +65,7 @@ export interface Settings {
   editor?: EditorSettings;
   /**
    * `opencode.imageDescription.model`: the model that describes images for a model without image input; '' (or
-   * absent) = a vision model of the same endpoint, `none` = never (the note stays). images/describingModel.ts.
+   * absent) = a vision model of the same endpoint, `none` = never (the note stays). models/modelEntries.ts describingModel.
    */
   imageDescriptionModel?: string;
   /** Cache lifetimes and warming; absent (tests' literal settings) means the defaults. */

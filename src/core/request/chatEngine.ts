@@ -173,7 +173,7 @@ export class ChatEngine {
     const endpoint: Endpoint = { baseUrl: settings.baseUrl, apiKey: await this.deps.apiKey() };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
     // Before the conversion: a text-only model's images become their (remembered) descriptions.
-    const described = await this.describer.describe(request, signal);
+    const described = request.describeWith && request.imageInput === false ? await this.describer.describe(request, signal) : { request, tally: { requests: 0, costUsd: 0 } };
     const end = await this.attempts({ request: described.request, listed, settings, endpoint, onEvent, signal });
     // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
     const sent = end.sent;
