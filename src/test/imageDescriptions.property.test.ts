@@ -70,6 +70,35 @@ describe('image descriptions (memo key, once per image, bounded persistence)', (
     }), { numRuns: 60 });
   });
 
+  it('two requests with the same image at once share one describing request, counted once; a cancelled one is asked again later', async () => {
+    const { run, calls } = countingRun();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: DescribeRun = async (request, listed, onEvent, signal) => {
+      await gate;
+      if (signal.aborted) throw new Error('cancelled');
+      return run(request, listed, onEvent, signal);
+    };
+    const describer = new ImageDescriber(new ImageDescriptions(), slow, new MemoryLogger(), () => undefined);
+    const image = Uint8Array.from([1, 2, 3]);
+    const ask = (signal: AbortSignal) => describer.describe({ purpose: 'conversation', modelId: 'text-only', messages: [{ role: 'user', parts: [{ kind: 'image', mimeType: 'image/png', data: image }] }], tools: [], imageInput: false, describeWith: VISION }, signal);
+    const both = [ask(new AbortController().signal), ask(new AbortController().signal)];
+    release();
+    const [a, b] = await Promise.all(both);
+    assert.strictEqual(calls.length, 1);
+    assert.strictEqual(a.tally.requests + b.tally.requests, 1);
+    assert.deepStrictEqual(a.request.messages, b.request.messages);
+
+    const other = new ImageDescriber(new ImageDescriptions(), slow, new MemoryLogger(), () => undefined);
+    const stopped = new AbortController();
+    stopped.abort();
+    const cancelled = other.describe({ purpose: 'conversation', modelId: 'text-only', messages: [{ role: 'user', parts: [{ kind: 'image', mimeType: 'image/png', data: image }] }], tools: [], imageInput: false, describeWith: VISION }, stopped.signal);
+    await assert.rejects(cancelled, (error: Error) => error.message === 'The request was cancelled.');
+    const later = await other.describe({ purpose: 'conversation', modelId: 'text-only', messages: [{ role: 'user', parts: [{ kind: 'image', mimeType: 'image/png', data: image }] }], tools: [], imageInput: false, describeWith: VISION }, new AbortController().signal);
+    assert.strictEqual(later.tally.requests, 1, 'a cancellation is not the model failing: the image is asked again');
+    assert.ok(JSON.stringify(later.request.messages).includes('[image described by vision-x'));
+  });
+
   it('what is remembered stays within its bounds and loads back the same; hostile records are dropped on load', () => {
     const arbEntry = fc.record({ key: arbBytes.map(imageKey), model: fc.string({ minLength: 1, maxLength: 30 }), text: fc.string({ maxLength: 9_000 }) });
     const arbHostile = fc.oneof(fc.constant(null), fc.integer(), fc.record({ model: fc.string(), text: fc.integer() }), fc.record({ model: fc.constant(''), text: fc.string() }), fc.record({ model: fc.constant('m'), text: fc.string({ minLength: IMAGE_DESCRIPTION_BOUNDS.maxTextChars + 1, maxLength: IMAGE_DESCRIPTION_BOUNDS.maxTextChars + 50 }) }));

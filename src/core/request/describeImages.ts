@@ -62,9 +62,18 @@ export function describingRequest(modelId: string, image: SentImage): ChatReques
   };
 }
 
+/** What one describing request ended with. */
+interface Described {
+  description?: ImageDescription;
+  cost?: RequestCost;
+  failure?: string;
+  /** The failure was the starting request's cancellation. */
+  cancelled?: boolean;
+}
+
 export class ImageDescriber {
   /** One describing request per image at a time, also when two requests carry it at once. */
-  private readonly inFlight = new Map<string, Promise<{ description?: ImageDescription; cost?: RequestCost; failure?: string }>>();
+  private readonly inFlight = new Map<string, Promise<Described>>();
   /**
    * Images a describing model failed on in this activation (by model and key): not asked again, so a broken or
    * missing vision model costs one request per image, not one per turn, and the note stays the same bytes.
@@ -91,13 +100,17 @@ export class ImageDescriber {
     for (const [key, image] of images) {
       if (this.memo.get(key) || this.failed.has(`${by.modelId}\u0000${key}`) || fresh >= MAX_DESCRIBED_PER_REQUEST) continue;
       fresh++;
-      const result = await this.once(key, image, by, signal);
+      const { result, own } = await this.once(key, image, by, signal);
       if (signal.aborted) throw cancelledError(signal.reason);
-      tally.requests++;
-      tally.costUsd += result.cost?.usd ?? 0;
+      // A describing request another request started is that one's to count.
+      if (own) {
+        tally.requests++;
+        tally.costUsd += result.cost?.usd ?? 0;
+      }
       if (!result.failure) continue;
       failures.push(result.failure);
-      this.failed.set(`${by.modelId}\u0000${key}`, true);
+      // Stopped by the request that started it (the user cancelled that one): not the model's failure.
+      if (!result.cancelled) this.failed.set(`${by.modelId}\u0000${key}`, true);
     }
     const described = fresh - failures.length;
     if (described > 0) this.log.info(`[images] ${by.modelId} described ${described} image(s) for ${request.modelId}; each later turn sends the same description.`);
@@ -105,16 +118,15 @@ export class ImageDescriber {
     return { request: { ...request, messages: withDescriptions(request.messages, (key) => this.memo.get(key)) }, tally };
   }
 
-  private once(key: string, image: SentImage, by: DescribingModel, signal: AbortSignal) {
-    let pending = this.inFlight.get(key);
-    if (!pending) {
-      pending = this.send(key, image, by, signal).finally(() => this.inFlight.delete(key));
-      this.inFlight.set(key, pending);
-    }
-    return pending;
+  private async once(key: string, image: SentImage, by: DescribingModel, signal: AbortSignal): Promise<{ result: Described; own: boolean }> {
+    const pending = this.inFlight.get(key);
+    if (pending) return { result: await pending, own: false };
+    const started = this.send(key, image, by, signal).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, started);
+    return { result: await started, own: true };
   }
 
-  private async send(key: string, image: SentImage, by: DescribingModel, signal: AbortSignal): Promise<{ description?: ImageDescription; cost?: RequestCost; failure?: string }> {
+  private async send(key: string, image: SentImage, by: DescribingModel, signal: AbortSignal): Promise<Described> {
     let text = '';
     const bound = IMAGE_DESCRIPTION_BOUNDS.maxTextChars * 2;
     try {
@@ -127,7 +139,7 @@ export class ImageDescriber {
       this.remembered();
       return { description, cost: outcome.accountedCost };
     } catch (error) {
-      return { failure: error instanceof Error ? error.message : String(error) };
+      return { failure: error instanceof Error ? error.message : String(error), cancelled: signal.aborted };
     }
   }
 }
