@@ -3,9 +3,9 @@
  * returned inside tool results. Memoized by the image's content hash and the limits, so an image seen on
  * every turn is decoded once, and a repeated image is the same object with the same bytes.
  */
-import { createHash } from 'crypto';
 import type { ChatMessage, ChatPart } from '../types';
 import { BoundedMap } from '../util/boundedMap';
+import { hashId } from '../util/hashId';
 import { fitImage, type FittedImage, type SentImage } from './fitImage';
 import type { ImageLimits } from './imageLimits';
 
@@ -27,7 +27,7 @@ export class ImageFitMemo {
   private readonly fitted = new BoundedMap<string, FittedImage>(64, { weigh: (image) => image.data.byteLength, maxWeight: 64 * 1024 * 1024 });
 
   fit(image: SentImage, limits: ImageLimits): FittedImage {
-    const key = `${limits.maxLongSide}:${limits.maxBytes}:${createHash('sha256').update(image.data).digest('hex')}`;
+    const key = `${limits.maxLongSide}:${limits.maxBytes}:${hashId(image.data)}`;
     const known = this.fitted.get(key);
     if (known) return known;
     const result = fitImage(image, limits);

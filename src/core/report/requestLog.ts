@@ -78,6 +78,8 @@ export interface ConversationLog {
   recordedFile?: string;
   /** Requests the warming timer sent for this conversation (never in `records`). */
   warming?: WarmingTally;
+  /** Requests that described this conversation's images for a text-only model (never in `records`; request/describeImages.ts). */
+  describing?: WarmingTally;
   /** Dollars of every request with a known cost (also those `records` no longer holds); `computed` when any was computed. */
   spent?: { usd: number; computed: boolean };
 }
@@ -175,6 +177,14 @@ export class RequestLog {
     if (!log) return;
     const tally = log.warming ?? { requests: 0, costUsd: 0 };
     log.warming = { requests: tally.requests + 1, costUsd: tally.costUsd + (cost?.usd ?? 0) };
+  }
+
+  /** The describing requests one request of a known conversation caused: counted apart, like warming. */
+  addDescribing(sessionId: string, tally: WarmingTally): void {
+    const log = this.conversations.peek(sessionId)?.log;
+    if (!log) return;
+    const sum = log.describing ?? { requests: 0, costUsd: 0 };
+    log.describing = { requests: sum.requests + tally.requests, costUsd: sum.costUsd + tally.costUsd };
   }
 
   /** The most recent request of any conversation. */

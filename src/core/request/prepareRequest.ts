@@ -29,6 +29,7 @@ import { layoutLookup, type AssistantLayout, type NativeReplay } from '../answer
 import type { RouteId } from '../routeId';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
+import type { DescribingModel } from './describeImages';
 
 export interface ChatRequest {
   /** What the request is for (purpose.ts): decides which after-request hooks it feeds. */
@@ -43,6 +44,8 @@ export interface ChatRequest {
   effort?: unknown;
   /** The model accepts images (not given: it does); when false each image is replaced by a note before the trim. */
   imageInput?: boolean;
+  /** For a model without image input: the vision model that describes its images (describeImages.ts), if any. */
+  describeWith?: DescribingModel;
 }
 
 export interface PrepareContext {
