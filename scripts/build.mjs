@@ -1,5 +1,7 @@
 // Bundles the extension into dist/extension.js. The tokenizer (o200k ranks, ~2 MB) is a second bundle,
-// dist/tokenizer.js, required lazily at first use so activation stays fast.
+// dist/tokenizer.js, required lazily at first use so activation stays fast. The image worker (decode, resize,
+// encode: src/core/images/imageWorker.ts) is a third, dist/imageWorker.js, started as a worker thread by
+// imageFitter.ts from beside the extension's bundle.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 
@@ -41,4 +43,9 @@ await esbuild.build({
   ...common,
   entryPoints: ['src/core/tokens/o200k.ts'],
   outfile: 'dist/tokenizer.js',
+});
+await esbuild.build({
+  ...common,
+  entryPoints: ['src/core/images/imageWorker.ts'],
+  outfile: 'dist/imageWorker.js',
 });
