@@ -57,7 +57,7 @@ export class ImageFitter {
     if (this.broken) return Promise.resolve(asItCame(image, `the image worker could not start: ${this.broken}`));
     if (this.queue.length >= (this.options.maxQueued ?? MAX_QUEUED)) return Promise.resolve({ ...asItCame(image, `${this.queue.length} images are already waiting to be fitted`), transient: true });
     return new Promise((resolve) => {
-      const job: FitJob = { id: this.nextId++, mimeType: image.mimeType, data: Uint8Array.from(image.data), limits, plan };
+      const job: FitJob = { id: this.nextId++, mimeType: image.mimeType, data: image.data.slice(), limits, plan };
       this.queue.push({ job, image, resolve });
       this.pump();
     });
