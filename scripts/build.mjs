@@ -39,6 +39,12 @@ if (tooling.length > 0) {
   console.error(`The bundle would ship tooling: ${tooling.join(', ')}`);
   process.exit(1);
 }
+// Nothing is decoded on the extension host: the codecs are the image worker's alone (src/core/images/imageFitter.ts).
+const decoders = Object.keys(extension.metafile.inputs).filter((f) => /node_modules\/(pngjs|jpeg-js)\/|src\/core\/images\/(imageCodec|fitImage)\.ts$/.test(f));
+if (decoders.length > 0) {
+  console.error(`The extension bundle would decode images on the host thread: ${decoders.join(', ')}`);
+  process.exit(1);
+}
 await esbuild.build({
   ...common,
   entryPoints: ['src/core/tokens/o200k.ts'],
