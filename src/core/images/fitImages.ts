@@ -7,7 +7,7 @@
 import { createHash } from 'crypto';
 import type { ChatMessage, ChatPart } from '../types';
 import { BoundedMap } from '../util/boundedMap';
-import type { FittedImage, SentImage } from './fitPlan';
+import { planFit, type FittedImage, type SentImage } from './fitPlan';
 import { ImageFitter, type FitOne } from './imageFitter';
 import type { ImageLimits } from './imageLimits';
 
@@ -35,10 +35,13 @@ export class ImageFitMemo {
 
   constructor(private readonly fitOne: FitOne) {}
 
-  fit(image: SentImage, limits: ImageLimits): Promise<FittedImage> {
-    const key = `${limits.maxLongSide}:${limits.maxBytes}:${createHash('sha256').update(image.data).digest('hex')}`;
+  async fit(image: SentImage, limits: ImageLimits): Promise<FittedImage> {
+    // What the header decides (within the limits, a bomb, not decodable) needs no memo and no hash.
+    const plan = planFit(image, limits);
+    if ('done' in plan) return plan.done;
+    const key = `${limits.maxLongSide}:${limits.maxBytes}:${await contentHash(image.data)}`;
     const known = this.fitted.get(key) ?? this.inFlight.get(key);
-    if (known) return Promise.resolve(known);
+    if (known) return known;
     const job = this.fitOne(image, limits).then((result) => {
       this.inFlight.delete(key);
       if (!result.transient) this.fitted.set(key, result);
@@ -47,6 +50,18 @@ export class ImageFitMemo {
     this.inFlight.set(key, job);
     return job;
   }
+}
+
+/** Hashing a 5 MB photo takes ~20 ms: done a slice at a time, so the host thread is never held that long. */
+const HASH_SLICE = 512 * 1024;
+
+async function contentHash(data: Uint8Array): Promise<string> {
+  const hash = createHash('sha256');
+  for (let at = 0; at < data.byteLength; at += HASH_SLICE) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    hash.update(data.subarray(at, at + HASH_SLICE));
+  }
+  return hash.digest('hex');
 }
 
 let sharedFitter: ImageFitter | undefined;
