@@ -21,8 +21,10 @@ export interface Fit {
   mime: string;
   outcome: string;
   ms: number;
-  /** The event loop's longest delay while fitting (the host thread's longest block). */
+  /** The event loop's longest delay while fitting (the host thread's longest block, scheduling delays included). */
   blockMs: number;
+  /** The host thread's own work while fitting (event-loop utilization's active time): what the fit costs the host. */
+  busyMs: number;
 }
 
 export interface ImageRow {
@@ -75,34 +77,41 @@ const sizeOf = (data: Uint8Array): string => {
 };
 
 /** Runs `work` while the event loop's delay is sampled every millisecond. */
-async function timed<T>(work: () => Promise<T> | T): Promise<{ value: T; ms: number; blockMs: number }> {
+async function timed<T>(work: () => Promise<T> | T): Promise<{ value: T; ms: number; blockMs: number; busyMs: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   // The histogram samples from its first timer turn on: a block before it would go unseen.
   await new Promise((resolve) => setTimeout(resolve, 5));
+  const utilization = performance.eventLoopUtilization();
   const started = performance.now();
   const value = await work();
   const ms = performance.now() - started;
+  const busyMs = performance.eventLoopUtilization(utilization).active;
   // One more turn of the loop, so a block at the very end is sampled too.
   await new Promise((resolve) => setTimeout(resolve, 5));
   histogram.disable();
-  return { value, ms, blockMs: Math.max(0, histogram.max / 1e6 - 1) };
+  return { value, ms, blockMs: Math.max(0, histogram.max / 1e6 - 1), busyMs };
 }
 
 async function fitNow(fitter: ImageFitter, image: { mime: string; data: Uint8Array }): Promise<Fit> {
   const messages: ChatMessage[] = [{ role: 'user', parts: [{ kind: 'toolResult', callId: 'c', text: 'shot', images: [{ mimeType: image.mime, data: image.data }] }] }];
   const memo = new ImageFitMemo((one, limits) => fitter.fit(one, limits));
-  const { value, ms, blockMs } = await timed(() => fitImages(messages, DEFAULT_IMAGE_LIMITS, memo));
+  const { value, ms, blockMs, busyMs } = await timed(() => fitImages(messages, DEFAULT_IMAGE_LIMITS, memo));
   const part = value.messages[0].parts[0];
   const sent = part.kind === 'toolResult' ? part.images?.[0] : undefined;
   const outcome = value.stats.refused ? 'refused (a note)' : value.stats.fitted ? 'fitted' : value.stats.unfit ? 'unfit' : 'unchanged';
-  return { bytes: sent?.data.byteLength ?? 0, size: sent ? sizeOf(sent.data) : '—', mime: sent?.mimeType ?? '—', outcome, ms, blockMs };
+  return { bytes: sent?.data.byteLength ?? 0, size: sent ? sizeOf(sent.data) : '—', mime: sent?.mimeType ?? '—', outcome, ms, blockMs, busyMs };
 }
 
 /** The old path is one synchronous call: its whole time is the host's block. */
 async function fitOld(image: { mime: string; data: Uint8Array }): Promise<Fit> {
   const { value, ms } = await timed(() => oldFitImage(image.data, DEFAULT_IMAGE_LIMITS));
-  return { bytes: value.data.byteLength, size: sizeOf(value.data), mime: value.mimeType, outcome: value.outcome, ms, blockMs: ms };
+  return { bytes: value.data.byteLength, size: sizeOf(value.data), mime: value.mimeType, outcome: value.outcome, ms, blockMs: ms, busyMs: ms };
+}
+
+/** The same measure over an idle wait: the longest delay the machine's load alone causes. */
+export async function idleBlockMs(ms: number): Promise<number> {
+  return (await timed(() => new Promise((resolve) => setTimeout(resolve, ms)))).blockMs;
 }
 
 export async function measureImages(options: { oldBomb?: boolean } = {}): Promise<ImageRow[]> {
