@@ -4,7 +4,7 @@
  * 12 MP photo from a tool reaches the vision model fitted by the worker.
  */
 import * as assert from 'assert';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 import type { ChatMessage, StreamEvent } from '../core/types';
 import { imageSize } from '../core/images/imageSize';
 import { imagesIn } from '../fakeServer/imageChecks';
