@@ -13,6 +13,7 @@ import { repairToolPairs } from './repairToolPairs';
 import { toWireMessages } from './toWireMessages';
 import { withoutImages } from './withoutImages';
 import type { ImageFitStats } from '../images/fitImages';
+import { outsideText } from '../util/excerpt';
 
 export interface ConvertOptions {
   /** The model accepts images; when false each image becomes a note (withoutImages.ts). */
@@ -54,7 +55,7 @@ export function convertRequest(messages: readonly ChatMessage[], options: Conver
 
 /** The conversion's log lines (their text is a contract); nothing when nothing changed. */
 export function logConversion(modelId: string, c: Omit<Conversion, 'messages'>, log: Logger): void {
-  if (c.imagesReplaced > 0) log.warn(`[request] ${modelId} does not accept images; replaced ${c.imagesReplaced} image(s) with a note.`);
+  if (c.imagesReplaced > 0) log.warn(`[request] ${outsideText(modelId)} does not accept images; replaced ${c.imagesReplaced} image(s) with a note.`);
   if (c.imageFit?.fitted) log.info(`[images] Fitted ${c.imageFit.fitted} of ${c.imageFit.images} image(s) to the model's limits: ${c.imageFit.bytesBefore} → ${c.imageFit.bytesAfter} bytes.`);
   if (c.imageFit?.unfit) log.warn(`[images] ${c.imageFit.unfit} image(s) sent as they were (${c.imageFit.firstUnfitReason}); the model may refuse them.`);
   if (c.imageFit?.refused) log.warn(`[images] ${c.imageFit.refused} image(s) not sent, each replaced by a note (${c.imageFit.firstRefusedReason}; not decoded).`);
