@@ -10,6 +10,7 @@ import { BoundedMap } from '../util/boundedMap';
 import { planFit, type FittedImage, type SentImage } from './fitPlan';
 import { ImageFitter, type FitOne } from './imageFitter';
 import type { ImageLimits } from './imageLimits';
+import { sniffMime } from './imageSize';
 
 export interface ImageFitStats {
   /** Images seen (user and tool-result images). */
@@ -69,9 +70,9 @@ let sharedFitter: ImageFitter | undefined;
 /** The extension's one memo and worker: what it holds is a function of the image and the limits alone, so sharing it is safe. */
 export const SHARED_IMAGE_MEMO = new ImageFitMemo((image, limits) => (sharedFitter ??= new ImageFitter()).fit(image, limits));
 
-/** The note a refused image becomes (in a user message, or after a tool's text). */
+/** The note a refused image becomes (in a user message, or after a tool's text): the format its bytes are, not the label it came with. */
 export function refusedImageNote(image: SentImage, reason: string | undefined): string {
-  return `[image ${image.mimeType} omitted: ${reason ?? 'it was refused'}]`;
+  return `[image ${sniffMime(image.data) ?? 'of unknown format'} omitted: ${reason ?? 'it was refused'}]`;
 }
 
 export async function fitImages(messages: readonly ChatMessage[], limits: ImageLimits, memo: ImageFitMemo): Promise<{ messages: ChatMessage[]; stats: ImageFitStats }> {
