@@ -189,7 +189,7 @@ export class ChatEngine {
     const { request, listed, settings, endpoint, signal } = scope;
     const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     // Converted once (its [request] lines logged once): a re-trim after a context-length 400 starts from this.
-    const converted = convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log });
+    const converted = await convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log });
     let prepared = this.prepareFrom(request, listed, converted);
     const switches: RouteSwitch[] = [];
     const refused: string[] = [];

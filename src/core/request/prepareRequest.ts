@@ -7,6 +7,7 @@
 import type { Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { convertRequest, logConversion } from '../convert/convertRequest';
+import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
 import { imageLimitsFor } from '../images/imageLimits';
 import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
@@ -100,17 +101,24 @@ export interface TrimPlan {
   calibrationSpread: number;
 }
 
+/** Synchronous, for tests and tools: the request's images as given (the engine fits them first: convertForRequest). */
 export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
-  return prepareConverted(request, convertForRequest(request, ctx), ctx);
+  return prepareConverted(request, convertFitted(request, undefined, ctx), ctx);
 }
 
 /**
- * The conversion step (convertRequest) and its `[request] …` lines. Once per request: the engine keeps the result
- * for a re-trim after a context-length 400, so those lines are not logged again (a failed attempt changes nothing
- * the conversion reads).
+ * The conversion step: the images fitted to the model's limits (off the host thread: fitImages.ts), then
+ * convertRequest, and their `[images] …` / `[request] …` lines. Once per request: the engine keeps the result for
+ * a re-trim after a context-length 400, so those lines are not logged again (a failed attempt changes nothing the
+ * conversion reads).
  */
-export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'>): WireMessage[] {
-  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, imageLimits: imageLimitsFor(request.modelId), reasoningMemory: ctx.reasoningMemory });
+export async function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'> & { imageMemo?: ImageFitMemo }): Promise<WireMessage[]> {
+  const fitted = request.imageInput !== false ? await fitImages(request.messages, imageLimitsFor(request.modelId), ctx.imageMemo ?? SHARED_IMAGE_MEMO) : undefined;
+  return convertFitted(request, fitted, ctx);
+}
+
+function convertFitted(request: ChatRequest, fitted: { messages: ChatMessage[]; stats: ImageFitStats } | undefined, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'>): WireMessage[] {
+  const { messages, ...changed } = convertRequest(fitted?.messages ?? request.messages, { imageInput: request.imageInput !== false, imageFit: fitted?.stats, reasoningMemory: ctx.reasoningMemory });
   logConversion(request.modelId, changed, ctx.log);
   return messages;
 }
