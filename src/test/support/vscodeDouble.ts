@@ -117,9 +117,13 @@ export const workspace = {
 
 /** Inline completion providers the extension registered (tests call them as the editor would). */
 export const inlineProviders: any[] = [];
+/** The document selector each inline provider was registered for (parallel to inlineProviders). */
+export const inlineSelectors: unknown[] = [];
 export const languages = {
-  registerInlineCompletionItemProvider(_selector: unknown, provider: any): Disposable {
+  registerInlineCompletionItemProvider(selector: unknown, provider: any): Disposable {
     inlineProviders.push(provider);
+    inlineSelectors.length = inlineProviders.length - 1;
+    inlineSelectors.push(selector);
     return new Disposable(() => inlineProviders.splice(inlineProviders.indexOf(provider), 1));
   },
 };
