@@ -12,6 +12,7 @@ import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
 import { calibrationRawTokens } from '../trim/historyTrim';
 import { MessageInterner } from './messageInterner';
+import { firstUserWords } from './conversationName';
 import type { SimRequest } from './simulate';
 
 /**
@@ -80,15 +81,19 @@ export interface ConversationLog {
   warming?: WarmingTally;
   /** Dollars of every request with a known cost (also those `records` no longer holds); `computed` when any was computed. */
   spent?: { usd: number; computed: boolean };
+  /** The user's first words, once a request had any (conversationTitle). */
+  name?: string;
 }
 
-/** The first user text of a conversation, short: what its report's tab and the picker call it. */
+/**
+ * The conversation's name: the user's first words (conversationName.ts), never an attachment's or the system's
+ * text; found once, on the first request that has any.
+ */
 export function conversationTitle(log: ConversationLog): string {
+  if (log.name) return log.name;
   for (const request of log.requests) {
-    const first = request.messages.find((m) => m.role === 'user');
-    const text = typeof first?.content === 'string' ? first.content : first?.content?.find((p) => p.type === 'text')?.text;
-    const line = text?.replace(/\s+/g, ' ').trim();
-    if (line) return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+    const words = firstUserWords(request.messages);
+    if (words) return words;
   }
   return log.sessionId.slice(0, 12);
 }
@@ -141,6 +146,9 @@ export class RequestLog {
   private readonly conversations = new BoundedMap<string, Kept>(MAX_CONVERSATIONS);
   private last: RequestRecord | undefined;
 
+  /** `onAdded`: after each request, with its conversation (the report's list, conversationIndex.ts, follows it). */
+  constructor(private readonly onAdded?: (log: ConversationLog) => void) {}
+
   /** `route`: the request's wire route, once PreparedRequest carries one (composeExtension passes it). */
   add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string, cost?: RequestCost): RequestRecord {
     const record = toRequestRecord(modelId, plan, usage, at, route, cost);
@@ -160,12 +168,14 @@ export class RequestLog {
       calibrationSpread: plan.calibrationSpread,
     });
     log.added++;
+    log.name ??= firstUserWords(plan.input);
     if (log.records.length > MAX_RECORDS_PER_CONVERSATION) {
       log.records.splice(0, log.records.length - MAX_RECORDS_PER_CONVERSATION);
       log.requests.splice(0, log.requests.length - MAX_RECORDS_PER_CONVERSATION);
     }
     this.conversations.set(plan.sessionId, kept);
     this.last = record;
+    this.onAdded?.(log);
     return record;
   }
 
