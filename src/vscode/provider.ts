@@ -47,7 +47,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       // The engine's lookup: the table with this endpoint's overrides and what its refusals taught (the one source).
       const { entry, facts } = part.engine.resolve(listed);
       if (!offered(facts, settings)) return [];
-      return [{ ...describeModel(entry, limitsOf(facts), settings, facts, part.config().label), id: pickId }];
+      return [{ ...describeModel(entry, limitsOf(facts), settings, facts, part.config().label, part.list.unreachable()), id: pickId }];
     });
     this.effortOffers.note(infos);
     return infos;
