@@ -79,7 +79,8 @@ function createParts(context: vscode.ExtensionContext, options: ComposeOptions, 
   const settings = new SettingsReader(log);
   const keys = new ApiKeyStore(context.secrets);
   const { index, saver } = loadConversationIndex(context.globalState, log);
-  context.subscriptions.push(saver);
+  // Not in the command palette: the report's list as data, for the real-VS-Code suite (src/e2e) and automation.
+  context.subscriptions.push(saver, vscode.commands.registerCommand('opencode.reportConversations', () => index.list()));
   const requests = new RequestLog((conversation) => index.note(conversation));
   const memo = new SizeMemo();
   const steps = new WalkthroughSteps();
