@@ -78,10 +78,10 @@ function createParts(context: vscode.ExtensionContext, options: ComposeOptions, 
   const log = vscode.window.createOutputChannel('OpenCode', { log: true });
   const settings = new SettingsReader(log);
   const keys = new ApiKeyStore(context.secrets);
-  const { index, saver } = loadConversationIndex(context.globalState, log);
+  const { index, saver } = loadConversationIndex(context.globalState, log, () => requests.flushAdded());
   // Not in the command palette: the report's list as data, for the real-VS-Code suite (src/e2e) and automation.
-  context.subscriptions.push(saver, vscode.commands.registerCommand('opencode.reportConversations', () => index.list()));
-  const requests = new RequestLog((conversation) => index.note(conversation));
+  context.subscriptions.push(saver, vscode.commands.registerCommand('opencode.reportConversations', () => (requests.flushAdded(), index.list())));
+  const requests = new RequestLog((batch) => index.noteBatch(batch));
   const memo = new SizeMemo();
   const steps = new WalkthroughSteps();
   // The quota is OpenCode Go's: the first enabled Go endpoint's, else the default endpoint's (which then has none).

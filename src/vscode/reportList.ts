@@ -10,7 +10,7 @@ import type { RecordingFile } from './recordings';
 const SAVE_DELAY_MS = 2_000;
 
 /** The index and a disposable that writes what a pending save still holds (the window closes). */
-export function loadConversationIndex(state: vscode.Memento, log: vscode.LogOutputChannel): { index: ConversationIndex; saver: vscode.Disposable } {
+export function loadConversationIndex(state: vscode.Memento, log: vscode.LogOutputChannel, flushFirst?: () => void): { index: ConversationIndex; saver: vscode.Disposable } {
   const { entries, dropped } = loadListed(state.get(CONVERSATION_INDEX_KEY));
   if (dropped > 0) log.warn(`[state] ${CONVERSATION_INDEX_KEY}: ${dropped} saved entr${dropped === 1 ? 'y' : 'ies'} dropped (invalid or over ${entries.length} kept).`);
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -24,7 +24,7 @@ export function loadConversationIndex(state: vscode.Memento, log: vscode.LogOutp
     timer = setTimeout(save, SAVE_DELAY_MS);
     timer.unref?.();
   });
-  return { index, saver: { dispose: () => timer && save() } };
+  return { index, saver: { dispose: () => (flushFirst?.(), timer && save()) } };
 }
 
 interface PickItem extends vscode.QuickPickItem {

@@ -141,6 +141,7 @@ export class ReportPanels implements vscode.Disposable {
   }
 
   private async pick(): Promise<string | undefined> {
+    this.requests.flushAdded();
     const listed = this.index?.list() ?? this.requests.list().map((l) => ({ sessionId: l.sessionId, name: conversationTitle(l), modelId: l.modelId, requests: l.added, firstAt: l.records[0]?.at ?? 0, lastAt: l.records[l.records.length - 1]?.at ?? 0 }));
     const recordings = this.recordings();
     const items = pickItems({ listed, inMemory: (id) => this.requests.get(id) !== undefined, recordings, recordedId: (file) => `${RECORDED}${file}` });

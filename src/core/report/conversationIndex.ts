@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { BoundedMap } from '../util/boundedMap';
 import { MAX_NAME_CHARS } from './conversationName';
-import { conversationTitle, type ConversationLog } from './requestLog';
+import { conversationTitle, type AddedBatch, type ConversationLog } from './requestLog';
 
 export const MAX_LISTED = 200;
 export const CONVERSATION_INDEX_KEY = 'opencode.reportConversations';
@@ -54,8 +54,13 @@ export class ConversationIndex {
     for (const entry of saved) this.byId.set(entry.sessionId, entry);
   }
 
-  /** One request of a conversation was accounted (once per request): its entry is created or updated (newest last). */
-  note(log: ConversationLog): void {
+  /** Requests of conversations were accounted (RequestLog's batch): their entries are created or updated. */
+  noteBatch(batch: readonly AddedBatch[]): void {
+    for (const { log, requests } of batch) this.note(log, requests);
+  }
+
+  /** `requests` more of a conversation were accounted: its entry is created or updated (newest last). */
+  note(log: ConversationLog, requests = 1): void {
     const last = log.records[log.records.length - 1];
     if (!last) return;
     const known = this.byId.peek(log.sessionId);
@@ -64,8 +69,8 @@ export class ConversationIndex {
       sessionId: log.sessionId,
       name: name.slice(0, MAX_NAME_CHARS),
       modelId: log.modelId,
-      // Called once per accounted request: the count goes on across windows and evictions from the request log.
-      requests: (known?.requests ?? 0) + 1,
+      // Counted as the batches come: the count goes on across windows and evictions from the request log.
+      requests: (known?.requests ?? 0) + requests,
       firstAt: known?.firstAt ?? log.records[0].at,
       lastAt: last.at,
     });

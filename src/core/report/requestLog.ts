@@ -93,10 +93,19 @@ export function conversationTitle(log: ConversationLog): string {
   if (log.name) return log.name;
   for (const request of log.requests) {
     const words = firstUserWords(request.messages);
-    if (words) return words;
+    if (words) return (log.name = words);
   }
   return log.sessionId.slice(0, 12);
 }
+
+/** Requests of one conversation accounted since the list last heard of it (conversationIndex.ts). */
+export interface AddedBatch {
+  log: ConversationLog;
+  requests: number;
+}
+
+/** The report's list hears of new requests this long after them, in one batch: nothing of it on the request path. */
+export const LIST_DELAY_MS = 1_000;
 
 export const MAX_CONVERSATIONS = 10;
 export const MAX_RECORDS_PER_CONVERSATION = 500;
@@ -146,8 +155,25 @@ export class RequestLog {
   private readonly conversations = new BoundedMap<string, Kept>(MAX_CONVERSATIONS);
   private last: RequestRecord | undefined;
 
-  /** `onAdded`: after each request, with its conversation (the report's list, conversationIndex.ts, follows it). */
-  constructor(private readonly onAdded?: (log: ConversationLog) => void) {}
+  /** Conversations with requests the list has not heard of yet (only with `onAdded`). */
+  private readonly unheard = new Map<string, AddedBatch>();
+  private listTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * `onAdded`: the requests accounted since the last call, LIST_DELAY_MS after the first of them (or at
+   * flushAdded): the report's list (conversationIndex.ts) follows the conversations off the request path.
+   */
+  constructor(private readonly onAdded?: (batch: AddedBatch[]) => void) {}
+
+  /** Hands the pending batch to `onAdded` now (the list is about to be shown or saved). */
+  flushAdded(): void {
+    if (this.listTimer) clearTimeout(this.listTimer);
+    this.listTimer = undefined;
+    if (this.unheard.size === 0 || !this.onAdded) return;
+    const batch = [...this.unheard.values()];
+    this.unheard.clear();
+    this.onAdded(batch);
+  }
 
   /** `route`: the request's wire route, once PreparedRequest carries one (composeExtension passes it). */
   add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string, cost?: RequestCost): RequestRecord {
@@ -168,14 +194,19 @@ export class RequestLog {
       calibrationSpread: plan.calibrationSpread,
     });
     log.added++;
-    log.name ??= firstUserWords(plan.input);
     if (log.records.length > MAX_RECORDS_PER_CONVERSATION) {
       log.records.splice(0, log.records.length - MAX_RECORDS_PER_CONVERSATION);
       log.requests.splice(0, log.requests.length - MAX_RECORDS_PER_CONVERSATION);
     }
     this.conversations.set(plan.sessionId, kept);
     this.last = record;
-    this.onAdded?.(log);
+    if (this.onAdded) {
+      this.unheard.set(plan.sessionId, { log, requests: (this.unheard.get(plan.sessionId)?.requests ?? 0) + 1 });
+      if (!this.listTimer) {
+        this.listTimer = setTimeout(() => this.flushAdded(), LIST_DELAY_MS);
+        this.listTimer.unref?.();
+      }
+    }
     return record;
   }
 
