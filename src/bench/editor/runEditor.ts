@@ -1,13 +1,16 @@
 /**
- * `npm run bench:editor`: the editor features' figures — image bytes before and after fitting, and the
- * latency inline suggestions add and their cache hit while typing, per route. Prints the tables and writes
+ * `npm run bench:editor`: the editor features' figures — image bytes before and after fitting, the
+ * latency inline suggestions add and their cache hit while typing, per route, inline suggestions in a
+ * 20,000-line file and a 2 MB line beside the old builder, and the commit prompt for 1,000 / 10,000 files. Prints the tables and writes
  * docs/benchmarks/editor.md (--no-write: print only).
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { measureImages, type ImageRow } from './imageRows';
+import { commitTable, measureCommit } from './commitRows';
 import { measureInline, type InlineRow } from './inlineRows';
+import { inlineScaleTable, measureInlineScale } from './inlineScaleRows';
 
 function imageTable(rows: readonly ImageRow[]): string {
   const head = '| Image | Before | After | Outcome | Fit time (once per image) |\n|---|---|---|---|---|';
@@ -24,6 +27,8 @@ async function main(): Promise<void> {
   const write = !process.argv.includes('--no-write');
   const images = measureImages();
   const inline = await measureInline();
+  const inlineScale = await measureInlineScale();
+  const commit = measureCommit();
   const machine = `${os.cpus()[0]?.model ?? 'cpu'} ×${os.availableParallelism()}, load ${os.loadavg()[0].toFixed(2)}, Node ${process.version}`;
   const report = [
     '# Editor features: benchmark',
@@ -39,6 +44,18 @@ async function main(): Promise<void> {
     'A user types 40 characters into the middle of a 600-line file, one request per keystroke (no debounce), against the fake server with no reply delay. "Added by the extension" is each request minus the same body sent straight to the server with `fetch`. The cache hit is the mean over the requests after the first.',
     '',
     inlineTable(inline),
+    '',
+    '## Inline suggestions in large files (issue 29)',
+    '',
+    'Typing 40 characters, one request per keystroke (no debounce), on the chat route, new prompt builder beside the old one (kept in the bench only: `src/bench/editor/legacyInlinePrompt.ts`, a few keystrokes, it takes seconds each). "Prompt build" is the builder alone on the host thread; "added" is the whole request path minus the same body sent with `fetch`. Target: added p95 ≤ 10 ms.',
+    '',
+    inlineScaleTable(inlineScale),
+    '',
+    '## Commit message prompt for large changes (issue 29)',
+    '',
+    'Two hunks per file, folders up to four deep; the old builder beside the new one (`src/bench/editor/legacyCommitPrompt.ts`). The prompt is the system and user messages together.',
+    '',
+    commitTable(commit),
     '',
   ].join('\n');
   process.stdout.write(`${report}\n`);

@@ -58,7 +58,7 @@ function textDocument(uri: Uri, text: string): any {
     return before + Math.min(p.character, lines[line].length);
   };
   const joined = lines.join('\n');
-  return { uri, languageId: 'plaintext', lineCount: lines.length, offsetAt: offset, getText: (range?: Range) => (range ? joined.slice(offset(range.start), offset(range.end)) : joined) };
+  return { uri, languageId: 'plaintext', version: 1, lineCount: lines.length, offsetAt: offset, lineAt: (line: number) => ({ text: lines[line] }), getText: (range?: Range) => (range ? joined.slice(offset(range.start), offset(range.end)) : joined) };
 }
 
 /** An open editor holding `text` (unsaved: the disk is not touched); returns a function that closes it. */
