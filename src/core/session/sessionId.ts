@@ -19,7 +19,7 @@ import { BoundedMap } from '../util/boundedMap';
 export const MAX_SESSION_CLAIMS = 1_000;
 
 /**
- * The base id: a hash of the opening messages. Pure. The benchmark uses it alone: it plans one conversation per
+ * The base id: a hash of the first user message (the system prompt left out). Pure. The benchmark uses it alone: it plans one conversation per
  * trim state, and the first conversation seen with an opening keeps the base id, so it is the engine's id there.
  */
 export function conversationSessionId(messages: readonly WireMessage[]): string {
