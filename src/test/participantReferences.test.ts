@@ -151,6 +151,14 @@ describe('@opencode references: files, selections, images', () => {
     }
   });
 
+  it('a pasted image (no range, a 64-hex id) for a text-only model is named "pasted image (PNG)" in the footer, not by its hash', async () => {
+    const value = { mimeType: 'image/png', data: async () => new Uint8Array(PNG) };
+    const hash = 'a3f1'.repeat(16);
+    const sent = await send('fake-large', 'what is in this screenshot', [{ id: hash, value }]);
+    assert.ok(sent.streamed.endsWith('_Not included in full: pasted image (PNG) (this model does not take images)._'), sent.streamed);
+    assert.ok(!sent.streamed.includes(hash));
+  });
+
   it('a file too large for the allowance is cut with a marker, and the footer says so', async () => {
     // fake-small: 8,192-token window, 2,048 output → the attachments may take about 3K tokens.
     const big = Array.from({ length: 4_000 }, (_, i) => `row ${i} value ${i * 7}`).join('\n');

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { buildInlinePrompt, type InlineDocument } from '../core/inline/inlinePrompt';
 import type { InlineLines } from '../core/inline/inlineWindow';
 import { inlineLogLine } from '../core/inline/inlineLog';
+import { offersInline } from '../core/inline/inlineWhere';
 import { requestSuggestion, type InlineEngine } from '../core/inline/inlineRequest';
 import { InlineScheduler, REAL_TIMERS, type Timers } from '../core/inline/inlineScheduler';
 import type { ListedFields } from '../core/models/modelTable';
@@ -35,6 +36,8 @@ export class OpenCodeInlineProvider implements vscode.InlineCompletionItemProvid
   async provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, _context: vscode.InlineCompletionContext, token: vscode.CancellationToken): Promise<vscode.InlineCompletionItem[] | undefined> {
     const settings = this.deps.settings.current.editor?.inlineSuggestions;
     if (!settings?.enabled || !settings.model) return undefined;
+    // The chat input, the commit box, outputs and the settings editor are documents too: never there.
+    if (!offersInline(document.uri.scheme, document.languageId, settings.languages)) return undefined;
     const version = document.version;
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());

@@ -52,7 +52,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       if (!offered(facts, settings)) return [];
       // A text-only model takes images when a vision model of its endpoint describes them (endpointParts.ts describerOf).
       const described = !entry.imageInput && describes(part);
-      return [{ ...describeModel(described ? { ...entry, imageInput: true } : entry, limitsOf(facts), settings, facts, part.config().label), id: pickId }];
+      return [{ ...describeModel(described ? { ...entry, imageInput: true } : entry, limitsOf(facts), settings, facts, part.config().label, part.list.unreachable()), id: pickId }];
     });
     this.effortOffers.note(infos);
     return infos;
@@ -86,12 +86,12 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       if (error instanceof UserFacingError) {
         const limit = error.kind === 'quota' || error.kind === 'rate' ? await this.explainLimit?.().catch(() => undefined) : undefined;
         const message = limit ? `${error.message} ${limit}` : error.message;
-        this.log.error(errorLogLine(entry.id, limit ? new UserFacingError(error.kind, message, error.detail, error.status) : error));
+        if (!error.logged) this.log.error(errorLogLine(entry.id, limit ? new UserFacingError(error.kind, message, error.detail, error.status) : error));
         this.onFailed?.(error);
-        throw new Error(message);
+        throw chatError(message);
       }
       this.log.error(errorLogLine(entry.id, error));
-      throw new Error(unexpectedErrorMessage(error));
+      throw chatError(unexpectedErrorMessage(error));
     } finally {
       subscription.dispose();
     }
@@ -118,4 +118,15 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     };
     return { part, listed };
   }
+}
+
+/**
+ * The error chat shows: its message alone. VS Code's chat renders an error's stack too, so a stack would show the
+ * message twice with a location in the bundle (`at sc.provideLanguageModelChatResponse (…/dist/extension.js:70:…)`);
+ * the log's line has what a developer needs.
+ */
+function chatError(message: string): Error {
+  const error = new Error(message);
+  error.stack = '';
+  return error;
 }

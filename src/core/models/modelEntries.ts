@@ -27,7 +27,7 @@ export function dataEntries(catalog: EndpointCatalog | undefined, table: ModelTa
 
 /** What the endpoint's own `/models` entry said, as the table's listed fields (an image flag it did not set is unknown). */
 export function listedFields(listed: Partial<ModelEntry> | ListedFields): ListedFields {
-  return { name: listed.name, contextWindow: listed.contextWindow, maxOutputTokens: listed.maxOutputTokens, toolCalling: listed.toolCalling, imageInput: listed.imageInput || undefined };
+  return { name: listed.name, contextWindow: listed.contextWindow, maxOutputTokens: listed.maxOutputTokens, toolCalling: listed.toolCalling, imageInput: listed.imageInput || undefined, ...(listed.api ? { api: listed.api } : {}) };
 }
 
 /** The facts of one model on an endpoint: the table's lookup with the endpoint's settings and what its engine learned. */

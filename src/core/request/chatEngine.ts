@@ -119,14 +119,15 @@ export class ChatEngine {
   }
 
   /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
-  routeFor(modelId: string, settings: Settings = this.deps.settings()): RouteChoice {
-    return chooseRoute(modelId, settings, this.routes, this.refusedPins);
+  routeFor(modelId: string, settings: Settings = this.deps.settings(), statedApi?: RouteId): RouteChoice {
+    return chooseRoute(modelId, settings, this.routes, this.refusedPins, statedApi);
   }
 
   /** Trim and body from the request converted once (convertForRequest in attempts()), again after a context-length 400. */
   private prepareFrom(request: ChatRequest, listed: ListedFields, converted: WireMessage[]): PreparedRequest {
     const settings = this.deps.settings();
-    const choice = this.routeFor(request.modelId, settings);
+    // The route the endpoint's /models states (a custom endpoint's own word) is tried first, not found by trial.
+    const choice = this.routeFor(request.modelId, settings, listed.api);
     const facts = this.factsFor(request.modelId, listed);
     const limits = limitsOf(facts);
     if (!limits.contextWindow) this.noteUnknownWindow(request.modelId, settings.contextLimitFallback);

@@ -158,6 +158,7 @@ function refuseUnfitFixedPart(modelId: string, messages: readonly WireMessage[],
   if (!fixedPartOverBudget(part)) return;
   const error = fixedPartError(part);
   ctx.log.warn(`[history-trim] Not sent: ${error.detail}. ${error.message}`);
+  error.logged = true;
   throw error;
 }
 

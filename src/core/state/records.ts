@@ -114,7 +114,7 @@ const tokenLimit = v.optional(integer(1, MAX_CONTEXT_WINDOW));
 
 /** A cached model entry: its known fields only (others are left out). */
 export const validModelEntry = validator<ModelEntry>(
-  v.object({ id: v.pipe(v.string(), v.minLength(1)), name: v.string(), toolCalling: v.boolean(), imageInput: v.boolean(), limitSource: v.picklist(LIMIT_SOURCES), contextWindow: tokenLimit, maxOutputTokens: tokenLimit }),
+  v.object({ id: v.pipe(v.string(), v.minLength(1)), name: v.string(), toolCalling: v.boolean(), imageInput: v.boolean(), limitSource: v.picklist(LIMIT_SOURCES), contextWindow: tokenLimit, maxOutputTokens: tokenLimit, api: v.optional(v.picklist(ROUTE_IDS)) }),
 );
 
 export interface CachedModelList {
