@@ -29,6 +29,8 @@ export interface TrimOptions {
   minFirstKept?: number;
   /** Messages the last request dropped (with minFirstKept): a hold that drops a different number is a move. */
   lastRemoved?: number;
+  /** Holding the last cut changes the prefix anyway (results newly pruned): then the hold must land low too. */
+  holdMustLandLow?: boolean;
   /** Newest rounds of the current turn that are always sent (default: the whole current turn). */
   keepRounds?: number;
   /** The history split with keepRounds, when the caller already split it (computed once per request). */
@@ -115,7 +117,7 @@ export function trimHistory(messages: readonly WireMessage[], options: TrimOptio
       fullBytes,
       fullNative,
       minDrop,
-      holdIsMove: minDrop !== undefined && options.lastRemoved !== undefined && messages.length - keptIndices(messages.length, parts, minDrop).length !== options.lastRemoved,
+      holdIsMove: options.holdMustLandLow === true || (minDrop !== undefined && options.lastRemoved !== undefined && messages.length - keptIndices(messages.length, parts, minDrop).length !== options.lastRemoved),
       extraGridMoves: options.extraGridMoves,
       fits,
       landsLow: fitsUnder(budget.tokens - geometry.headroom, lowWaterBytes(budget.maxBytes, geometry.headroom)),
