@@ -4,7 +4,7 @@
  * the trim is route-neutral (the cut is the same whatever the route); only the last step asks the route.
  * Pure apart from the memo and the per-conversation state it updates; it logs what it decided.
  */
-import type { Settings } from '../config/settings';
+import { pruneSettingsOf, type Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { convertRequest, logConversion } from '../convert/convertRequest';
 import { imageLimitsFor } from '../images/imageLimits';
@@ -192,7 +192,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     recordedNativeOf: ctx.recordedNative && recordedNativeOf(ctx.recordedNative),
   };
   // Pruned results are re-applied as they were; more are pruned only when the cut must move (pruneEpoch.ts).
-  const pruning = trimWithPrunes(input, options, { prune: ctx.settings.historyTrim.prune, held: grew ? (prior.prunedAt ?? []) : [], heldFirstKept: grew ? prior.lastFirstKept : 0, parts });
+  const pruning = trimWithPrunes(input, options, { prune: pruneSettingsOf(ctx.settings.historyTrim), held: grew ? (prior.prunedAt ?? []) : [], heldFirstKept: grew ? prior.lastFirstKept : 0, parts, truncatedThrough: grew ? prior.truncatedThrough : 0 });
   const { trim, sentInput } = pruning;
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);

@@ -20,6 +20,8 @@ export interface PruneInputs {
   /** The held cut (input index; 0 = none). */
   heldFirstKept: number;
   parts: HistoryParts;
+  /** Messages before this input index keep their cache-stable truncation (truncatedThrough): never pruned. */
+  truncatedThrough: number;
 }
 
 export interface PrunedTrim {
@@ -74,7 +76,7 @@ function freshPrunes(sentInput: readonly WireMessage[], options: TrimOptions, in
     bytes: Number.isFinite(targetBytes) ? Math.max(0, bytes - targetBytes) : 0,
   };
   if (need.raw <= 0 && need.bytes <= 0) return [];
-  const heldFirst = heldDrop === 0 ? parts.headEnd : inputs.heldFirstKept;
+  const heldFirst = Math.max(heldDrop === 0 ? parts.headEnd : inputs.heldFirstKept, inputs.truncatedThrough);
   return choosePrunes({ messages: sentInput, parts, firstKept: heldFirst, already, protectRaw: (inputs.prune?.protectTokens ?? 0) / factor, sizeOf, need });
 }
 
