@@ -4,7 +4,7 @@
  * exactly as the extension applies them to settings, with a warning.
  */
 import { parseArgs } from 'util';
-import { isRouteId, ROUTE_IDS, type RouteId } from '../core/routes/route';
+import { isRouteId, ROUTE_IDS, type RouteId } from '../core/routeId';
 import type { ModelLimits } from '../core/types';
 
 export const USAGE =

@@ -15,7 +15,7 @@ import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ModelLimits } from '../core/types';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 import type { ReplayRequest } from '../core/replay/replayFile';
 import { RouteCaches } from './routeUsage';
 

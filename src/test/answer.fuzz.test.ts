@@ -11,7 +11,7 @@ import { AnswerAssembler } from '../core/answer/assembler';
 import { stoppedNote } from '../core/answer/notes';
 import { ToolCallArgumentsError } from '../core/answer/toolCallError';
 import type { WireEvent } from '../core/answer/wireEvent';
-import { ROUTE_IDS } from '../core/routes/route';
+import { ROUTE_IDS } from '../core/routeId';
 import type { StreamEvent } from '../core/types';
 
 const key = fc.constantFrom('0', '1', '2', 'fc_a');

@@ -4,7 +4,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { stoppedNote } from '../core/answer/notes';
 import { callsOf, readSplit, textOf } from './support/routeHarness';
 import { WIRE_SCRIPTS, wireOf, type WireCall } from './support/wireScripts';

@@ -7,8 +7,9 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { DEFAULT_CACHE_LIFETIME, isOpenAiFamily, longLivedWrites, type CacheLifetime } from '../core/routes/cacheLifetime';
-import { routeById } from '../core/routes/registry';
-import type { BodyInput, RouteId } from '../core/routes/route';
+import { routeById } from '../core/routes/registry/registry';
+import type { RouteId } from '../core/routeId';
+import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 
 const TOOLS: WireTool[] = [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];

@@ -9,7 +9,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import OpenAI from 'openai';
 import { openAIClientOptions } from '../core/request/clientOptions';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { sendRoute } from '../core/routes/routeHttp';
 import { clientFor } from '../core/request/chatTransport';
 import { streamRoute } from '../core/request/routeTransport';

@@ -11,7 +11,7 @@ import type { NormalizedUsage } from '../core/types';
 import type { FakeModel } from '../fakeServer';
 import { chat, engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 5_000 };
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 8_000 };

@@ -2,7 +2,8 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { CONTROLS } from '../core/models/reasoningControl';
-import { effortFields, mergeEffort, type EffortSubject } from '../core/routes/effort';
+import { type EffortSubject } from '../core/models/reasoningControl';
+import { effortFields, mergeEffort } from '../core/routes/effort';
 import { allCards, cardOf } from './support/modelCards';
 import { effortConfigurationSchema, EFFORT_PROPERTY } from '../core/routes/effortPicker';
 import { buildGeminiBody } from '../core/routes/gemini/geminiBody';

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { APIError } from 'openai';
 import { BreakpointCache, LOOKBACK_BLOCKS, promptBlocks } from '../cacheModel/breakpointCache';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 import type { FaultSpec } from '../fakeServer';
 import { useFakeServer } from './support/suiteHooks';
 import { askRoute } from './support/routeClient';

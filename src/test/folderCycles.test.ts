@@ -13,19 +13,7 @@ import * as path from 'path';
 const SRC = path.join(__dirname, '..', '..', 'src');
 
 const KNOWN_PAIRS = [
-  'answer <-> routes',
-  'config <-> models',
-  'config <-> request',
-  'models <-> routes',
-  'models <-> routes/select',
   'replay <-> trim',
-  'request <-> routes',
-  'request <-> state',
-  'routes <-> routes/chat',
-  'routes <-> routes/gemini',
-  'routes <-> routes/messages',
-  'routes <-> routes/responses',
-  'state <-> trim',
 ];
 
 function productFiles(dir: string): string[] {

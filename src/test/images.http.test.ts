@@ -4,7 +4,7 @@
  * a large image reaches the server resized, and a tool's image reaches a vision model natively on each route.
  */
 import * as assert from 'assert';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 import type { ChatMessage, StreamEvent } from '../core/types';
 import { imageSize } from '../core/images/imageSize';
 import { toolImageNote } from '../core/convert/withoutImages';

@@ -9,7 +9,7 @@ import { offered, resolveEntry } from '../core/models/modelEntries';
 import type { ModelCard, ModelData } from '../core/models/modelData';
 import { MODEL_TABLE, ModelTable, pricesFor, type ModelQuery } from '../core/models/modelTable';
 import { CONTROLS } from '../core/models/reasoningControl';
-import { ROUTE_IDS, type RouteId } from '../core/routes/route';
+import { ROUTE_IDS, type RouteId } from '../core/routeId';
 import { SAVED_COPY, SNAPSHOT_FILE, snapshotSource } from '../tools/snapshotUpdate';
 
 const data = (zen: Record<string, ModelCard>, go: Record<string, ModelCard> = {}, date = '2027-01-01'): ModelData => ({ date, source: 'test', zen, go });

@@ -5,7 +5,7 @@
  * moves each request's messages start with the previous request's, byte for byte.
  */
 import * as assert from 'assert';
-import type { RouteId } from '../core/routes/route';
+import type { RouteId } from '../core/routeId';
 import type { ChatMessage } from '../core/types';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { engineFor, MemoryStore } from './support/engineHarness';

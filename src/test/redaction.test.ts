@@ -9,7 +9,7 @@ import type { AddressInfo } from 'net';
 import fc from 'fast-check';
 import { APIConnectionError, APIError } from 'openai';
 import { resolveSettings } from '../core/config/settings';
-import { apiKeyProblem } from '../core/config/apiKeyFormat';
+import { apiKeyProblem } from '../core/request/apiKeyFormat';
 import { retryLine, truncationLine } from '../core/request/streamLog';
 import { StreamInterruptedError } from '../core/request/streamErrors';
 import { errorDetail, toUserFacingError } from '../core/request/userFacingError';

@@ -5,7 +5,7 @@ import { buildChatBody } from '../core/routes/chat/chatBody';
 import { buildMessagesBody, FALLBACK_MAX_TOKENS } from '../core/routes/messages/messagesBody';
 import { previousRequestEnd } from '../core/routes/messages/cacheBreakpoints';
 import { anthropicToolId, responsesItemId } from '../core/routes/callIds';
-import { NativeReplayMemory, type AssistantLayout } from '../core/routes/nativeReplay';
+import { NativeReplayMemory, type AssistantLayout } from '../core/answer/nativeReplay';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { conversationArb } from './support/conversationArb';

@@ -1,10 +1,10 @@
 /** The Gemini route over real HTTP against the fake OpenCode server's `/models/{id}:streamGenerateContent`. */
 import * as assert from 'assert';
 import { APIError } from 'openai';
-import { NativeReplayMemory } from '../core/routes/nativeReplay';
+import { NativeReplayMemory } from '../core/answer/nativeReplay';
 import { effortFields, mergeEffort } from '../core/routes/effort';
 import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
-import type { EffortSubject } from '../core/routes/effort';
+import type { EffortSubject } from '../core/models/reasoningControl';
 import { classifyOpenCodeError } from '../core/routes/select/openCodeErrors';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage } from '../core/wire/wireTypes';

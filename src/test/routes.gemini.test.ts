@@ -1,13 +1,13 @@
 /** The Gemini route's body, schema reduction, tool names and stream reader (no HTTP: see routes.gemini.http.test.ts). */
-import { KEY_HEADER } from '../core/request/clientOptions';
+import { KEY_HEADER } from '../core/routes/headers';
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
 import { geminiToolName, originalToolName } from '../core/routes/gemini/geminiToolNames';
 import { newGeminiReader } from '../core/routes/gemini/geminiStream';
 import { geminiUsage } from '../core/routes/gemini/geminiUsage';
-import { routeById } from '../core/routes/registry';
-import { NativeReplayMemory } from '../core/routes/nativeReplay';
+import { routeById } from '../core/routes/registry/registry';
+import { NativeReplayMemory } from '../core/answer/nativeReplay';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { geminiFrames } from '../fakeServer/geminiFrames';

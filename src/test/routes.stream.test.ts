@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { ToolCallArgumentsError } from '../core/answer/toolCallError';
 import { responsesFrames } from '../fakeServer/responsesFrames';
 import { fakeSignature, messagesFrames } from '../fakeServer/messagesFrames';

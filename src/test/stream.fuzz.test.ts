@@ -7,7 +7,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { SseDecoder, type SseEvent } from '../core/stream/sseDecoder';
 import { usageEvent } from './support/routeHarness';
 import type { StreamEvent } from '../core/types';

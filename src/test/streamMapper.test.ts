@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import { ThinkTagSplitter } from '../core/stream/thinkTagSplitter';
 import { ToolCallArgumentsError } from '../core/answer/toolCallError';
 import { ChatCallFeed } from './support/chatCallFeed';

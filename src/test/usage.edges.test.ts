@@ -4,7 +4,7 @@
  * chunk-level usageMetadata, trailing usage frames that merge, and prompt_tokens that exclude the cache reads.
  */
 import * as assert from 'assert';
-import { routeById } from '../core/routes/registry';
+import { routeById } from '../core/routes/registry/registry';
 import type { NormalizedUsage } from '../core/types';
 import { mergeUsage } from '../core/usage/mergeUsage';
 import { normalizeUsage, readUsage } from '../core/usage/normalizeUsage';

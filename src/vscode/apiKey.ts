@@ -6,7 +6,7 @@
  * cannot be a header value (control character, space, non-ASCII) is refused when typed and when read, never quoted.
  */
 import * as vscode from 'vscode';
-import { apiKeyProblem, InvalidApiKeyError } from '../core/config/apiKeyFormat';
+import { apiKeyProblem, InvalidApiKeyError } from '../core/request/apiKeyFormat';
 import type { EndpointConfig } from '../core/config/endpoints';
 import { isOpenCodeUrl } from '../core/config/endpoint';
 

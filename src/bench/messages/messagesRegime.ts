@@ -14,7 +14,7 @@ import { repairedHistory } from '../../core/convert/convertRequest';
 import { accountUsage } from '../../core/request/accountUsage';
 import { planTrim } from '../../core/request/prepareRequest';
 import { anthropicUsage } from '../../core/routes/messages/messagesUsage';
-import { routeById } from '../../core/routes/registry';
+import { routeById } from '../../core/routes/registry/registry';
 import { Calibrations } from '../../core/trim/calibration';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';

@@ -17,7 +17,7 @@ import { requestCost } from '../../core/cost/requestCost';
 import type { Logger } from '../../core/log';
 import { planTrim } from '../../core/request/prepareRequest';
 import type { AnthropicTtl } from '../../core/routes/cacheLifetime';
-import { routeById } from '../../core/routes/registry';
+import { routeById } from '../../core/routes/registry/registry';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import type { NormalizedUsage } from '../../core/types';

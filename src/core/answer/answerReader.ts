@@ -4,8 +4,9 @@
  * its error (errorFrame.ts) and OpenCode's cost field are read the same for every route.
  */
 import { randomUUID } from 'crypto';
-import type { RouteId, ReadResult, StreamReader } from '../routes/route';
-import type { AssistantLayout } from '../routes/nativeReplay';
+import type { RouteId } from '../routeId';
+import type { ReadResult, StreamReader } from './streamReader';
+import type { AssistantLayout } from './nativeReplay';
 import type { StreamEvent } from '../types';
 import { isRecord } from '../util/isRecord';
 import { AnswerAssembler, type AnswerResult } from './assembler';

@@ -10,8 +10,8 @@
  * - finish reason, end marker, OpenCode's cost; native items laid out in arrival order (nativeReplay.ts);
  * - which payloads are progress (a keep-alive or a cost frame is not: the idle timeout keeps running).
  */
-import { LayoutRecorder, type AssistantLayout } from '../routes/nativeReplay';
-import type { RouteId } from '../routes/route';
+import { LayoutRecorder, type AssistantLayout } from './nativeReplay';
+import type { RouteId } from '../routeId';
 import type { NormalizedUsage, StreamEvent } from '../types';
 import { stoppedNote } from './notes';
 import { ToolCalls, type CallVerdict, type DroppedCall } from './toolCalls';

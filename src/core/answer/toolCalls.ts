@@ -10,7 +10,7 @@
  *   answer's seed, the call's position, name and arguments (deterministic, so the same stream gives the same id;
  *   VS Code keeps it in the history, so the next request's prefix keeps its bytes).
  */
-import { createHash } from 'crypto';
+import { hashId } from '../util/hashId';
 import { parseToolInput, ToolCallArgumentsError } from './toolCallError';
 
 interface OpenCall {
@@ -90,5 +90,5 @@ function merge(call: OpenCall, piece: { id?: string; name?: string }): void {
 }
 
 function synthesizedId(seed: string, position: number, call: OpenCall): string {
-  return `call_${createHash('sha256').update(JSON.stringify([seed, position, call.name, call.args])).digest('hex').slice(0, 24)}`;
+  return `call_${hashId(JSON.stringify([seed, position, call.name, call.args]), 24)}`;
 }

@@ -5,7 +5,7 @@
  */
 
 import type { EndpointCatalog } from '../models/modelData';
-import { validateModelOverrides, type ModelOverride } from '../routes/select/modelOverrides';
+import { validateModelOverrides, type ModelOverride } from '../models/modelOverrides';
 import type { AnthropicTtl, CacheLifetime, OpenAiRetention } from '../routes/cacheLifetime';
 import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';

@@ -5,7 +5,7 @@
  * only improves a request: an id no family matches goes to Chat Completions and a wrong guess corrects itself on
  * the gateway's "not supported for format" answer.
  */
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 import type { EndpointCatalog } from './modelData';
 
 export interface Family {

@@ -8,7 +8,7 @@
  * package speaks Responses, the Anthropic one Messages, the Google one Gemini), else the provider's npm (the
  * OpenAI-compatible package: Chat Completions). Reasoning controls come from `reasoning_options` (docs/effort.md).
  */
-import { isRouteId, type RouteId } from '../routes/route';
+import { isRouteId, type RouteId } from '../routeId';
 import { isRecord } from '../util/isRecord';
 import { isNonNegative, recordField } from '../util/jsonFields';
 import { isFreeTierId } from './familyRule';

@@ -8,7 +8,7 @@
  * it (learnedInputLimit). Prompt sizes are in the endpoint's tokens (reported usage; the trim's calibrated
  * estimate for a refused prompt). The model table applies them (modelTable.ts); the engine teaches them.
  */
-import { PerModel } from '../state/perModel';
+import { PerModel } from '../util/perModel';
 import { MIN_CONTEXT_WINDOW, type LearnedLimitRecord } from '../state/records';
 
 export type LearnedLimit = Readonly<LearnedLimitRecord>;

@@ -2,7 +2,7 @@
  * The shape of model data, whatever it came from (the bundled snapshot, models.dev's live answer): per OpenCode
  * endpoint, per model id, what the model is. Produced only by fromModelsDev.ts, so both sources follow one rule.
  */
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 import type { ReasoningControl } from './reasoningControl';
 
 /** The OpenCode endpoints with published model data. A custom endpoint has none of its own. */

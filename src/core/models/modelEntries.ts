@@ -4,11 +4,18 @@
  * the endpoint's refusals taught (learnedLimits.ts) applied by the same lookup. Every request (chat, inline, commit)
  * and the picker get their limits from here, through the endpoint's engine (ChatEngine.resolve).
  */
-import type { Settings } from '../config/settings';
 import type { ModelEntry, ModelLimits } from '../types';
 import type { LearnedLimit } from './learnedLimits';
 import type { EndpointCatalog } from './modelData';
+import type { ModelOverride } from './modelOverrides';
 import { MODEL_TABLE, type FactSource, type ListedFields, type ModelFacts, type ModelTable } from './modelTable';
+
+/** The settings the model facts read (structurally a part of config's Settings; models never imports config). */
+export interface ModelSettings {
+  catalog?: EndpointCatalog;
+  models?: Readonly<Record<string, ModelOverride>>;
+  showFreeModels?: boolean;
+}
 
 const LIMIT_SOURCES: Partial<Record<FactSource, ModelEntry['limitSource']>> = { setting: 'setting', learned: 'learned', live: 'bundled', snapshot: 'bundled', endpoint: 'endpoint', estimate: 'estimated', fallback: 'fallback' };
 
@@ -24,7 +31,7 @@ export function listedFields(listed: Partial<ModelEntry> | ListedFields): Listed
 }
 
 /** The facts of one model on an endpoint: the table's lookup with the endpoint's settings and what its engine learned. */
-export function modelFacts(modelId: string, listed: ListedFields, settings: Pick<Settings, 'catalog' | 'models'>, learned?: LearnedLimit, table: ModelTable = MODEL_TABLE): ModelFacts {
+export function modelFacts(modelId: string, listed: ListedFields, settings: Pick<ModelSettings, 'catalog' | 'models'>, learned?: LearnedLimit, table: ModelTable = MODEL_TABLE): ModelFacts {
   return table.lookup({ modelId, catalog: settings.catalog, override: settings.models?.[modelId], listed: listedFields(listed), learned });
 }
 
@@ -37,7 +44,7 @@ export function limitsOf(facts: ModelFacts): ModelLimits {
 }
 
 /** A listed model with what the table knows: the entry the engine trims for and the picker describes. */
-export function resolveEntry(listed: ModelEntry, settings: Pick<Settings, 'catalog' | 'models'>, table: ModelTable = MODEL_TABLE, learned?: LearnedLimit): { entry: ModelEntry; facts: ModelFacts } {
+export function resolveEntry(listed: ModelEntry, settings: Pick<ModelSettings, 'catalog' | 'models'>, table: ModelTable = MODEL_TABLE, learned?: LearnedLimit): { entry: ModelEntry; facts: ModelFacts } {
   const facts = modelFacts(listed.id, listed, settings, learned, table);
   const entry: ModelEntry = {
     id: listed.id,
@@ -51,6 +58,6 @@ export function resolveEntry(listed: ModelEntry, settings: Pick<Settings, 'catal
 }
 
 /** The picker hides free-tier models unless opencode.showFreeModels is on (OpenCode refuses them to other clients). */
-export function offered(facts: ModelFacts, settings: Pick<Settings, 'showFreeModels'>): boolean {
+export function offered(facts: ModelFacts, settings: Pick<ModelSettings, 'showFreeModels'>): boolean {
   return !facts.free || settings.showFreeModels === true;
 }

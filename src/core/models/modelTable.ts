@@ -14,9 +14,9 @@
  * ceiling learned from refusals while the data does not explain them (learnedLimits.ts). One matching rule
  * (familyRule.bareId). Pure apart from the live data it holds.
  */
-import type { ModelOverride } from '../routes/select/modelOverrides';
-import type { EffortSubject } from '../routes/effort';
-import type { RouteId } from '../routes/route';
+import type { ModelOverride } from './modelOverrides';
+import type { EffortSubject } from './reasoningControl';
+import type { RouteId } from '../routeId';
 import { SNAPSHOT } from './data/snapshot';
 import { estimateFor, type Estimate } from './estimate';
 import { bareId, familyOf, isFreeTierId } from './familyRule';

@@ -2,7 +2,7 @@
  * How a model reasons and which request field carries the level the user picks (docs/effort.md). Data types and
  * the table of controls; the rule that turns a level into request fields is routes/effort.ts.
  */
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 
 /** What VS Code's picker offers. `off`/`on` are a thinking toggle; the rest are effort levels. */
 export type EffortLevel = 'off' | 'on' | 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
@@ -37,3 +37,11 @@ export const CONTROLS: Readonly<Record<EffortField, { routes: readonly RouteId[]
   'gemini-level': { routes: ['gemini'], levels: ['minimal', 'low', 'medium', 'high'] },
   'gemini-budget': { routes: ['gemini'], levels: ['off', 'low', 'medium', 'high', 'max'] },
 };
+
+/** What the rule reads of a model: its route and, on that route, its reasoning control (modelTable.cardOn). */
+export interface EffortSubject {
+  id: string;
+  route: RouteId;
+  reasoningControl?: ReasoningControl;
+  maxOutputTokens?: number;
+}

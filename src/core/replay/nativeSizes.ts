@@ -4,7 +4,7 @@
  * recording — which has the history but not the items — measures each message as the live trim did and lands on
  * the same cuts (docs/report.md "What a recording holds"). Pure.
  */
-import { nativeKey } from '../routes/nativeReplay';
+import { nativeKey } from '../answer/nativeReplay';
 import type { MessageSize } from '../trim/messageSize';
 import type { WireMessage } from '../wire/wireTypes';
 

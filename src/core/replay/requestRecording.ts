@@ -5,7 +5,7 @@
  * sent (sentRecord.ts), the line also carries it as `"sent":{…}` — a field older readers ignore.
  */
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { nativeKey } from '../routes/nativeReplay';
+import { nativeKey } from '../answer/nativeReplay';
 import type { SentRecord } from './sentRecord';
 
 /** `sent` with its native sizes narrowed to the messages this line writes (earlier lines carry the rest). */

@@ -6,7 +6,7 @@
  * The history itself stays the trim's input (what the trim measured, so a replay lands on the real cuts); what the
  * final body left out of it (a `reasoning_content` the endpoint refused) is named in `omitted`. Pure.
  */
-import { isRouteId, type RouteId } from '../routes/route';
+import { isRouteId, type RouteId } from '../routeId';
 import { checkedNativeSizes, type NativeSizes } from './nativeSizes';
 import { isRecord } from '../util/isRecord';
 

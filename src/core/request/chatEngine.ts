@@ -8,9 +8,9 @@ import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
 import { MAX_REFUSED_PARAMS, validCalibration, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
-import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../routes/nativeReplay';
-import { routeById } from '../routes/registry';
-import type { RouteId } from '../routes/route';
+import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../answer/nativeReplay';
+import { routeById } from '../routes/registry/registry';
+import type { RouteId } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { limitsOf, modelFacts, resolveEntry } from '../models/modelEntries';
 import type { ListedFields, ModelFacts } from '../models/modelTable';
@@ -19,7 +19,7 @@ import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch }
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
 import { Calibrations } from '../trim/calibration';
-import { MAX_MODELS } from '../state/perModel';
+import { MAX_MODELS } from '../util/perModel';
 import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
 import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
@@ -65,7 +65,7 @@ export class ChatEngine {
   readonly reasoningMemory: ReasoningMemory;
   /** Which conversation owns each opening (the session id and trim-state key). */
   readonly sessionIds: SessionIds;
-  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (routes/nativeReplay.ts). */
+  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (answer/nativeReplay.ts). */
   readonly nativeReplay: NativeReplayMemory;
   /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
   readonly routes: LearnedRoutes;

@@ -9,6 +9,7 @@
  */
 import type { ClientOptions as OpenAIOptions } from 'openai';
 import { redactUrl } from '../util/redact';
+import { KEY_HEADER, type KeyHeaderName } from '../routes/headers';
 import { EXTENSION_VERSION } from './version';
 
 /** The extension's name as it introduces itself to endpoints (OpenCode asks clients for their own User-Agent). */
@@ -25,12 +26,6 @@ export function userAgent(): string {
   return `${CLIENT_NAME}/${EXTENSION_VERSION}${hostPart}`;
 }
 
-/**
- * Internal request header naming where the route wants the key: `authorization` (Bearer, the default),
- * `x-api-key` (/messages) or `x-goog-api-key` (Gemini). The fetch wrapper consumes it; it is never sent.
- */
-export const KEY_HEADER = 'x-opencode-key-header';
-export type KeyHeaderName = 'authorization' | 'x-api-key' | 'x-goog-api-key';
 const KEY_HEADERS: readonly KeyHeaderName[] = ['authorization', 'x-api-key', 'x-goog-api-key'];
 
 /** Headers that reach the endpoint besides the key: the body's framing and the ones our routes set. */

@@ -25,9 +25,10 @@ import { historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import { fixedPartError, fixedPartOverBudget, measureFixedPart } from './fixedPartFit';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { recordedNativeOf, type NativeSizeMap } from '../replay/nativeSizes';
-import { DEFAULT_ROUTE, routeById } from '../routes/registry';
-import { layoutLookup, type NativeReplay } from '../routes/nativeReplay';
-import type { BodyInput, Route, RouteId, SamplingOptions } from '../routes/route';
+import { DEFAULT_ROUTE, routeById } from '../routes/registry/registry';
+import { layoutLookup, type NativeReplay } from '../answer/nativeReplay';
+import type { RouteId } from '../routeId';
+import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
 
 export interface ChatRequest {

@@ -5,16 +5,10 @@
  * ourselves can be dropped, and only when the error names one.
  */
 import { APIError } from 'openai';
-import { routeById } from '../routes/registry';
-import type { RouteId } from '../routes/route';
+import { routeById } from '../routes/registry/registry';
+import { DROPPABLE_PARAMS, type DroppableParam } from '../routes/droppableParams';
+import type { RouteId } from '../routeId';
 
-/**
- * Chat's names first; then the native routes' own (Responses max_output_tokens/include/reasoning, Messages
- * stop_sequences); then the thinking-effort fields (sendBody.ts), so a level a model refuses is dropped too; then the
- * cache lifetimes (routes/cacheLifetime.ts: `prompt_cache_retention`, and `ttl` inside Messages' cache_control markers).
- */
-export const DROPPABLE_PARAMS = ['temperature', 'top_p', 'max_tokens', 'stop', 'tool_choice', 'stream_options', 'reasoning_content', 'max_output_tokens', 'stop_sequences', 'include', 'reasoning_effort', 'reasoning', 'thinkingConfig', 'thinking', 'output_config', 'prompt_cache_retention', 'ttl'] as const;
-export type DroppableParam = (typeof DROPPABLE_PARAMS)[number];
 
 const REFUSAL = /unsupported|not supported|unrecognized|unknown|not allowed|extra (inputs|fields)|not permitted|invalid param/i;
 

@@ -8,8 +8,8 @@
  * the setting is wrong — instead of a refusal and a second request on every request.
  */
 import type { Settings } from '../config/settings';
-import { routeById } from '../routes/registry';
-import type { RouteId } from '../routes/route';
+import { routeById } from '../routes/registry/registry';
+import type { RouteId } from '../routeId';
 import type { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { routeSwitchLine } from '../routes/select/routeLog';
 import { nextRoute, selectRoute, type RouteChoice } from '../routes/select/selectRoute';

@@ -11,7 +11,8 @@
  */
 import { APIError } from 'openai';
 import { sendRoute, ssePayloads } from '../routes/routeHttp';
-import type { ReadResult, Route, StreamReader } from '../routes/route';
+import type { ReadResult, StreamReader } from '../answer/streamReader';
+import type { Route } from '../routes/route';
 import { AnswerEnd } from '../stream/answerEnd';
 import { bodyText, peekBody } from '../stream/bodyPeek';
 import { ToolCallArgumentsError } from '../answer/toolCallError';

@@ -11,8 +11,8 @@ import type { EndpointCatalog } from '../models/modelData';
 import { MODEL_TABLE, type RouteCard } from '../models/modelTable';
 import { EFFORT_LEVELS } from '../models/reasoningControl';
 import { effortFields, mergeEffort, type EffortChoice } from '../routes/effort';
-import type { RouteId } from '../routes/route';
-import { routeById } from '../routes/registry';
+import type { RouteId } from '../routeId';
+import { routeById } from '../routes/registry/registry';
 import type { PreparedRequest } from './prepareRequest';
 import { withoutParams } from './refusedParams';
 

@@ -9,6 +9,7 @@
  */
 import type { BodyInput } from './route';
 import { isRecord } from '../util/isRecord';
+import { CACHE_RULES } from '../cost/cacheRules';
 
 export type OpenAiRetention = '24h' | 'default';
 export type AnthropicTtl = '5m' | '1h';
@@ -57,4 +58,17 @@ export function longLivedWrites(body: Record<string, unknown>): boolean {
   if (Array.isArray(body.system)) blocks.push(...body.system);
   if (Array.isArray(body.messages)) for (const message of body.messages) if (isRecord(message) && Array.isArray(message.content)) blocks.push(...message.content);
   return blocks.some((block) => isRecord(block) && isRecord(block.cache_control) && block.cache_control.ttl === '1h');
+}
+
+/**
+ * How long an OpenAI-style prefix lives unread (also Gemini's implicit cache, whose lifetime is not published: the
+ * low end), ms; undefined with the 24-hour retention, which outlives any pause worth warming for.
+ */
+export function inMemoryPrefixMs(body: Record<string, unknown>): number | undefined {
+  return body.prompt_cache_retention === '24h' ? undefined : CACHE_RULES.openaiInMemory.lifetimeMs;
+}
+
+/** Anthropic's breakpoints live 5 minutes, or an hour with `ttl: "1h"`. */
+export function breakpointPrefixMs(body: Record<string, unknown>): number {
+  return (longLivedWrites(body) ? CACHE_RULES.anthropic1h : CACHE_RULES.anthropic5m).lifetimeMs;
 }

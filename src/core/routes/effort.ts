@@ -5,8 +5,7 @@
  * model does not offer returns undefined (the caller drops it and logs why).
  */
 import { isRecord } from '../util/isRecord';
-import type { EffortLevel, ReasoningControl } from '../models/reasoningControl';
-import type { RouteId } from './route';
+import type { EffortLevel, EffortSubject } from '../models/reasoningControl';
 
 export type EffortChoice = EffortLevel | 'default';
 type Patch = Record<string, unknown>;
@@ -16,14 +15,6 @@ const ANTHROPIC_BUDGET: Partial<Record<EffortLevel, number>> = { low: 4_096, med
 /** Gemini 2.5-style budgets (0 = off). */
 const GEMINI_BUDGET: Partial<Record<EffortLevel, number>> = { off: 0, low: 1_024, medium: 8_192, high: 24_576, max: 32_768 };
 const MIN_ANTHROPIC_BUDGET = 1_024;
-
-/** What the rule reads of a model: its route and, on that route, its reasoning control (modelTable.cardOn). */
-export interface EffortSubject {
-  id: string;
-  route: RouteId;
-  reasoningControl?: ReasoningControl;
-  maxOutputTokens?: number;
-}
 
 export interface EffortContext {
   /** The request's max_tokens (Messages): a budget must stay below it. */

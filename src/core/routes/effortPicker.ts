@@ -5,7 +5,7 @@
  * from the request's model configuration; `opencode.models["<id>"].reasoningEffort` is the settings fallback.
  */
 import type { EffortLevel } from '../models/reasoningControl';
-import type { EffortSubject } from './effort';
+import type { EffortSubject } from '../models/reasoningControl';
 
 export const EFFORT_PROPERTY = 'reasoningEffort';
 

@@ -2,8 +2,14 @@
  * The headers every route sends: OpenCode's routing headers, plus the key where the route's endpoint reads
  * it (Bearer for chat and Responses, only `x-api-key` for /messages — OpenCode ignores Bearer there).
  */
-import { KEY_HEADER } from '../request/clientOptions';
 import type { HeaderInput } from './route';
+
+/**
+ * Internal request header naming where the route wants the key: `authorization` (Bearer, the default),
+ * `x-api-key` (/messages) or `x-goog-api-key` (Gemini). The fetch wrapper consumes it; it is never sent.
+ */
+export const KEY_HEADER = 'x-opencode-key-header';
+export type KeyHeaderName = 'authorization' | 'x-api-key' | 'x-goog-api-key';
 
 export function openCodeHeaders(input: HeaderInput): Record<string, string> {
   const headers: Record<string, string> = {

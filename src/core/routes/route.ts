@@ -2,21 +2,14 @@
  * One route = one wire format of the gateway (Chat Completions, Responses, Anthropic Messages, Gemini).
  * Everything before "build the body" (convert, repair, trim) and after "read the stream" (accounting, retry)
  * is route-neutral; a route only knows its path, its headers, its body and its stream. Adding a route is one
- * more folder under src/core/routes and one row in registry.ts. See docs/routes.md.
+ * more folder under src/core/routes and one row in registry/registry.ts. See docs/routes.md.
  */
-import type { AnswerResult } from '../answer/assembler';
+import type { StreamReader } from '../answer/streamReader';
 import type { Logger } from '../log';
-import type { StreamEvent } from '../types';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import type { AssistantLayout, NativeReplay } from './nativeReplay';
+import type { NativeReplay } from '../answer/nativeReplay';
 import type { CacheLifetime } from './cacheLifetime';
-
-export type RouteId = 'chat' | 'responses' | 'messages' | 'gemini';
-export const ROUTE_IDS: readonly RouteId[] = ['chat', 'responses', 'messages', 'gemini'];
-
-export function isRouteId(value: unknown): value is RouteId {
-  return typeof value === 'string' && (ROUTE_IDS as readonly string[]).includes(value);
-}
+import type { RouteId } from '../routeId';
 
 /** Sampling options VS Code may pass; each route maps the ones its format has. */
 export interface SamplingOptions {
@@ -58,44 +51,22 @@ export interface HeaderInput {
   client?: string;
 }
 
-/** What one SSE event meant, beyond its StreamEvents. */
-export interface ReadResult {
-  events: StreamEvent[];
-  /** The stream carried an error (Responses `error`/`response.failed`, Messages `error`, chat `{error}`). */
-  error?: Record<string, unknown>;
-  /** The payload was not JSON (the caller skips and logs it, as on the chat route). */
-  malformed?: string;
-  /** Chat: the chunk had fields of the wrong type, dropped (chunkShape.ts); the raw payload, for the log. */
-  wrongShape?: string;
-  /** The answer's end marker ([DONE], response.completed/incomplete, message_stop): after it only the cost frame is read. */
-  end?: boolean;
-  /** Anything but a keep-alive or a cost frame arrived: the idle timeout starts again (core/answer/assembler.ts). */
-  progress?: boolean;
-}
-
-export interface StreamReader {
-  /** One SSE event: its data (raw text or already-parsed JSON) and its `event:` name when there was one. */
-  push(data: unknown, eventName?: string): ReadResult;
-  /**
-   * A 200 JSON body instead of a stream: the error it carries (any route), or the answer when the route's format
-   * has a whole-answer body it reads (chat); undefined when it is neither.
-   */
-  pushBody(body: Record<string, unknown>): ReadResult | undefined;
-  /** The stream ended: flush what is held back. */
-  finish(): StreamEvent[];
-  /** The stream broke after content was shown: flush held-back text only; unfinished calls are dropped. */
-  abandon(): StreamEvent[];
-  /** What must be kept to pass this answer back verbatim later (undefined when nothing native arrived). */
-  layout(): AssistantLayout | undefined;
-  /** What the answer was: usage, cost, finish reason, dropped calls, skipped payloads (core/answer/assembler.ts). */
-  result(): AnswerResult;
-}
-
 /**
  * What a route adjusts per attempt, beyond its body (core/request/sendBody.ts applies these, route-neutral):
  * fields it never drops, refused parameters it keeps below the top level, the catalogue's quirks on its format,
  * whether usage was asked for, and what is worth saying before sending.
  */
+/**
+ * Warming (core/warming/cacheWarmer.ts) sends a conversation's last body again, asking for the smallest answer the
+ * format allows, shortly before its cached prefix expires.
+ */
+export interface WarmingRules {
+  /** The last body with its output cut to the minimum; undefined when that would change what the cache keys on. */
+  body(body: Record<string, unknown>, refused: ReadonlySet<string>): Record<string, unknown> | undefined;
+  /** How long the provider keeps this body's prefix unread, ms; undefined when warming cannot help. */
+  prefixLifetimeMs(body: Record<string, unknown>): number | undefined;
+}
+
 export interface AttemptRules {
   /** Fields a refused-parameter rule never removes (the model, the conversation, a field the format requires). */
   required: readonly string[];
@@ -107,6 +78,7 @@ export interface AttemptRules {
   usageAsked?(refused: ReadonlySet<string>): boolean;
   /** Said in the log before sending (once per model at most). */
   beforeSend?(body: Record<string, unknown>, modelId: string, log: Logger): void;
+  warming: WarmingRules;
 }
 
 export interface Route {

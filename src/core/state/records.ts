@@ -7,12 +7,12 @@ import * as v from 'valibot';
 import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
 import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
 import { MAX_PRUNED_RESULTS } from '../trim/pruneResults';
-import { DROPPABLE_PARAMS, type DroppableParam } from '../request/refusedParams';
+import { DROPPABLE_PARAMS, type DroppableParam } from '../routes/droppableParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
 import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';
-import type { AssistantLayout, LayoutSlot } from '../routes/nativeReplay';
-import { ROUTE_IDS } from '../routes/route';
+import type { AssistantLayout, LayoutSlot } from '../answer/nativeReplay';
+import { ROUTE_IDS } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 
 /** No real model has a smaller window: a smaller number in an error (parseContextLimit) or in saved state is not a window. */

@@ -3,7 +3,7 @@
  * tokenizer is exact for DeepSeek, Kimi, GLM or Qwen, so the reported count is the ground truth.
  * A smoothed ratio, clamped so one odd response cannot swing the budget, and its spread (below).
  */
-import { PerModel } from '../state/perModel';
+import { PerModel } from '../util/perModel';
 
 /** The calibration's tuning, one place (docs/history-trim.md "Calibration" and "The margin follows the calibration spread"). */
 export const CALIBRATION = {

@@ -3,7 +3,7 @@
  * settings, grid and calibration give the same cut, so a restart lands on the same cut and the provider's
  * prefix cache stays warm. Messages that stay are the very objects passed in, never rewritten.
  */
-import type { AssistantLayout } from '../routes/nativeReplay';
+import type { AssistantLayout } from '../answer/nativeReplay';
 import type { WireMessage } from '../wire/wireTypes';
 import { BYTES_PER_TOKEN, type Budget } from './budget';
 import type { CutGeometry } from './cutPolicy';

@@ -5,7 +5,7 @@
  * fingerprint reads the role, ids, lengths and the first/last characters of every text field; two
  * different messages sharing all of those would only share a size estimate, never content.
  */
-import type { AssistantLayout } from '../routes/nativeReplay';
+import type { AssistantLayout } from '../answer/nativeReplay';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { estimateTextTokens, type TextScan } from '../tokens/estimate';
 // The same per-message and tool-size rules as provideTokenCount, so the two counts agree.

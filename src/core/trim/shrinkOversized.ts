@@ -9,7 +9,7 @@ import { measureMessage, type SizeMemo } from './messageSize';
 import { firstTruncation } from './trimLog';
 import { truncateOversized } from './truncateOversized';
 import type { Logger } from '../log';
-import type { AssistantLayout } from '../routes/nativeReplay';
+import type { AssistantLayout } from '../answer/nativeReplay';
 import type { WireMessage } from '../wire/wireTypes';
 
 /** Rounding room when a truncation move aims at budget − headroom. */

@@ -1,7 +1,7 @@
 /**
  * Optional cache warming (opencode.promptCache.warming, off by default; docs/prompt-cache.md): when a
  * conversation goes idle after an answer, re-read its cached prefix shortly before the provider's lifetime ends,
- * by sending its last request again with the smallest answer (warmingBody.ts), at most `maxRequests` times per
+ * by sending its last request again with the smallest answer (its route's `attempt.warming`), at most `maxRequests` times per
  * pause. It never runs after the user goes on in that conversation (the next request cancels it, also one in
  * flight) or after dispose (the window or the extension closed), and it never touches what the next request is
  * built from: it only re-sends bytes already sent. Timers are injected, so tests drive time themselves.
@@ -9,10 +9,10 @@
 import type { Logger } from '../log';
 import type { RequestCost } from '../cost/requestCost';
 import { formatUsd } from '../cost/requestCost';
-import type { RouteId } from '../routes/route';
+import type { RouteId } from '../routeId';
 import type { NormalizedUsage } from '../types';
 import { WARM_LEAD_MS } from './lifetimes';
-import { prefixLifetimeMs, warmingBody } from './warmingBody';
+import { routeById } from '../routes/registry/registry';
 
 export interface WarmTimers {
   /** `run` returns the warming it started (a test timer may await it). */
@@ -79,8 +79,9 @@ export class CacheWarmer {
     this.wentOn(target.sessionId);
     const settings = this.deps.settings();
     if (this.disposed || !settings.enabled || target.promptTokens < MIN_CACHEABLE_TOKENS) return;
-    const lifetimeMs = prefixLifetimeMs(target.route, target.body);
-    const body = warmingBody(target.route, target.body, target.refused);
+    const rules = routeById(target.route).attempt.warming;
+    const lifetimeMs = rules.prefixLifetimeMs(target.body);
+    const body = rules.body(target.body, target.refused ?? new Set());
     if (lifetimeMs === undefined || !body) return;
     const pause: Pause = { target, body, lifetimeMs, sent: 0 };
     this.pauses.set(target.sessionId, pause);

@@ -9,7 +9,7 @@ import type { EndpointCatalog } from '../models/modelData';
 import type { Endpoint } from '../request/chatTransport';
 import { streamRoute } from '../request/routeTransport';
 import { longLivedWrites } from '../routes/cacheLifetime';
-import { routeById } from '../routes/registry';
+import { routeById } from '../routes/registry/registry';
 import { newRequestId } from '../session/sessionId';
 import type { NormalizedUsage } from '../types';
 import type { WarmOutcome, WarmTarget } from './cacheWarmer';

@@ -7,7 +7,7 @@
  * signed (a constant marker, part of a call's scaffold like TOOL_OVERHEAD_TOKENS). Tool schemas are left out:
  * callers compare bodies without tools.
  */
-import type { RouteId } from '../../core/routes/route';
+import type { RouteId } from '../../core/routeId';
 import { SKIP_SIGNATURE } from '../../core/routes/gemini/geminiBody';
 import { estimateTextTokens } from '../../core/tokens/estimate';
 import { MESSAGE_OVERHEAD_TOKENS, messageTokens, nativePieces, type MessagePieces } from '../../core/tokens/messageTokens';

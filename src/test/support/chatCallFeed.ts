@@ -1,5 +1,5 @@
 /** Chat tool-call fragments fed one by one through the chat route's reader, then closed by a finish reason. */
-import { routeById } from '../../core/routes/registry';
+import { routeById } from '../../core/routes/registry/registry';
 import type { ToolCallDelta } from '../../core/stream/chunkShape';
 
 export class ChatCallFeed {

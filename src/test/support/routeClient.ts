@@ -1,11 +1,12 @@
 /** One request on one route over real HTTP, with the route modules alone: body → POST → SSE → events. */
 import { APIError } from 'openai';
 import { clientFor } from '../../core/request/chatTransport';
-import { routeById } from '../../core/routes/registry';
+import { routeById } from '../../core/routes/registry/registry';
 import { sendRoute, ssePayloads } from '../../core/routes/routeHttp';
 import type { AnswerResult } from '../../core/answer/assembler';
-import type { BodyInput, RouteId } from '../../core/routes/route';
-import type { AssistantLayout } from '../../core/routes/nativeReplay';
+import type { RouteId } from '../../core/routeId';
+import type { BodyInput } from '../../core/routes/route';
+import type { AssistantLayout } from '../../core/answer/nativeReplay';
 import type { StreamEvent } from '../../core/types';
 import { usageEvent } from './routeHarness';
 

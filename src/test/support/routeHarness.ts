@@ -3,7 +3,7 @@
  * name) → shown events; then, as the engine reports it, the answer's usage once at the end.
  */
 import { SseDecoder, type SseEvent } from '../../core/stream/sseDecoder';
-import type { StreamReader } from '../../core/routes/route';
+import type { StreamReader } from '../../core/answer/streamReader';
 import type { StreamEvent } from '../../core/types';
 
 export interface ReadOutcome {

@@ -1,5 +1,5 @@
 /** The fake server's model per route, each route's path, and the setting that puts each model on its route. */
-import type { RouteId } from '../../core/routes/route';
+import type { RouteId } from '../../core/routeId';
 
 /** The three routes wired through the engine (Gemini is wired separately). */
 export type WiredRoute = Exclude<RouteId, 'gemini'>;

@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { checkChunk, type Chunk } from '../../core/stream/chunkShape';
-import { routeById } from '../../core/routes/registry';
+import { routeById } from '../../core/routes/registry/registry';
 import type { StreamEvent } from '../../core/types';
 import { usageEvent } from './routeHarness';
 

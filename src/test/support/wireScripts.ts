@@ -4,7 +4,7 @@
  * a keep-alive and OpenCode's cost frame. Hand-written from each format's documentation (docs/routes.md), not
  * from the readers, so a reader that misreads its format fails.
  */
-import type { RouteId } from '../../core/routes/route';
+import type { RouteId } from '../../core/routeId';
 
 export interface WireCall {
   id: string;

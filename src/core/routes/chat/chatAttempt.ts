@@ -4,6 +4,7 @@
  * refuse a tool-call turn without it, and no data can say which ids do), so the only way it leaves is a refusal,
  * which strips it there; usage is asked for through `stream_options`, so a model that refuses it sends none.
  */
+import { inMemoryPrefixMs } from '../cacheLifetime';
 import type { AttemptRules } from '../route';
 import type { WireMessage } from '../../wire/wireTypes';
 
@@ -19,4 +20,8 @@ export const chatAttempt: AttemptRules = {
     return { ...body, messages };
   },
   usageAsked: (refused) => !refused.has('stream_options'),
+  warming: {
+    body: (body, refused) => (refused.has('max_tokens') ? { ...body } : { ...body, max_tokens: 1 }),
+    prefixLifetimeMs: inMemoryPrefixMs,
+  },
 };

@@ -3,6 +3,8 @@
  * inside generationConfig; the stand-in signatures of the history are worth one WARN per model (standInNote.ts).
  */
 import { isRecord } from '../../util/isRecord';
+import { recordField } from '../../util/jsonFields';
+import { inMemoryPrefixMs } from '../cacheLifetime';
 import type { AttemptRules } from '../route';
 import { noteStandIn } from './standInNote';
 
@@ -16,4 +18,8 @@ export const geminiAttempt: AttemptRules = {
     return { ...body, generationConfig: config };
   },
   beforeSend: noteStandIn,
+  warming: {
+    body: (body) => ({ ...body, generationConfig: { ...recordField(body.generationConfig), maxOutputTokens: 1 } }),
+    prefixLifetimeMs: inMemoryPrefixMs,
+  },
 };

@@ -4,7 +4,7 @@
  * position, name, arguments and signature — so it is unique per call (the response id differs per answer) and
  * never changes afterwards (VS Code keeps it in the history; it is never recomputed).
  */
-import { createHash } from 'crypto';
+import { hashId } from '../../util/hashId';
 
 export interface CallIdentity {
   responseId: string;
@@ -17,5 +17,5 @@ export interface CallIdentity {
 
 export function synthesizedCallId(call: CallIdentity): string {
   const text = JSON.stringify([call.responseId, call.index, call.name, call.args, call.signature ?? '']);
-  return `call_gm_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  return `call_gm_${hashId(text, 24)}`;
 }

@@ -5,7 +5,7 @@
  * `{ type: 'gemini.functionCall', callId, thoughtSignature, geminiId? }`.
  */
 import { isRecord } from '../../util/isRecord';
-import type { AssistantLayout } from '../nativeReplay';
+import type { AssistantLayout } from '../../answer/nativeReplay';
 
 export const SIGNED_CALL = 'gemini.functionCall';
 

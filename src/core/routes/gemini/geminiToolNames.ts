@@ -5,7 +5,7 @@
  * name; the reverse table is a bounded memo filled each time a body is built, which always precedes the reader
  * that needs it (a route's reader gets no input: src/core/routes/route.ts).
  */
-import { createHash } from 'crypto';
+import { hashId } from '../../util/hashId';
 import { BoundedMap } from '../../util/boundedMap';
 
 const VALID = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/;
@@ -13,7 +13,7 @@ const reverse = new BoundedMap<string, string>(2000);
 
 export function geminiToolName(name: string): string {
   if (VALID.test(name)) return name;
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  const hash = hashId(name, 8);
   const cleaned = name.replace(/[^A-Za-z0-9_.:-]/g, '_').slice(0, 110);
   const mapped = `${/^[A-Za-z_]/.test(cleaned) ? '' : '_'}${cleaned}_${hash}`;
   reverse.set(mapped, name);

@@ -7,7 +7,7 @@
  */
 import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireTypes';
 import { anthropicToolId } from '../callIds';
-import { isCompleteNative, type AssistantLayout } from '../nativeReplay';
+import { isCompleteNative, type AssistantLayout } from '../../answer/nativeReplay';
 import type { BodyInput } from '../route';
 import { samplingFields, withinRoom } from '../sampling';
 import { placeBreakpoints } from './cacheBreakpoints';

@@ -6,7 +6,7 @@
  */
 import type { WireMessage, WireTool } from '../../wire/wireTypes';
 import { responsesItemId } from '../callIds';
-import { isCompleteNative, type AssistantLayout } from '../nativeReplay';
+import { isCompleteNative, type AssistantLayout } from '../../answer/nativeReplay';
 import type { BodyInput } from '../route';
 import { samplingFields } from '../sampling';
 import { retentionField } from '../cacheLifetime';

@@ -5,7 +5,7 @@
  */
 import { BoundedMap } from '../../util/boundedMap';
 import { isRecord } from '../../util/isRecord';
-import { isRouteId, type RouteId } from '../route';
+import { isRouteId, type RouteId } from '../../routeId';
 
 export interface LearnedRoute {
   route: RouteId;

@@ -5,7 +5,7 @@
  */
 import { isRecord } from '../../util/isRecord';
 import { stringField } from '../../util/jsonFields';
-import type { RouteId } from '../route';
+import type { RouteId } from '../../routeId';
 import { retryAfterMsOf } from '../../util/retryAfter';
 
 export type OpenCodeErrorKind = 'wrong-route' | 'free-tier' | 'credits' | 'usage-limit' | 'auth' | 'missing-session' | 'region';

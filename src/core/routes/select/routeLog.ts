@@ -2,7 +2,7 @@
  * The one `[route]` line written when the gateway said a model is on another route and the request moved
  * there (README.md, log lines).
  */
-import type { RouteId } from '../route';
+import type { RouteId } from '../../routeId';
 
 export function routeSwitchLine(modelId: string, from: RouteId, to: RouteId, format: string, remembered: boolean): string {
   return `[route] model=${modelId} from=${from} to=${to} refused=${format}${remembered ? ' remembered' : ''}`;

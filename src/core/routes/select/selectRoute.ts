@@ -5,7 +5,7 @@
 import { familyOf } from '../../models/familyRule';
 import type { EndpointCatalog } from '../../models/modelData';
 import { MODEL_TABLE, type FactSource, type ModelQuery, type ModelTable } from '../../models/modelTable';
-import { ROUTE_IDS, type RouteId } from '../route';
+import { ROUTE_IDS, type RouteId } from '../../routeId';
 
 export type RouteSource = FactSource;
 

@@ -3,7 +3,7 @@
  * non-ASCII character cannot be a valid header value: undici throws with the whole header (key included) in
  * its message. So such a key is refused when stored and when read, with a message that never quotes it.
  */
-import { UserFacingError, SET_KEY_HINT } from '../request/userFacingError';
+import { UserFacingError, SET_KEY_HINT } from './userFacingError';
 
 export const MAX_API_KEY_LENGTH = 4096;
 

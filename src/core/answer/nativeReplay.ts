@@ -13,7 +13,7 @@
 import type { WireMessage } from '../wire/wireTypes';
 import { BoundedMap } from '../util/boundedMap';
 import { filledString } from '../util/jsonFields';
-import type { RouteId } from './route';
+import type { RouteId } from '../routeId';
 
 export type LayoutSlot = { kind: 'native'; item: Record<string, unknown> } | { kind: 'text' } | { kind: 'call'; callId: string };
 

@@ -4,7 +4,7 @@
  * (models/learnedLimits.ts) are both one. Bounded like every map here; what it is built from was validated on
  * load (persisted.ts with a validator from records.ts) and is taken as is.
  */
-import { BoundedMap } from '../util/boundedMap';
+import { BoundedMap } from './boundedMap';
 
 /** How many models a per-model table keeps, in memory and when loaded from globalState. */
 export const MAX_MODELS = 1_000;
