@@ -13,7 +13,8 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { planTrim, type TrimPlan } from '../core/request/prepareRequest';
-import { ConversationStates } from '../core/trim/conversationState';
+import { validTrimState } from '../core/state/records';
+import { ConversationStates, type ConversationTrimState } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { placeholderOf } from '../core/trim/pruneResults';
 import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory } from '../core/trim/units';
@@ -27,18 +28,27 @@ interface Step {
   bytes: string[];
 }
 
-function replay(spec: AgentSessionSpec, prune: boolean, check?: (history: WireMessage[], now: Step, before: Step | undefined) => void): Step[] {
-  const states = new ConversationStates();
+/** `restartAt`: before that request, the trim states go through what a restart does (saved, validated, loaded). */
+function replay(spec: AgentSessionSpec, prune: boolean, check?: (history: WireMessage[], now: Step, before: Step | undefined) => void, restartAt = -1): Step[] {
+  let states = new ConversationStates();
   const memo = new SizeMemo();
   const settings = { ...defaultSettings, budgetOverrideTokens: spec.budget, historyTrim: { ...defaultSettings.historyTrim, pruneToolResults: prune, pruneProtectTokens: spec.protectTokens } };
   const steps: Step[] = [];
-  for (const history of agentHistories(spec)) {
+  for (const [n, history] of agentHistories(spec).entries()) {
+    if (n === restartAt) states = restarted(states);
     const plan = planTrim([...history], [], { settings, limits: { contextWindow: 10_000_000 }, calibration: 1, memo, states, log: new MemoryLogger() });
     const now = { plan, bytes: plan.trim.messages.map((m) => JSON.stringify(m)) };
     check?.(history, now, steps[steps.length - 1]);
     steps.push(now);
   }
   return steps;
+}
+
+function restarted(states: ConversationStates): ConversationStates {
+  const saved = JSON.parse(JSON.stringify(states.toJSON())) as Record<string, unknown>;
+  const loaded = Object.fromEntries(Object.entries(saved).map(([id, state]) => [id, validTrimState(state)]));
+  for (const [id, state] of Object.entries(loaded)) assert.ok(state, `the saved state of ${id} loads`);
+  return ConversationStates.fromJSON(loaded as Record<string, ConversationTrimState>);
 }
 
 function checkStep(history: WireMessage[], now: Step, before: Step | undefined): void {
@@ -119,6 +129,25 @@ describe('pruning in epochs over random agent sessions', function () {
       }),
       { numRuns: runs(20) },
     );
+  });
+
+  it('a restart (state saved, validated, loaded) sends the same bytes as no restart', () => {
+    fc.assert(
+      fc.property(agentSessionArb, fc.nat(80), (session, at) => {
+        const straight = replay(session, true);
+        const restart = replay(session, true, undefined, at % straight.length);
+        assert.deepStrictEqual(restart.map((s) => [s.plan.cutMoved, s.bytes]), straight.map((s) => [s.plan.cutMoved, s.bytes]));
+      }),
+      { numRuns: runs(15) },
+    );
+  });
+
+  it('a saved pruned set loads only when it is ascending, inside the history and bounded', () => {
+    const base = { lastRemoved: 2, lastSteps: 1, lastGrid: 100, lastInputLength: 10, extraSteps: 0 };
+    assert.deepStrictEqual(validTrimState({ ...base, prunedAt: [3, 5] })?.prunedAt, [3, 5]);
+    assert.deepStrictEqual(validTrimState(base)?.prunedAt, [], 'a state saved before pruning: none pruned');
+    for (const prunedAt of [[5, 3], [3, 3], [10], [-1], [1.5], 'x', [{}]]) assert.strictEqual(validTrimState({ ...base, prunedAt }), undefined, JSON.stringify(prunedAt));
+    assert.strictEqual(validTrimState({ ...base, lastInputLength: 30_000, prunedAt: Array.from({ length: 20_001 }, (_, i) => i) }), undefined, 'too many');
   });
 
   it('pruning off sends no placeholder', () => {
