@@ -104,7 +104,7 @@ describe('endpoints at once (real HTTP)', () => {
     }
   });
 
-  it("answers from each endpoint with that endpoint's key; the environment's key never reaches a custom endpoint", async () => {
+  it("answers from each endpoint with that endpoint's key; the environment's key reaches no URL but https://opencode.ai", async () => {
     const { ext, dispose } = await withKeys(activate(server(), { endpoints: endpointsOn(server()) }));
     try {
       for (const id of ['zen/glm-5', 'go/glm-5', 'local/fake-large', 'fake-large']) assert.ok((await answer(ext, id, `hello from ${id}`)).length > 0, id);
@@ -115,7 +115,9 @@ describe('endpoints at once (real HTTP)', () => {
       const plain = sentBy('/v1/');
       assert.strictEqual(plain.length, 2);
       assert.strictEqual(plain[0].headers.authorization, undefined, 'a custom endpoint without its own key sends none');
-      assert.strictEqual(plain[1].headers.authorization, `Bearer ${ENV_KEY}`, 'the default endpoint may use OPENCODE_API_KEY, as before');
+      // OPENCODE_API_KEY goes only over https to opencode.ai: not to a loopback default endpoint either.
+      assert.strictEqual(plain[1].headers.authorization, undefined, 'the default endpoint at a URL the user set gets no environment key');
+      assert.ok(!chats.some((r) => JSON.stringify(r.headers).includes(ENV_KEY)), 'the environment key reached no endpoint');
     } finally {
       dispose();
     }

@@ -8,6 +8,8 @@ import { BUILT_IN_ENDPOINTS, defaultEndpoint, endpointSettings, fromPickId, pick
 import { resolveSettings } from '../core/config/settings';
 import { moveUnscopedState, scopedKey, scopedStore } from '../core/state/scopedStore';
 import { MemoryStore } from './support/engineHarness';
+import { EndpointRegistry } from '../vscode/endpointParts';
+import type { ModelEntry } from '../core/types';
 
 const ID = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,8}$/);
 const URL_ARB = fc.constantFrom('https://a.example/v1', 'https://b.example/v1', 'http://127.0.0.1:9/v1', 'https://opencode.ai/zen/v1', 'https://opencode.ai/zen/go/v1', 'http://gw.example/zen');
@@ -71,12 +73,76 @@ describe('endpoints at once', () => {
       fc.property(fc.uniqueArray(ID, { minLength: 1, maxLength: 5 }), fc.nat(), fc.stringMatching(/^[A-Za-z0-9][\w.:/-]{0,20}$/), (ids, which, model) => {
         const endpoints = ids.map((id): EndpointConfig => ({ id, label: id, baseUrl: `https://${id}.example/v1` }));
         const endpoint = endpoints[which % endpoints.length];
-        // A default endpoint's model named like another endpoint's prefix is the one case a pick id cannot tell apart.
-        fc.pre(!endpoints.slice(1).some((e) => model.startsWith(`${e.id}/`)));
         const id = pickId(endpoints, endpoint, model);
-        assert.strictEqual(id === model, endpoint === endpoints[0]);
+        const namesAnEndpoint = endpoints.some((e) => model.startsWith(`${e.id}/`));
+        assert.strictEqual(id === model, endpoint === endpoints[0] && !namesAnEndpoint);
         assert.deepStrictEqual(fromPickId(endpoints, id), { endpoint, modelId: model });
       }),
+    );
+  });
+
+  it('pick ids with colliding endpoint ids and model ids containing "/": every listed model has its own pick id, resolved to the endpoint that listed it', () => {
+    const segment = fc.oneof(ID, fc.stringMatching(/^[A-Za-z0-9][\w.:-]{0,6}$/));
+    fc.assert(
+      fc.property(fc.uniqueArray(ID, { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.array(segment, { minLength: 1, maxLength: 3 })), { maxLength: 30 }), (ids, listed) => {
+        const endpoints = ids.map((id): EndpointConfig => ({ id, label: id, baseUrl: `https://${id}.example/v1` }));
+        // Models named after endpoints (`other/foo` on the default endpoint beside an endpoint "other") on purpose.
+        const models = listed.map(([which, prefix, parts]) => ({
+          endpoint: endpoints[which % endpoints.length],
+          modelId: (prefix % 2 === 0 ? [ids[prefix % ids.length], ...parts] : parts).join('/'),
+        }));
+        const byPick = new Map<string, { endpoint: EndpointConfig; modelId: string }>();
+        for (const model of models) {
+          const id = pickId(endpoints, model.endpoint, model.modelId);
+          const before = byPick.get(id);
+          if (before) assert.deepStrictEqual(before, model, `pick id ${id} is shared by two different models`);
+          byPick.set(id, model);
+          assert.deepStrictEqual(fromPickId(endpoints, id), model);
+        }
+      }),
+    );
+  });
+
+  it('the default endpoint lists other/foo beside an endpoint "other": two pick ids, each to its own endpoint', () => {
+    const endpoints = resolveEndpoints([{ id: 'other', baseUrl: 'https://other.example/v1' }], FIRST, assert.fail);
+    const mine = pickId(endpoints, endpoints[0], 'other/foo');
+    const theirs = pickId(endpoints, endpoints[1], 'foo');
+    assert.deepStrictEqual([mine, theirs], ['custom/other/foo', 'other/foo']);
+    assert.deepStrictEqual(fromPickId(endpoints, mine), { endpoint: endpoints[0], modelId: 'other/foo' });
+    assert.deepStrictEqual(fromPickId(endpoints, theirs), { endpoint: endpoints[1], modelId: 'foo' });
+  });
+
+  it('the registry: every model it lists resolves, by its pick id, to the endpoint that listed it and that model', async () => {
+    const segment = fc.oneof(ID, fc.stringMatching(/^[A-Za-z0-9][\w.:-]{0,6}$/));
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(ID, { minLength: 2, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.nat(), segment), { maxLength: 20 }), async (ids, listed) => {
+        const items = ids.slice(1).map((id) => ({ id, baseUrl: `https://${id}.example/v1` }));
+        const settings = { ...resolveSettings(() => undefined, assert.fail) };
+        settings.endpoints = resolveEndpoints(items, { id: ids[0], label: ids[0], baseUrl: `https://${ids[0]}.example/v1` }, assert.fail);
+        const lists = new Map<string, ModelEntry[]>(ids.map((id) => [id, []]));
+        for (const [which, named, prefix, rest] of listed) {
+          const modelId = named ? `${ids[prefix % ids.length]}/${rest}` : rest;
+          const list = lists.get(ids[which % ids.length]) as ModelEntry[];
+          if (!list.some((m) => m.id === modelId)) list.push({ id: modelId, name: modelId, toolCalling: true, imageInput: false, limitSource: 'unknown' });
+        }
+        const registry = new EndpointRegistry(() => settings, (id, isDefault, config) => ({
+          config,
+          isDefault,
+          engine: undefined as never,
+          list: { models: async () => lists.get(id) ?? [], find: (modelId: string) => lists.get(id)?.find((m) => m.id === modelId) } as never,
+          dispose: () => undefined,
+        }));
+        const shown = await registry.models();
+        assert.strictEqual(shown.length, [...lists.values()].reduce((n, l) => n + l.length, 0), 'every listed model is shown, none hidden by a collision');
+        for (const { part, entry, pickId: id } of shown) {
+          const { part: resolved, modelId } = registry.resolve(id);
+          assert.strictEqual(resolved, part, `${id} resolves to the endpoint that listed it`);
+          assert.strictEqual(modelId, entry.id);
+          assert.strictEqual(registry.find(id), entry);
+        }
+        registry.dispose();
+      }),
+      { numRuns: 60 },
     );
   });
 

@@ -159,4 +159,22 @@ describe('secrets: the API key never leaks', function () {
       [true, true, false, false, false, false],
     );
   });
+
+  it('every plain-http endpoint warns once: opencode.endpoints items as well as opencode.baseUrl, again after a settings change only for a new URL', () => {
+    const endpoints = [
+      { id: 'remote', baseUrl: 'http://gw.example/v1' },
+      { id: 'lan', baseUrl: 'http://10.0.0.7:8000/v1' },
+      { id: 'local', baseUrl: 'http://127.0.0.1:9/v1' },
+      { id: 'safe', baseUrl: 'https://safe.example/v1' },
+    ];
+    const ext = activateAgainst({ url: 'http://example.com/v1' }, { endpoints });
+    try {
+      const warnings = () => ext.log.lines.filter((l) => l.level === 'warn' && l.message.includes('is plain HTTP to a remote host')).map((l) => l.message.split(' is plain')[0]);
+      assert.deepStrictEqual(warnings(), ['[settings] opencode.baseUrl http://example.com/v1', '[settings] opencode.endpoints "remote" http://gw.example/v1', '[settings] opencode.endpoints "lan" http://10.0.0.7:8000/v1']);
+      double.setSetting('endpoints', [...endpoints, { id: 'more', baseUrl: 'http://more.example/v1' }]);
+      assert.deepStrictEqual(warnings().slice(3), ['[settings] opencode.endpoints "more" http://more.example/v1'], 'the ones said before are not said again');
+    } finally {
+      ext.dispose();
+    }
+  });
 });

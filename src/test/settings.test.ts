@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { PRESET_URLS, resolveSettings } from '../core/config/settings';
-import { isInsecureRemoteUrl, isLoopbackUrl } from '../core/config/endpoint';
+import { envKeyAllowed, isInsecureRemoteUrl, isLoopbackUrl } from '../core/config/endpoint';
 
 function resolve(values: Record<string, unknown>) {
   const warnings: string[] = [];
@@ -62,5 +62,12 @@ describe('settings', () => {
     assert.ok(isInsecureRemoteUrl('http://example.com/v1'));
     assert.ok(!isInsecureRemoteUrl('http://127.0.0.1/v1'));
     assert.ok(!isInsecureRemoteUrl('https://example.com/v1'));
+  });
+
+  it('sends the environment key only over https to opencode.ai', () => {
+    const allowed = ['https://opencode.ai/zen/v1', 'https://opencode.ai/zen/go/v1', 'https://api.opencode.ai/v1'];
+    const refused = ['http://opencode.ai/zen/v1', 'https://opencode.ai.evil.example/v1', 'https://evilopencode.ai/v1', 'http://127.0.0.1:4000/v1', 'https://gw.example/zen/v1', 'not a url'];
+    assert.deepStrictEqual(allowed.filter(envKeyAllowed), allowed);
+    assert.deepStrictEqual(refused.filter(envKeyAllowed), []);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * API keys live in VS Code's SecretStorage, one per endpoint, never in settings and never in a log line. The default
  * endpoint's key is `opencode.apiKey` (as before several endpoints existed); another endpoint's is
- * `opencode.apiKey@<endpoint id>`. The OPENCODE_API_KEY environment variable stands in when no key is stored, for the
- * default endpoint and OpenCode's own endpoints only: it never goes to an endpoint the user added by URL. A key that
+ * `opencode.apiKey@<endpoint id>`. The OPENCODE_API_KEY environment variable stands in when no key is stored, for
+ * OpenCode's own endpoints over https only (envKeyAllowed): never to a URL the user added or set, never in clear text. A key that
  * cannot be a header value (control character, space, non-ASCII) is refused when typed and when read, never quoted.
  */
 import * as vscode from 'vscode';
 import { apiKeyProblem, InvalidApiKeyError } from '../core/request/apiKeyFormat';
 import type { EndpointConfig } from '../core/config/endpoints';
-import { isOpenCodeUrl } from '../core/config/endpoint';
+import { envKeyAllowed } from '../core/config/endpoint';
 
 const SECRET_KEY = 'opencode.apiKey';
 
@@ -28,7 +28,7 @@ export class ApiKeyStore {
   /** The key to send, or undefined when none is set. Throws InvalidApiKeyError for an unusable key. */
   async get(target: KeyTarget): Promise<string | undefined> {
     const stored = (await this.secrets.get(secretName(target)))?.trim();
-    const envAllowed = target.isDefault || isOpenCodeUrl(target.endpoint.baseUrl);
+    const envAllowed = envKeyAllowed(target.endpoint.baseUrl);
     const source = stored ? 'secret storage' : 'OPENCODE_API_KEY';
     const key = stored || (envAllowed ? process.env.OPENCODE_API_KEY?.trim() : undefined) || undefined;
     const problem = key === undefined ? undefined : apiKeyProblem(key);

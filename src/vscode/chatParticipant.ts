@@ -4,7 +4,7 @@
  * the conversation to an OpenCode model and streams the answer back as markdown.
  */
 import * as vscode from 'vscode';
-import { ERROR_DETAIL_MAX, excerptOf } from '../core/util/excerpt';
+import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../core/util/excerpt';
 import { composePrompt, omittedFooter, type PromptPart } from '../core/participant/promptReferences';
 import type { RequestRecord } from '../core/report/requestLog';
 import { SENT_TURN_FIELD, sentTurnOf, sentTurnRecord, type SentTurn } from '../core/participant/sentTurn';
@@ -123,7 +123,7 @@ function makeHandler(log: vscode.LogOutputChannel, deps: ParticipantDeps): vscod
     }
     const turn = await userTurn(request, model);
     const messages = [...historyToMessages(chatContext.history), vscode.LanguageModelChatMessage.User(turn.parts.map(toContent))];
-    log.info(`[participant] @opencode -> ${model.id} (${messages.length} message(s), ${turn.parts.length - 1} attachment part(s))`);
+    log.info(`[participant] @opencode -> ${outsideText(model.id)} (${messages.length} message(s), ${turn.parts.length - 1} attachment part(s))`);
     const before = deps.lastRequest?.();
     // Kept with the turn (sentTurn.ts) so later requests send it again exactly so.
     const kept = (answer?: string): vscode.ChatResult => ({ metadata: { model: model.id, [SENT_TURN_FIELD]: sentTurnRecord({ parts: turn.parts, answer }) } });
@@ -141,7 +141,7 @@ function makeHandler(log: vscode.LogOutputChannel, deps: ParticipantDeps): vscod
     } catch (err) {
       if (token.isCancellationRequested) return kept(answer);
       const detail = describeError(err);
-      log.error(`[participant] request to ${model.id} failed: ${detail}`);
+      log.error(`[participant] request to ${outsideText(model.id)} failed: ${detail}`);
       failure(stream, 'OpenCode request failed.', detail);
       return kept();
     }

@@ -10,6 +10,7 @@ import type { InlineEngine } from '../core/inline/inlineRequest';
 import type { ListedFields } from '../core/models/modelTable';
 import { pickModelFor, type PickableModels } from './modelPick';
 import type { SettingsReader } from './settingsReader';
+import { outsideText } from '../core/util/excerpt';
 
 export const COMMIT_COMMAND = 'opencode.generateCommitMessage';
 
@@ -63,7 +64,7 @@ async function generate(deps: CommitDeps, arg: unknown, controller: AbortControl
   }
   const started = Date.now();
   let text = '';
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `OpenCode: writing a commit message with ${model}…`, cancellable: true }, async (_progress, token) => {
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `OpenCode: writing a commit message with ${outsideText(model)}…`, cancellable: true }, async (_progress, token) => {
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
       await deps.engine.run({ purpose: 'commit', modelId: model, messages: prompt.messages, tools: [], imageInput: false }, deps.listedOf(model), (event) => {
@@ -72,10 +73,10 @@ async function generate(deps: CommitDeps, arg: unknown, controller: AbortControl
         repository.inputBox.value = cleanCommitMessage(text);
       }, controller.signal);
       repository.inputBox.value = cleanCommitMessage(text);
-      deps.log.info(`[commit] ${model}: ${Date.now() - started} ms, ${repository.inputBox.value.length} chars${prompt.summarized ? ' (diff summarized)' : ''}.`);
+      deps.log.info(`[commit] ${outsideText(model)}: ${Date.now() - started} ms, ${repository.inputBox.value.length} chars${prompt.summarized ? ' (diff summarized)' : ''}.`);
     } catch (error) {
-      if (controller.signal.aborted) return void deps.log.info(`[commit] ${model}: cancelled after ${Date.now() - started} ms.`);
-      deps.log.warn(`[commit] ${model}: ${error instanceof Error ? error.message : String(error)}`);
+      if (controller.signal.aborted) return void deps.log.info(`[commit] ${outsideText(model)}: cancelled after ${Date.now() - started} ms.`);
+      deps.log.warn(`[commit] ${outsideText(model)}: ${error instanceof Error ? error.message : String(error)}`);
       void vscode.window.showErrorMessage(`OpenCode could not write the commit message: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       subscription.dispose();

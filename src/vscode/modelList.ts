@@ -13,6 +13,7 @@ import { PersistedStore } from '../core/state/persisted';
 import { validModelList, type CachedModelList } from '../core/state/records';
 import { errorDetail } from '../core/request/userFacingError';
 import { redact, redactUrl } from '../core/util/redact';
+import { outsideList } from '../core/util/excerpt';
 
 const STALE_AFTER_MS = 30 * 60 * 1000;
 
@@ -86,7 +87,7 @@ export class ModelList implements vscode.Disposable {
       const models = parseModelList(await fetchModelList(endpoint));
       const before = JSON.stringify(this.cached(endpoint.baseUrl)?.models ?? []);
       await this.store.save(cacheKey(endpoint.baseUrl), { fetchedAt: Date.now(), models } satisfies CachedModelList);
-      this.log.info(`[models] ${models.length} model(s) from ${redactUrl(endpoint.baseUrl)}: ${models.map((m) => `${m.id}(${m.contextWindow ?? '?'}/${m.limitSource})`).join(', ')}`);
+      this.log.info(`[models] ${models.length} model(s) from ${redactUrl(endpoint.baseUrl)}: ${outsideList(models.map((m) => `${m.id}(${m.contextWindow ?? '?'}/${m.limitSource})`))}`);
       if (JSON.stringify(models) !== before) this.changed.fire();
       return models;
     } catch (error) {

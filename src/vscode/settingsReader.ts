@@ -1,8 +1,9 @@
 /** Reads `opencode.*` through the core's clamping resolver and re-reads it when the user changes it. */
 import * as vscode from 'vscode';
 import { resolveSettings, type Settings } from '../core/config/settings';
-import { isInsecureRemoteUrl } from '../core/config/endpoint';
-import { redactUrl } from '../core/util/redact';
+import { plainHttpWarning } from '../core/config/endpoint';
+import { enabledEndpoints } from '../core/config/endpoints';
+import { OnceKeys } from '../core/util/onceKeys';
 import { settingsChangeLine } from '../core/config/settingsDiff';
 
 export class SettingsReader implements vscode.Disposable {
@@ -12,6 +13,7 @@ export class SettingsReader implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   /** Writes under way (write): their change events wait, so several values are one change. */
   private writing = 0;
+  private readonly warned = new OnceKeys(64);
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.value = this.read();
@@ -52,10 +54,17 @@ export class SettingsReader implements vscode.Disposable {
   private read(): Settings {
     const config = vscode.workspace.getConfiguration('opencode');
     const settings = resolveSettings((key) => config.get(key), (message) => this.log.warn(`[settings] ${message}`));
-    if (isInsecureRemoteUrl(settings.baseUrl)) {
-      this.log.warn(`[settings] opencode.baseUrl ${redactUrl(settings.baseUrl)} is plain HTTP to a remote host: your API key and conversation travel unencrypted. Use https://.`);
-    }
+    this.warnPlainHttp(settings);
     return settings;
+  }
+
+  /** Every plain-http endpoint (the default one and each of opencode.endpoints) warns once per activation. */
+  private warnPlainHttp(settings: Settings): void {
+    enabledEndpoints(settings).forEach((endpoint, index) => {
+      const where = index === 0 ? 'opencode.baseUrl' : `opencode.endpoints "${endpoint.id}"`;
+      const warning = plainHttpWarning(where, endpoint.baseUrl);
+      if (warning && this.warned.first(`${where}\u0000${endpoint.baseUrl}`)) this.log.warn(`[settings] ${warning}`);
+    });
   }
 
   dispose(): void {

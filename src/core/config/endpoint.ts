@@ -1,5 +1,6 @@
 /** Facts about the endpoint URL that decide whether a key is needed and whether to warn. */
 import type { EndpointCatalog } from '../models/modelData';
+import { redactUrl } from '../util/redact';
 
 export function isLoopbackUrl(baseUrl: string): boolean {
   try {
@@ -17,6 +18,27 @@ export function isInsecureRemoteUrl(baseUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether OPENCODE_API_KEY (the environment key) may be sent to this endpoint: only over https to OpenCode itself.
+ * Not to an endpoint added by URL, not to a proxy or a loopback server set as the default, never in clear text.
+ */
+export function envKeyAllowed(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).protocol === 'https:' && isOpenCodeUrl(baseUrl);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The warning for an endpoint reached over plain HTTP (loopback exempt: nothing leaves the machine), or undefined.
+ * `where` names the setting (`opencode.baseUrl`, `opencode.endpoints "id"`).
+ */
+export function plainHttpWarning(where: string, baseUrl: string): string | undefined {
+  if (!isInsecureRemoteUrl(baseUrl)) return undefined;
+  return `${where} ${redactUrl(baseUrl)} is plain HTTP to a remote host: your API key and conversation travel unencrypted. Use https://.`;
 }
 
 /** An endpoint of OpenCode itself (opencode.ai or a subdomain). */

@@ -5,6 +5,7 @@
  * before several endpoints existed still work), another endpoint's are `<endpoint id>/<model id>`.
  */
 import type { EndpointCatalog } from '../models/modelData';
+import { outsideText } from '../util/excerpt';
 import { redact } from '../util/redact';
 import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
@@ -75,7 +76,7 @@ function endpointItem(item: unknown): EndpointConfig | string {
   const baseUrl = parsedHttpUrl(url as string) as string;
   const catalog = catalogField(fields.catalog, builtIn?.catalog ?? catalogOf(baseUrl));
   if (catalog === null) return `("${id}") has a "catalog" that is not one of ${CATALOG_CHOICES.join(', ')}`;
-  const label = typeof fields.label === 'string' && fields.label.trim() ? fields.label.trim().slice(0, 60) : builtIn?.label ?? labelOf(baseUrl, catalog);
+  const label = typeof fields.label === 'string' && fields.label.trim() ? outsideText(fields.label.trim(), 60) : builtIn?.label ?? labelOf(baseUrl, catalog);
   return { id, label, baseUrl, catalog };
 }
 
@@ -101,16 +102,27 @@ export function enabledEndpoints(settings: Pick<Settings, 'baseUrl' | 'catalog' 
   return settings.endpoints?.length ? settings.endpoints : [defaultEndpoint(settings.baseUrl, settings.catalog)];
 }
 
-/** The id VS Code knows a model by: bare on the default endpoint, `<endpoint>/<model>` on the others. */
+/**
+ * The id VS Code knows a model by: `<endpoint>/<model>` on the other endpoints; bare on the default one (picks made
+ * before several endpoints existed still work) unless the model id itself starts with an endpoint's id and a slash
+ * (`other/foo` beside an endpoint "other"): then it carries the default endpoint's prefix too, so no two models ever
+ * share a pick id and fromPickId always finds the endpoint that listed it.
+ */
 export function pickId(endpoints: readonly EndpointConfig[], endpoint: EndpointConfig, modelId: string): string {
-  return endpoint.id === endpoints[0]?.id ? modelId : `${endpoint.id}/${modelId}`;
+  const bare = endpoint.id === endpoints[0]?.id && claimedBy(endpoints, modelId) === undefined;
+  return bare ? modelId : `${endpoint.id}/${modelId}`;
 }
 
-/** The endpoint and model id behind a pick id; an id no other endpoint claims is the default endpoint's. */
+/** The endpoint and model id behind a pick id (pickId's inverse); an id no endpoint's prefix claims is the default endpoint's. */
 export function fromPickId(endpoints: readonly EndpointConfig[], id: string): { endpoint: EndpointConfig; modelId: string } {
+  const claimed = claimedBy(endpoints, id);
+  return claimed ? { endpoint: claimed, modelId: id.slice(claimed.id.length + 1) } : { endpoint: endpoints[0], modelId: id };
+}
+
+/** The endpoint whose id is the text before the first slash, if any (endpoint ids have no slash). */
+function claimedBy(endpoints: readonly EndpointConfig[], id: string): EndpointConfig | undefined {
   const slash = id.indexOf('/');
-  const other = slash > 0 ? endpoints.slice(1).find((e) => e.id === id.slice(0, slash)) : undefined;
-  return other ? { endpoint: other, modelId: id.slice(slash + 1) } : { endpoint: endpoints[0], modelId: id };
+  return slash > 0 ? endpoints.find((e) => e.id === id.slice(0, slash)) : undefined;
 }
 
 /**
@@ -120,11 +132,11 @@ export function fromPickId(endpoints: readonly EndpointConfig[], id: string): { 
 export function endpointSettings(settings: Settings, endpoint: EndpointConfig): Settings {
   const endpoints = enabledEndpoints(settings);
   const models: Record<string, NonNullable<Settings['models']>[string]> = {};
-  const own = `${endpoint.id}/`;
   for (const [id, override] of Object.entries(settings.models ?? {})) {
-    // `<endpoint>/<model>` also on the default endpoint, whose pick ids are bare.
-    if (id.startsWith(own)) models[id.slice(own.length)] = override;
-    else if (!endpoints.some((e) => id.startsWith(`${e.id}/`))) models[id] ??= override;
+    // Read as a pick id (the one rule): `<endpoint>/<model>` is that endpoint's, the default one included.
+    const claimed = claimedBy(endpoints, id);
+    if (claimed?.id === endpoint.id) models[id.slice(claimed.id.length + 1)] = override;
+    else if (!claimed) models[id] ??= override;
   }
   return { ...settings, baseUrl: endpoint.baseUrl, catalog: endpoint.catalog, models };
 }

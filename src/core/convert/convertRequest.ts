@@ -14,6 +14,7 @@ import { toWireMessages } from './toWireMessages';
 import { withoutImages } from './withoutImages';
 import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
 import { DEFAULT_IMAGE_LIMITS, type ImageLimits } from '../images/imageLimits';
+import { outsideText } from '../util/excerpt';
 
 export interface ConvertOptions {
   /** The model accepts images; when false each image becomes a note (withoutImages.ts). */
@@ -57,7 +58,7 @@ export function convertRequest(messages: readonly ChatMessage[], options: Conver
 
 /** The conversion's log lines (their text is a contract); nothing when nothing changed. */
 export function logConversion(modelId: string, c: Omit<Conversion, 'messages'>, log: Logger): void {
-  if (c.imagesReplaced > 0) log.warn(`[request] ${modelId} does not accept images; replaced ${c.imagesReplaced} image(s) with a note.`);
+  if (c.imagesReplaced > 0) log.warn(`[request] ${outsideText(modelId)} does not accept images; replaced ${c.imagesReplaced} image(s) with a note.`);
   if (c.imageFit?.fitted) log.info(`[images] Fitted ${c.imageFit.fitted} of ${c.imageFit.images} image(s) to the model's limits: ${c.imageFit.bytesBefore} → ${c.imageFit.bytesAfter} bytes.`);
   if (c.imageFit?.unfit) log.warn(`[images] ${c.imageFit.unfit} image(s) sent as they were (${c.imageFit.firstUnfitReason}); the model may refuse them.`);
   if (c.reasoningRestored > 0) log.debug(`[request] Restored the reasoning of ${c.reasoningRestored} tool-call answer(s) the history had lost.`);

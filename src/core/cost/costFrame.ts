@@ -7,7 +7,13 @@
 import { isRecord } from '../util/isRecord';
 import { isNonNegative } from '../util/jsonFields';
 
-/** The payload's cost in USD when it is OpenCode's cost frame, else undefined (never throws). */
+/**
+ * No single request costs this much (the dearest model's whole window and output are a few dollars): a larger
+ * reported cost is no cost at all (then the prices compute it, if known), never `$1e+30` or `$Infinity` in a sum.
+ */
+export const MAX_REPORTED_USD = 10_000;
+
+/** The payload's cost in USD when it is OpenCode's cost frame with a believable cost, else undefined (never throws). */
 export function reportedCostOf(data: unknown): number | undefined {
   // Cheap test first: this runs on every payload of every answer.
   if (typeof data === 'string' && !data.includes('"cost"')) return undefined;
@@ -15,7 +21,7 @@ export function reportedCostOf(data: unknown): number | undefined {
   if (!isRecord(payload) || !isCostFrame(payload)) return undefined;
   const raw = payload.cost;
   const usd = typeof raw === 'string' && /^\s*\d+(\.\d+)?([eE]-?\d+)?\s*$/.test(raw) ? Number(raw) : raw;
-  return isNonNegative(usd) ? usd : undefined;
+  return isNonNegative(usd) && usd <= MAX_REPORTED_USD ? usd : undefined;
 }
 
 /** The frame's two shapes: a `ping`, or a chat chunk without choices; anything else with a `cost` is not it. */

@@ -46,9 +46,13 @@ export function requestCost(input: CostInput): RequestCost | undefined {
   return { usd: computedUsd(input.usage, pricesAt(input.prices, input.usage.contextTokens), input.longCacheWrites), source: 'computed' };
 }
 
-/** `$0.0123`: six decimals, trailing zeros trimmed down to four (a cheap request still shows its digits). */
+/** Sums of bounded costs stay far below this; toFixed writes plain digits up to 1e21. */
+const MAX_PRINTED_USD = 1e15;
+
+/** `$0.0123`: plain dollars, six decimals, trailing zeros trimmed down to four (a cheap request still shows its digits). */
 export function formatUsd(usd: number): string {
-  const fixed = Math.max(0, usd).toFixed(6);
+  const bounded = Number.isNaN(usd) ? 0 : Math.min(MAX_PRINTED_USD, Math.max(0, usd));
+  const fixed = bounded.toFixed(6);
   return `$${fixed.replace(/0{1,2}$/, '')}`;
 }
 

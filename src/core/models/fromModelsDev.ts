@@ -12,13 +12,13 @@ import { isRouteId, type RouteId } from '../routeId';
 import { isRecord } from '../util/isRecord';
 import { isNonNegative, recordField } from '../util/jsonFields';
 import { isFreeTierId } from './familyRule';
+import { clampedTokenLimit } from '../util/tokenLimit';
 import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, PriceSet, Prices } from './modelData';
 import { CONTROLS, EFFORT_LEVELS, type EffortLevel, type ReasoningControl } from './reasoningControl';
 
 export const PROVIDER_OF: Readonly<Record<EndpointCatalog, string>> = { zen: 'opencode', go: 'opencode-go' };
 /** More models than any provider has listed by far: an answer beyond this is not the catalogue. */
 export const MAX_MODELS_PER_PROVIDER = 2_000;
-const MAX_TOKENS = 100_000_000;
 const MAX_PRICE = 100_000;
 const ID = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 const RELEASE_DATE = /^\d{4}-\d{2}(?:-\d{2})?$/;
@@ -92,7 +92,7 @@ function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteI
 }
 
 function tokens(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_TOKENS ? value : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? clampedTokenLimit(value) : undefined;
 }
 
 function price(value: unknown): number | undefined {

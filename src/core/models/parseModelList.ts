@@ -1,12 +1,13 @@
 /**
  * `GET {baseUrl}/models` → the endpoint's own fields per model. Endpoints name their limits differently (OpenRouter
  * `context_length`, vLLM `max_model_len`, models.dev-style `limit.context`, …); the first positive number found
- * wins, else the field stays unknown. What the model data knows is added at lookup time (modelTable.ts), so newer
+ * wins (clamped to the one bound, util/tokenLimit.ts), else the field stays unknown. What the model data knows is added at lookup time (modelTable.ts), so newer
  * data applies without listing again. Duplicate ids are dropped and the list is sorted so the picker is stable.
  */
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
 import { filledString } from '../util/jsonFields';
+import { clampedTokenLimit } from '../util/tokenLimit';
 
 const CONTEXT_FIELDS = ['context_length', 'context_window', 'max_context_length', 'max_model_len', 'max_input_tokens', 'limit.context', 'top_provider.context_length'];
 const OUTPUT_FIELDS = ['max_output_tokens', 'max_completion_tokens', 'limit.output', 'top_provider.max_completion_tokens'];
@@ -56,7 +57,9 @@ function firstPositive(raw: Record<string, unknown>, paths: string[]): number | 
     let value: unknown = raw;
     for (const key of path.split('.')) value = isRecord(value) ? value[key] : undefined;
     const n = typeof value === 'string' ? Number(value) : value;
-    if (typeof n === 'number' && Number.isFinite(n) && n > 0) return Math.floor(n);
+    // Clamped, never dropped: the saved list checks the same bound (util/tokenLimit.ts).
+    const limit = typeof n === 'number' ? clampedTokenLimit(n) : undefined;
+    if (limit !== undefined) return limit;
   }
   return undefined;
 }

@@ -41,6 +41,7 @@ import { redact } from '../util/redact';
 import { OnceKeys } from '../util/onceKeys';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
+import { outsideText } from '../util/excerpt';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';
@@ -146,13 +147,13 @@ export class ChatEngine {
   private noteUnknownWindow(modelId: string, fallback: number): void {
     const key = `${modelId}\u0000${fallback}`;
     if (!this.noted.first(`window\u0000${key}`)) return;
-    if (fallback > 0) this.deps.log.info(`[history-trim] ${modelId}: context window unknown; trimming to opencode.contextLimitFallback=${fallback}.`);
-    else this.deps.log.warn(`[history-trim] ${modelId}: context window unknown and opencode.contextLimitFallback is 0, so its history is not trimmed; long chats may fail with "context too long".`);
+    if (fallback > 0) this.deps.log.info(`[history-trim] ${outsideText(modelId)}: context window unknown; trimming to opencode.contextLimitFallback=${fallback}.`);
+    else this.deps.log.warn(`[history-trim] ${outsideText(modelId)}: context window unknown and opencode.contextLimitFallback is 0, so its history is not trimmed; long chats may fail with "context too long".`);
   }
 
   /** Once per model and stand-in: no data lists the model, so its family's newest model's limits are assumed. */
   private noteEstimate(modelId: string, from: string): void {
-    if (this.noted.first(`estimate\u0000${modelId}\u0000${from}`)) this.deps.log.info(`[history-trim] ${modelId}: no model data lists it; trimming to the limits of ${from}, the newest of its family (estimated until data or the endpoint says better).`);
+    if (this.noted.first(`estimate\u0000${modelId}\u0000${from}`)) this.deps.log.info(`[history-trim] ${outsideText(modelId)}: no model data lists it; trimming to the limits of ${from}, the newest of its family (estimated until data or the endpoint says better).`);
   }
 
   /**
@@ -234,7 +235,7 @@ export class ChatEngine {
     if (!refused || known.includes(refused) || known.length >= MAX_REFUSED_PARAMS) return undefined;
     this.refusedParams[modelId] = [...known, refused];
     void this.store.save(STORE_KEYS.refusedParams, this.refusedParams);
-    this.deps.log.warn(`[request] ${modelId} does not accept "${refused}"; sending without it from now on.`);
+    this.deps.log.warn(`[request] ${outsideText(modelId)} does not accept "${refused}"; sending without it from now on.`);
     return refused;
   }
 
@@ -295,7 +296,7 @@ export class ChatEngine {
   /** Native items to pass back on later turns, persisted so they survive a restart. */
   private rememberLayout(modelId: string, layout: AssistantLayout | undefined): void {
     if (layout && completeLayout(layout).dropped > 0 && this.noted.first(`incomplete\u0000${modelId}`)) {
-      this.deps.log.warn(`[request] ${modelId} returned reasoning or thinking without its encrypted content or signature; it is not passed back (the API would refuse it).`);
+      this.deps.log.warn(`[request] ${outsideText(modelId)} returned reasoning or thinking without its encrypted content or signature; it is not passed back (the API would refuse it).`);
     }
     if (!this.nativeReplay.remember(layout)) return;
     void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());

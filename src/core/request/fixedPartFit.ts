@@ -9,6 +9,7 @@ import { calibratedTokens } from '../trim/historyTrim';
 import type { MessageSize, SizeMemo } from '../trim/messageSize';
 import type { WireMessage } from '../wire/wireTypes';
 import { UserFacingError } from './userFacingError';
+import { outsideText } from '../util/excerpt';
 
 export interface FixedPart {
   modelId: string;
@@ -76,7 +77,7 @@ export function fixedPartOverBudget(part: FixedPart): boolean {
 /** What to tell the user: what takes the room, what would fit, what to do. */
 export function fixedPartMessage(part: FixedPart): string {
   if (!overTokens(part)) return bytesMessage(part);
-  const budget = `${part.modelId}'s input budget of ${n(part.budgetTokens)} tokens`;
+  const budget = `${outsideText(part.modelId)}'s input budget of ${n(part.budgetTokens)} tokens`;
   const instructions = `the instructions (system prompt) ~${n(part.systemTokens)}`;
   if (part.toolCount === 0) {
     return `The request cannot fit ${budget}: ${instructions} tokens alone, before any of the conversation. Pick a model with a larger context window.`;
@@ -93,7 +94,7 @@ export function fixedPartMessage(part: FixedPart): string {
 function bytesMessage(part: FixedPart): string {
   const what = part.toolCount === 0 ? `the instructions (system prompt) take ${n(part.systemBytes)} bytes` : `the ${part.toolCount} tools offered by the chat take ${n(part.toolsBytes)} bytes and the instructions (system prompt) ${n(part.systemBytes)}`;
   const tools = part.toolCount === 0 ? '' : ", or turn tools off in the chat's tool picker (Configure Tools)";
-  return `The request cannot fit the ${n(part.maxBytes)} bytes a request to ${part.modelId} may take: ${what}, before any of the conversation. Raise opencode.maxRequestBytes if the endpoint takes larger requests, pick a model with a larger context window${tools}.`;
+  return `The request cannot fit the ${n(part.maxBytes)} bytes a request to ${outsideText(part.modelId)} may take: ${what}, before any of the conversation. Raise opencode.maxRequestBytes if the endpoint takes larger requests, pick a model with a larger context window${tools}.`;
 }
 
 /** The refusal the provider shows (kind 'context'); the detail, for the log, holds the same figures. */

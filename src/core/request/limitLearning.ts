@@ -9,6 +9,7 @@ import { parseContextLimit } from '../models/contextRefusal';
 import type { LearnedLimits } from '../models/learnedLimits';
 import type { ConversationStates } from '../trim/conversationState';
 import type { TrimPlan } from './prepareRequest';
+import { outsideText } from '../util/excerpt';
 
 export interface LimitLearning {
   learned: LearnedLimits;
@@ -34,7 +35,7 @@ export function learnTooLong(ctx: LimitLearning, modelId: string, message: strin
     : refusal
       ? ` (no limit named: below ~${refused.trim.estTokens} tokens; now trimming under ${refusal.ceiling}${refusal.guess ? ', a guess' : ', known to fit'}, remembered)`
       : '';
-  ctx.log.warn(`[history-trim] ${modelId} rejected the request as too long${taught}; trimming again and retrying.`);
+  ctx.log.warn(`[history-trim] ${outsideText(modelId)} rejected the request as too long${taught}; trimming again and retrying.`);
   return { guessed: refusal?.guess === true };
 }
 

@@ -7,6 +7,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { openCodeErrorOf } from './openCodeError';
+import { refusedRedirectOf } from './clientOptions';
 import { EmptyAnswerError, StreamInterruptedError } from './streamErrors';
 import { retryAfterMsOf } from '../util/retryAfter';
 
@@ -29,6 +30,8 @@ export function failureClass(error: unknown): FailureClass {
   if (error instanceof EmptyAnswerError) return error.final ? 'final' : 'bad-answer';
   if (error instanceof ToolCallArgumentsError) return 'bad-answer';
   if (error instanceof APIConnectionTimeoutError) return 'final';
+  // The endpoint will redirect again: a refused redirect is not a network blip.
+  if (refusedRedirectOf(error)) return 'final';
   if (error instanceof APIConnectionError) return 'transient';
   if (error instanceof APIError && typeof error.status === 'number') {
     // OpenCode's own refusals (usage limit, credits, free tier, wrong route, key) do not pass with waiting.

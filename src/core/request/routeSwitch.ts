@@ -15,6 +15,7 @@ import { routeSwitchLine } from '../routes/select/routeLog';
 import { nextRoute, selectRoute, type RouteChoice } from '../routes/select/selectRoute';
 import { openCodeErrorOf } from './openCodeError';
 import { bodyFor, type PreparedRequest } from './prepareRequest';
+import { outsideText } from '../util/excerpt';
 
 /** One refused route on the way to the one that answered. */
 export interface RouteSwitch {
@@ -88,5 +89,5 @@ export function learnRoute(learned: LearnedRoutes, baseUrl: string, modelId: str
 }
 
 export function pinnedRouteNotice(modelId: string, pinned: RouteId, route: RouteId): string {
-  return `OpenCode: the setting opencode.models["${modelId}"].api is "${pinned}", but the endpoint refused ${modelId} on that route and answered on "${route}". Using "${route}" for the rest of this session; change or remove the setting to stop this.`;
+  return `OpenCode: the setting opencode.models["${outsideText(modelId)}"].api is "${pinned}", but the endpoint refused ${outsideText(modelId)} on that route and answered on "${route}". Using "${route}" for the rest of this session; change or remove the setting to stop this.`;
 }

@@ -9,9 +9,11 @@ import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortEr
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
+import { refusedRedirectOf } from './clientOptions';
+import { envKeyAllowed } from '../config/endpoint';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
-import { ERROR_DETAIL_MAX, excerptOf } from '../util/excerpt';
+import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../util/excerpt';
 import { isContextLengthWording } from '../models/contextRefusal';
 import { redact, redactUrl } from '../util/redact';
 
@@ -39,7 +41,9 @@ export interface ErrorContext {
 export const SET_KEY_HINT = 'Run the command "OpenCode: Set API Key" (or set the OPENCODE_API_KEY environment variable).';
 
 export function missingKeyError(baseUrl: string): UserFacingError {
-  return new UserFacingError('key', `No OpenCode API key is set for ${redactUrl(baseUrl)}. ${SET_KEY_HINT}`, 'no key in SecretStorage or OPENCODE_API_KEY');
+  // The environment key goes only over https to opencode.ai (envKeyAllowed): elsewhere it is no way to set one.
+  const hint = envKeyAllowed(baseUrl) ? SET_KEY_HINT : 'Run the command "OpenCode: Set API Key" (OPENCODE_API_KEY is sent only to https://opencode.ai).';
+  return new UserFacingError('key', `No OpenCode API key is set for ${redactUrl(baseUrl)}. ${hint}`, 'no key in SecretStorage or OPENCODE_API_KEY');
 }
 
 export function cancelledError(error: unknown): UserFacingError {
@@ -47,7 +51,8 @@ export function cancelledError(error: unknown): UserFacingError {
 }
 
 export function toUserFacingError(error: unknown, context: ErrorContext): UserFacingError {
-  const plain = error instanceof UserFacingError ? error : describe(error, { ...context, baseUrl: redactUrl(context.baseUrl) });
+  // The model id comes from the endpoint: escaped and cut in every sentence (outsideText, util/excerpt.ts).
+  const plain = error instanceof UserFacingError ? error : describe(error, { ...context, baseUrl: redactUrl(context.baseUrl), model: outsideText(context.model) });
   const secrets = [context.apiKey];
   // The detail goes to the [error] line: a short excerpt, never a whole HTML page or body.
   return new UserFacingError(plain.kind, redact(plain.message, secrets), excerptOf(plain.detail, ERROR_DETAIL_MAX, secrets), plain.status);
@@ -61,6 +66,8 @@ function describe(error: unknown, context: ErrorContext): UserFacingError {
   if (error instanceof APIConnectionTimeoutError) {
     return new UserFacingError('timeout', `${context.baseUrl} did not answer in time. Check your network and try again.`, detail);
   }
+  const redirect = refusedRedirectOf(error);
+  if (redirect) return new UserFacingError('request', `${redirect.message} Check the endpoint's URL in opencode.baseUrl or opencode.endpoints.`, detail);
   if (error instanceof APIConnectionError) {
     return new UserFacingError('network', `Could not reach ${context.baseUrl}. Check your network connection or the opencode.baseUrl setting, then try again.`, detail);
   }
@@ -181,10 +188,10 @@ function firstSentence(message: string, apiKey: string | undefined): string {
  * excerpt; any other error is a bug of ours, so its stack frames follow an excerpt of its message.
  */
 export function errorLogLine(modelId: string, error: unknown): string {
-  if (error instanceof UserFacingError) return `[error] ${modelId}: ${error.message} (${error.detail})`;
+  if (error instanceof UserFacingError) return `[error] ${outsideText(modelId)}: ${error.message} (${error.detail})`;
   const frames = error instanceof Error && error.stack ? error.stack.split('\n').filter((line) => /^\s+at\s/.test(line)).slice(0, 12) : [];
   const name = error instanceof Error ? `${error.name}: ` : '';
-  return redact([`[error] ${modelId}: ${name}${unexpectedErrorMessage(error)}`, ...frames].join('\n'));
+  return redact([`[error] ${outsideText(modelId)}: ${name}${unexpectedErrorMessage(error)}`, ...frames].join('\n'));
 }
 
 /** What the chat shows for an error that is not a UserFacingError: a short, redacted excerpt of its message. */

@@ -10,6 +10,7 @@ import { MAX_PRUNED_RESULTS } from '../trim/pruneResults';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../routes/droppableParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
+import { MAX_TOKEN_LIMIT } from '../util/tokenLimit';
 import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';
 import type { AssistantLayout, LayoutSlot } from '../answer/nativeReplay';
 import { ROUTE_IDS } from '../routeId';
@@ -17,7 +18,8 @@ import { LearnedRoutes } from '../routes/select/learnedRoutes';
 
 /** No real model has a smaller window: a smaller number in an error (parseContextLimit) or in saved state is not a window. */
 export const MIN_CONTEXT_WINDOW = 1_000;
-export const MAX_CONTEXT_WINDOW = 100_000_000;
+/** The one bound (util/tokenLimit.ts): the /models fetch clamps to it, so a saved list never fails this check. */
+export const MAX_CONTEXT_WINDOW = MAX_TOKEN_LIMIT;
 /** A model refusing more parameters than this is not worth more silent retries. */
 export const MAX_REFUSED_PARAMS = 3;
 

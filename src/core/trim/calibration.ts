@@ -4,6 +4,7 @@
  * A smoothed ratio, clamped so one odd response cannot swing the budget, and its spread (below).
  */
 import { PerModel } from '../util/perModel';
+import { outsideText } from '../util/excerpt';
 
 /** The calibration's tuning, one place (docs/history-trim.md "Calibration" and "The margin follows the calibration spread"). */
 export const CALIBRATION = {
@@ -135,5 +136,5 @@ function clampFactor(factor: number): number {
 }
 
 export function calibrationLine(model: string, reported: number, estimated: number, update: CalibrationUpdate): string {
-  return `[calibrate] model=${model} reported=${reported} estimated=${estimated} ratio=${update.observed.toFixed(3)} factor=${update.factor.toFixed(3)}`;
+  return `[calibrate] model=${outsideText(model)} reported=${reported} estimated=${estimated} ratio=${update.observed.toFixed(3)} factor=${update.factor.toFixed(3)}`;
 }

@@ -13,6 +13,7 @@ import type { RouteId } from '../routeId';
 import type { NormalizedUsage } from '../types';
 import { WARM_LEAD_MS } from './lifetimes';
 import { routeById } from '../routes/registry/registry';
+import { outsideText } from '../util/excerpt';
 
 export interface WarmTimers {
   /** `run` returns the warming it started (a test timer may await it). */
@@ -127,7 +128,7 @@ export class CacheWarmer {
       outcome = await this.deps.send(pause.target, pause.body, pause.inFlight.signal);
     } catch (error) {
       if (this.current(pause)) {
-        this.deps.log.warn(`[warming] ${pause.target.modelId}: the warming request failed (${error instanceof Error ? error.message : String(error)}); no more warming until the next answer.`);
+        this.deps.log.warn(`[warming] ${outsideText(pause.target.modelId)}: the warming request failed (${error instanceof Error ? error.message : String(error)}); no more warming until the next answer.`);
         this.wentOn(pause.target.sessionId);
       }
       return;
@@ -158,5 +159,5 @@ export class CacheWarmer {
 export function warmingLine(modelId: string, n: number, max: number, outcome: WarmOutcome): string {
   const usage = outcome.usage ? ` prompt=${outcome.usage.contextTokens} cached=${outcome.usage.cachedTokens}` : '';
   const cost = outcome.cost ? ` cost${outcome.cost.source === 'reported' ? '=' : '≈'}${formatUsd(outcome.cost.usd)}` : '';
-  return `[warming] ${modelId} re-read the cached prefix (${n} of ${max}):${usage}${cost}`;
+  return `[warming] ${outsideText(modelId)} re-read the cached prefix (${n} of ${max}):${usage}${cost}`;
 }

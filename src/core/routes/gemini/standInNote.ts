@@ -6,6 +6,7 @@
 import type { Logger } from '../../log';
 import { onceFor } from '../../util/onceKeys';
 import { SKIP_SIGNATURE } from './geminiBody';
+import { outsideText } from '../../util/excerpt';
 
 /** How many parts of a Gemini body carry the stand-in. */
 export function standInCount(body: Record<string, unknown>): number {
@@ -17,5 +18,5 @@ export function noteStandIn(body: Record<string, unknown>, modelId: string, log:
   const count = standInCount(body);
   if (count === 0) return;
   if (!onceFor(log).first(`gemini-stand-in\u0000${modelId}`)) return;
-  log.warn(`[gemini] ${modelId}: ${count} tool call(s) in the history carry no thought signature Gemini gave (another model or route made them, or it was lost); sent with Gemini's stand-in signature, so the model does not see that turn's reasoning. Said once per model.`);
+  log.warn(`[gemini] ${outsideText(modelId)}: ${count} tool call(s) in the history carry no thought signature Gemini gave (another model or route made them, or it was lost); sent with Gemini's stand-in signature, so the model does not see that turn's reasoning. Said once per model.`);
 }

@@ -3,12 +3,13 @@
  * there (README.md, log lines).
  */
 import type { RouteId } from '../../routeId';
+import { outsideText } from '../../util/excerpt';
 
 export function routeSwitchLine(modelId: string, from: RouteId, to: RouteId, format: string, remembered: boolean): string {
-  return `[route] model=${modelId} from=${from} to=${to} refused=${format}${remembered ? ' remembered' : ''}`;
+  return `[route] model=${outsideText(modelId)} from=${from} to=${to} refused=${format}${remembered ? ' remembered' : ''}`;
 }
 
 /** The route a request took and why, for the debug log. */
 export function routeChoiceLine(modelId: string, route: RouteId, source: string): string {
-  return `[route] model=${modelId} api=${route} source=${source}`;
+  return `[route] model=${outsideText(modelId)} api=${route} source=${source}`;
 }
