@@ -32,7 +32,7 @@ export interface HistoryTrimSettings {
   pruneProtectTokens?: number;
 }
 
-/** What the trim reads of `opencode.historyTrim.pruneToolResults` and `pruneProtectTokens` (pruneSettingsOf). */
+/** What the trim reads of `opencode.historyTrim.pruneToolResults` and `pruneProtectTokens` (trim/pruneResults.ts pruneSettingsOf). */
 export interface PruneSettings {
   enabled: boolean;
   /** The newest tool output (API tokens) never pruned, except a file read a newer read of the same file supersedes. */
@@ -41,9 +41,6 @@ export interface PruneSettings {
 
 export const DEFAULT_PRUNE_PROTECT_TOKENS = 40_000;
 
-export function pruneSettingsOf(historyTrim: HistoryTrimSettings): PruneSettings {
-  return { enabled: historyTrim.pruneToolResults === true, protectTokens: historyTrim.pruneProtectTokens ?? DEFAULT_PRUNE_PROTECT_TOKENS };
-}
 /** Whether pruning is on when the setting is not set (docs/history-trim.md, "Pruning in epochs": the decision). */
 export const PRUNE_BY_DEFAULT = true;
 

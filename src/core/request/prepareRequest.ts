@@ -4,7 +4,7 @@
  * the trim is route-neutral (the cut is the same whatever the route); only the last step asks the route.
  * Pure apart from the memo and the per-conversation state it updates; it logs what it decided.
  */
-import { pruneSettingsOf, type Settings } from '../config/settings';
+import type { Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { convertRequest, logConversion } from '../convert/convertRequest';
 import { imageLimitsFor } from '../images/imageLimits';
@@ -16,8 +16,8 @@ import { computeBudget, outputRoom, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
 import type { TrimOptions, TrimResult } from '../trim/historyTrim';
-import { trimWithPrunes } from '../trim/pruneEpoch';
-import { shrinkOversized } from '../trim/shrinkOversized';
+import { pruneSettingsOf, trimWithPrunes } from '../trim/pruneResults';
+import { shrinkOversized } from '../trim/truncateOversized';
 import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from '../trim/units';
 import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
@@ -192,7 +192,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     tools: toolsSize(tools),
     recordedNativeOf: ctx.recordedNative && recordedNativeOf(ctx.recordedNative),
   };
-  // Pruned results are re-applied as they were; more are pruned only when the cut must move (pruneEpoch.ts).
+  // Pruned results are re-applied as they were; more are pruned only when the cut must move (pruneResults.ts, trimWithPrunes).
   const pruning = trimWithPrunes(input, options, { prune: pruneSettingsOf(ctx.settings.historyTrim), held: grew ? (prior.prunedAt ?? []) : [], heldFirstKept: grew ? prior.lastFirstKept : 0, parts, truncatedThrough: grew ? prior.truncatedThrough : 0 });
   const { trim, sentInput } = pruning;
   const sticky = grew ? prior.truncatedThrough : 0;
