@@ -1,5 +1,7 @@
 // Bundles the extension into dist/extension.js. The tokenizer (o200k ranks, ~2 MB) is a second bundle,
-// dist/tokenizer.js, required lazily at first use so activation stays fast.
+// dist/tokenizer.js, required lazily at first use so activation stays fast. The image worker (decode, resize,
+// encode: src/core/images/imageWorker.ts) is a third, dist/imageWorker.js, started as a worker thread by
+// imageFitter.ts from beside the extension's bundle.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 
@@ -37,8 +39,19 @@ if (tooling.length > 0) {
   console.error(`The bundle would ship tooling: ${tooling.join(', ')}`);
   process.exit(1);
 }
+// Nothing is decoded on the extension host: the codecs are the image worker's alone (src/core/images/imageFitter.ts).
+const decoders = Object.keys(extension.metafile.inputs).filter((f) => /node_modules\/(pngjs|jpeg-js)\/|src\/core\/images\/(imageCodec|fitImage)\.ts$/.test(f));
+if (decoders.length > 0) {
+  console.error(`The extension bundle would decode images on the host thread: ${decoders.join(', ')}`);
+  process.exit(1);
+}
 await esbuild.build({
   ...common,
   entryPoints: ['src/core/tokens/o200k.ts'],
   outfile: 'dist/tokenizer.js',
+});
+await esbuild.build({
+  ...common,
+  entryPoints: ['src/core/images/imageWorker.ts'],
+  outfile: 'dist/imageWorker.js',
 });

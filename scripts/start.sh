@@ -13,14 +13,17 @@ DEV=$CACHE/dev
 PORT=${PORT:-8765}
 SETTINGS=$DEV/ud/User/settings.json
 FAKE_MARK=$DEV/fake-base-url   # the baseUrl we wrote for the fake server, so a later real-key run can remove it
+# The workspace lives outside the clone: inside it, VS Code's Git finds the clone's repository "in the parent
+# folders" and asks about it. OPENCODE_DEV_WORKSPACE overrides.
+WS=${OPENCODE_DEV_WORKSPACE:-${XDG_CACHE_HOME:-$HOME/.cache}/opencode-chat-provider/dev-ws}
 
 trap 'stop_groups' EXIT
 trap 'echo; echo "[start] stopping"; exit 0' INT TERM
 
 echo "[start] checking the real VS Code (code-server) in $CACHE; the first run installs it (2-3 min)"
 bash "$E2E_HERE/setup.sh" || exit 1
-mkdir -p "$DEV/ws"
-[ -f "$DEV/ws/README.md" ] || echo "# OpenCode dev workspace" > "$DEV/ws/README.md"
+mkdir -p "$WS"
+[ -f "$WS/README.md" ] || echo "# OpenCode dev workspace" > "$WS/README.md"
 echo "[start] building and packaging the extension"
 build_vsix "$DEV/opencode.vsix" || exit 1
 
@@ -42,10 +45,10 @@ fi
 
 code_server "$DEV" --install-extension "$DEV/opencode.vsix" --force > "$DEV/install.log" 2>&1 ||
   { cat "$DEV/install.log"; echo "[start] installing the .vsix failed"; exit 1; }
-start_code_server "$DEV" "$PORT" "$DEV/ws" || exit 1
+start_code_server "$DEV" "$PORT" "$WS" || exit 1
 cat <<MSG
 
-  VS Code (code-server) is running. Open this URL in your browser:   http://127.0.0.1:$PORT/?folder=$DEV/ws
+  VS Code (code-server) is running. Open this URL in your browser:   http://127.0.0.1:$PORT/?folder=$WS
   Chat: the chat view is already open; type "@opencode hello" there, or a bare prompt for VS Code's own agent with
         the picked model (no sign-in: chat.allowAnonymousAccess is set; Ctrl+Alt+I toggles, i.e. closes, the chat view).
   After a request: the status bar item "OpenCode …" (click it for the session report).

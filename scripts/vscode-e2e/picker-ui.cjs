@@ -3,7 +3,9 @@
 // endpoint. The picker, searched for "GLM-5", must show two rows, one labelled "OpenCode Zen" and one "OpenCode Go"
 // (the detail VS Code renders beside the name); picking Go's and sending a prompt must reach Go's mount; a new id of a
 // known family (gpt-8) shows its estimated limits as such, in its row and its tooltip. The setting
-// is removed at the end (and the default endpoint's models are back).
+// is removed at the end (and the default endpoint's models are back). Then (issue 32) an endpoint on a closed port:
+// its models stay listed, marked "unreachable (refused)"; and with inline suggestions on, typing into the chat input
+// sends no inline request.
 // Env: URL, FAKE_BASE, LOGS, SETTINGS, SHOT_DIR, TIMEOUT_MS, CHROMIUM, PLAYWRIGHT_CORE.
 // Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
 const fs = require('fs');
@@ -13,12 +15,13 @@ const { log, visibleInput, send, openWorkbench } = require('./chat-driver.cjs');
 
 const ROWS = '.context-view .monaco-list-row, .quick-input-list .monaco-list-row, .action-widget .monaco-list-row';
 
-function writeEndpoints(value) {
+function writeSetting(key, value) {
   const settings = JSON.parse(fs.readFileSync(process.env.SETTINGS, 'utf8'));
-  if (value === undefined) delete settings['opencode.endpoints'];
-  else settings['opencode.endpoints'] = value;
+  if (value === undefined) delete settings[key];
+  else settings[key] = value;
   fs.writeFileSync(process.env.SETTINGS, JSON.stringify(settings, null, 2));
 }
+const writeEndpoints = value => writeSetting('opencode.endpoints', value);
 
 /** Opens the picker of the chat input on screen and types `query` into its search box; returns the rows' texts. */
 async function searchPicker(page, query) {
@@ -89,10 +92,39 @@ async function main() {
     const estimated = (await page.getByText(/gpt-8 on OpenCode Zen/).allInnerTexts().catch(() => [])).join(' ').replace(/\s+/g, ' ').trim();
     if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'picker-estimated.png') }).catch(() => {});
     check(/~1\.05M/.test(row) && /Context window 1\.05M tokens \(estimated from gpt-5\.5\); input limit 922K \(estimated from gpt-5\.5\)/.test(estimated), "a new id's row and tooltip say its limits are estimated", `${row} | ${estimated.slice(0, 200)}`);
+    // Issue 32: an endpoint that cannot be reached (port 9 on loopback: nothing listens) keeps its models listed,
+    // each row marked with what failed.
+    await page.keyboard.press('Escape').catch(() => {});
+    writeEndpoints([{ id: 'zen', baseUrl: 'http://127.0.0.1:9/zen/v1', catalog: 'zen', label: 'OpenCode Zen' }]);
+    let down = [];
+    for (let i = 0; i < 10 && !down.some(r => /unreachable/.test(r)); i++) {
+      await page.waitForTimeout(1500);
+      down = (await searchPicker(page, 'GLM-5')).map(r => r.replace(/\s+/g, ' ').trim());
+      if (!down.some(r => /unreachable/.test(r))) await page.keyboard.press('Escape');
+    }
+    if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'picker-unreachable.png') }).catch(() => {});
+    check(down.some(r => /^GLM-5 .*OpenCode Zen · unreachable \(refused\)/.test(r)), "an unreachable endpoint's models stay listed, marked", down.join(' | ').slice(0, 240));
+    await page.keyboard.press('Escape').catch(() => {});
+    writeEndpoints(undefined);
+    // Issue 32: with inline suggestions on, typing into the chat input sends no inline request (no ghost text there).
+    writeSetting('opencode.inlineSuggestions.enabled', true);
+    writeSetting('opencode.inlineSuggestions.model', 'fake-large');
+    writeSetting('opencode.inlineSuggestions.debounceMs', 0);
+    await page.waitForTimeout(2000);
+    await control('reset', {});
+    await visibleInput(page).click({ timeout: 3000 }).catch(() => {});
+    await page.keyboard.type('explain the build script and ', { delay: 80 });
+    await page.waitForTimeout(4000);
+    const typed = await control('requests');
+    const inline = (Array.isArray(typed) ? typed : []).filter(r => r.body && Array.isArray(r.body.messages));
+    check(inline.length === 0, 'typing in the chat input sends no inline request', `${inline.length} request(s)`);
+    for (const key of ['enabled', 'model', 'debounceMs']) writeSetting(`opencode.inlineSuggestions.${key}`, undefined);
+    for (let i = 0; i < 40; i++) await page.keyboard.press('Backspace');
   } catch (e) {
     check(false, 'harness', String(e && e.message || e).split('\n')[0]);
   } finally {
     writeEndpoints(undefined);
+    for (const key of ['enabled', 'model', 'debounceMs']) writeSetting(`opencode.inlineSuggestions.${key}`, undefined);
     await context.close().catch(() => {});
   }
   return results.every(Boolean) ? 0 : 1;

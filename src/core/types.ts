@@ -77,6 +77,8 @@ export interface ModelEntry extends ModelLimits {
   name: string;
   toolCalling: boolean;
   imageInput: boolean;
+  /** The wire API the endpoint's `/models` states for it (`api`), when it does: the route, without probing. */
+  api?: 'chat' | 'responses' | 'messages' | 'gemini';
   /** Where the limits came from, for the log. */
   limitSource: 'endpoint' | 'bundled' | 'learned' | 'estimated' | 'fallback' | 'setting' | 'unknown';
 }

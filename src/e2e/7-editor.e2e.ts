@@ -1,7 +1,8 @@
 /**
  * The editor features in a real VS Code: ghost text from the fake server's model accepted the way Tab accepts
  * it, the Source Control command filling the commit box for a staged change in a test repository, a large
- * image reaching the fake server resized, and a tool's image reaching a vision model as an image.
+ * image reaching the fake server resized, a tool's image reaching a vision model as an image, and an image sent to a
+ * text-only model answered from a vision model's description.
  */
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
@@ -69,6 +70,28 @@ describe('editor features', () => {
     const urls = imageUrls(request.body.messages[tool + 1]?.content);
     assert.strictEqual(urls.length, 1, JSON.stringify(request.body.messages[tool + 1]));
     assert.strictEqual(urls[0], `data:image/png;base64,${Buffer.from(shot).toString('base64')}`);
+  });
+
+  it('an image sent to a text-only model (fake-large) is answered from fake-vision\'s description, described once', async () => {
+    await config().update('imageDescription.model', 'fake-vision', vscode.ConfigurationTarget.Global);
+    try {
+      const large = await model('fake-large');
+      const caps = (large as unknown as { capabilities?: { supportsImageToText?: boolean } }).capabilities;
+      assert.strictEqual(caps?.supportsImageToText, true, 'chat may attach an image: a vision model describes it');
+      const photo = noisePng(48, 24);
+      // No scripted reply: the describing request would take it. The fake models answer from what they were sent.
+      const first = await ask(large, [User([imagePart(photo), new vscode.LanguageModelTextPart('what is in this picture?')])]);
+      assert.match(first, /^Answer 1 to: \[image described by fake-vision/, first);
+      const second = await ask(large, [User([imagePart(photo), new vscode.LanguageModelTextPart('what is in this picture?')]), Assistant(first), User('and its colours?')]);
+      assert.match(second, /^Answer 2 to: and its colours\?/);
+      const sent = await chatRequests();
+      assert.deepStrictEqual(sent.map((r) => r.body.model), ['fake-vision', 'fake-large', 'fake-large'], 'one describing request for the image across both turns');
+      const [, turn1, turn2] = sent.map((r) => r.body.messages as unknown[]);
+      assert.strictEqual(JSON.stringify(turn2.slice(0, turn1.length)), JSON.stringify(turn1), 'the second turn sends the first turn\'s bytes again');
+      assert.ok(!JSON.stringify(turn2).includes('image_url'), 'no image reaches the text-only model');
+    } finally {
+      await config().update('imageDescription.model', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('typing in a file shows ghost text from the fake model, and accepting it (Tab) inserts it', async () => {

@@ -12,7 +12,7 @@ import { completionTokensOf, defaultReplyText } from './replies';
 import { buildUsage } from './usageShapes';
 import { sendError, sleepUnlessClosed } from './transport';
 import { sendCompletion, streamReply } from './replyWriter';
-import { imageProblem } from './imageChecks';
+import { imageProblem, seenImages } from './imageChecks';
 import { prefixLifetimeMs } from './state';
 import { passedBackReasoningProblem } from './reasoningChecks';
 
@@ -44,7 +44,7 @@ async function answer(
 ): Promise<void> {
   const { state, res, index, notes } = exchange;
   const measure = state.cache.measure(body);
-  const defaultText = defaultReplyText(body.messages, state.settings.replyTokens);
+  const defaultText = defaultReplyText(body.messages, state.settings.replyTokens, seenImages('chat', body as unknown as Record<string, unknown>));
   notes.push(`model=${model.id}`, `prompt=${measure.promptTokens}`);
   const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: measure.promptTokens, contextWindow: model.contextWindow });
   if (!plan) return;

@@ -18,7 +18,7 @@ import { sendError } from './transport';
 import { anthropicAuth, wrongFormat } from './routeErrors';
 import { geminiFrames, geminiUsageObject } from './geminiFrames';
 import { geminiProblem, thinkingConfigProblem } from './geminiValidation';
-import { imageProblem } from './imageChecks';
+import { imageProblem, seenImages } from './imageChecks';
 import type { FakeModel } from './types';
 
 type Body = Record<string, unknown>;
@@ -76,7 +76,7 @@ async function answer(exchange: NativeExchange, model: FakeModel, prompt: Gemini
   const { state, res, index } = exchange;
   const directives = directivesOrAnswer(exchange, (message) => geminiError(400, message, 'INVALID_ARGUMENT'));
   if (!directives) return;
-  const defaultText = defaultReplyText(prompt.userTexts, state.settings.replyTokens);
+  const defaultText = defaultReplyText(prompt.userTexts, state.settings.replyTokens, seenImages('gemini', exchange.body as Body));
   const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: prompt.promptTokens, contextWindow: model.contextWindow });
   if (!plan) return;
   // Gemini names its input limit (the window when none is set).

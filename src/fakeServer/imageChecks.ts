@@ -7,6 +7,7 @@
  */
 import { DEFAULT_IMAGE_LIMITS } from '../core/images/imageLimits';
 import { imageSize } from '../core/images/imageSize';
+import { hashId } from '../core/util/hashId';
 import type { FakeModel, FakeRoute } from './types';
 
 export interface FoundImage {
@@ -74,4 +75,17 @@ export function imagesIn(route: FakeRoute, body: Node): FoundImage[] {
     });
   }
   return found;
+}
+
+/**
+ * What the fake model "sees" in a request's images, for its default reply: each image's size and the first 12 hex
+ * digits of its bytes' SHA-256 (`image 64x32 sha256:0123456789ab`). Deterministic and different for different
+ * bytes, so a test can tell which image a description came from.
+ */
+export function seenImages(route: FakeRoute, body: Node): string[] {
+  return imagesIn(route, body).map((image) => {
+    const bytes = Buffer.from(image.base64, 'base64');
+    const size = imageSize(bytes);
+    return `image ${size ? `${size.width}x${size.height}` : 'unreadable'} sha256:${hashId(bytes).slice(0, 12)}`;
+  });
 }

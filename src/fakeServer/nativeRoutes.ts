@@ -17,7 +17,7 @@ import { anthropicInvalid, tooManyBreakpoints, wrongFormat } from './routeErrors
 import { responsesFrames, responsesUsageObject } from './responsesFrames';
 import { messagesFrames } from './messagesFrames';
 import { messagesProblem, responsesInputProblem } from './nativeValidation';
-import { imageProblem } from './imageChecks';
+import { imageProblem, seenImages } from './imageChecks';
 
 export type NativeExchange = Exchange;
 
@@ -89,7 +89,7 @@ async function answer(route: Exclude<FakeRoute, 'chat'>, exchange: NativeExchang
   const { state, res, index } = exchange;
   const directives = directivesOrAnswer(exchange, (message) => errors.badRequest(message, 'invalid_fake_directive'));
   if (!directives) return;
-  const defaultText = defaultReplyText(prompt.userTexts, state.settings.replyTokens);
+  const defaultText = defaultReplyText(prompt.userTexts, state.settings.replyTokens, seenImages(route, exchange.body as Body));
   const plan = planOrAnswer(exchange, { directives, defaultText, promptTokens: prompt.promptTokens, contextWindow: model.contextWindow });
   if (!plan) return;
   const tooLong = errors.promptTooLong(model, prompt.promptTokens);

@@ -88,12 +88,14 @@ const FILLER_WORDS = ['river', 'stone', 'light', 'green', 'water', 'house', 'pap
 
 /**
  * "Answer <n> to: <first 60 chars of the last user text>" padded with filler words to about `replyTokens`
- * tokens; n is the number of user turns. The same messages always give the same text.
+ * tokens; n is the number of user turns. With images in the request (a vision model), what it saw of each
+ * (imageChecks.ts seenImages) follows the question, in brackets: a describing answer that depends on the bytes.
+ * The same messages always give the same text.
  */
-export function defaultReplyText(messages: readonly unknown[], replyTokens = DEFAULT_REPLY_TOKENS): string {
+export function defaultReplyText(messages: readonly unknown[], replyTokens = DEFAULT_REPLY_TOKENS, seen: readonly string[] = []): string {
   const turn = messages.filter(isUserMessage).length;
   const question = lastUserText(messages).replace(/\s+/g, ' ').trim().slice(0, 60);
-  let text = `Answer ${turn} to: ${question}`;
+  let text = `Answer ${turn} to: ${question}${seen.length ? ` [saw ${seen.join(', ')}]` : ''}`;
   let wordIndex = 0;
   // One round is normally exact; the loop only guards against a word merging with the question's last token.
   for (let missing = replyTokens - countTextTokens(text); missing > 0; missing = replyTokens - countTextTokens(text)) {

@@ -3,6 +3,7 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { fitImage } from '../core/images/fitImage';
 import { fitImages, ImageFitMemo } from '../core/images/fitImages';
+import { ImageFitter } from '../core/images/imageFitter';
 import { decodeImage } from '../core/images/imageCodec';
 import { base64Length, DEFAULT_IMAGE_LIMITS, type ImageLimits } from '../core/images/imageLimits';
 import { imageSize, sniffMime } from '../core/images/imageSize';
@@ -87,15 +88,17 @@ describe('images that fit (core/images)', () => {
     }), { numRuns: 50 });
   });
 
-  it('fits user images and tool-result images, memoized by content (decoded once), and counts bytes before and after', () => {
+  it('fits user images and tool-result images, memoized by content (decoded once, in the worker), and counts bytes before and after', async () => {
     const big = pngOf(noisePixels(120, 60, 3));
     const messages: ChatMessage[] = [
       { role: 'user', parts: [{ kind: 'text', text: 'look' }, { kind: 'image', mimeType: 'image/png', data: big }] },
       { role: 'user', parts: [{ kind: 'toolResult', callId: 'c1', text: 'shot', images: [{ mimeType: 'image/png', data: Uint8Array.from(big) }] }] },
     ];
-    const memo = new ImageFitMemo();
+    const fitter = new ImageFitter();
+    const memo = new ImageFitMemo((image, limits) => fitter.fit(image, limits));
     const limits = { maxLongSide: 60, maxBytes: 1_000_000 };
-    const { messages: out, stats } = fitImages(messages, limits, memo);
+    const { messages: out, stats } = await fitImages(messages, limits, memo).finally(() => fitter.close());
+    assert.strictEqual(fitter.decoded, 1, 'one decode for the two copies');
     assert.deepStrictEqual({ images: stats.images, fitted: stats.fitted, unfit: stats.unfit, bytesBefore: stats.bytesBefore }, { images: 2, fitted: 2, unfit: 0, bytesBefore: 2 * big.byteLength });
     const user = out[0].parts[1];
     const tool = out[1].parts[0];

@@ -5,17 +5,20 @@ import { cleanSuggestion } from '../core/inline/inlineAnswer';
 import { ANCHOR_LINES, buildInlinePrompt, CURSOR, INLINE_INSTRUCTIONS, type InlineDocument } from '../core/inline/inlinePrompt';
 import { inlineLogLine } from '../core/inline/inlineLog';
 import { InlineScheduler } from '../core/inline/inlineScheduler';
+import { linesOfText } from '../core/inline/inlineWindow';
 import { FakeTimers, flush } from './support/fakeTimers';
 
 const lines = (n: number, tag = 'line'): string => Array.from({ length: n }, (_, i) => `const ${tag}${i} = ${i};`).join('\n');
-const doc = (text: string, path = 'src/a.ts'): InlineDocument => ({ path, languageId: 'typescript', text });
+const doc = (text: string, path = 'src/a.ts'): InlineDocument => ({ path, languageId: 'typescript', lines: linesOfText(text) });
+/** The cursor at an offset of the text, as VS Code's Position. */
+const at = (text: string, offset: number) => ({ line: text.slice(0, offset).split('\n').length - 1, character: offset - text.lastIndexOf('\n', offset - 1) - 1 });
 const textOf = (p: ReturnType<typeof buildInlinePrompt>, i: number): string => (p.messages[i].parts[0] as { text: string }).text;
 
 describe('inline suggestions: the prompt', () => {
   it('stable part first (instructions, neighbours in path order, file path, the file up to the anchor), the cursor and suffix last', () => {
     const text = `${lines(40)}\nfunction f() {\n  return \n}\n`;
     const offset = text.indexOf('return ') + 'return '.length;
-    const prompt = buildInlinePrompt({ document: doc(text), offset, neighbours: [doc('export const z = 1;', 'src/z.ts'), doc('export const b = 2;', 'src/b.ts')] });
+    const prompt = buildInlinePrompt({ document: doc(text), cursor: at(text, offset), neighbours: [doc('export const z = 1;', 'src/z.ts'), doc('export const b = 2;', 'src/b.ts')] });
     assert.deepStrictEqual(prompt.messages.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
     assert.strictEqual(textOf(prompt, 0), INLINE_INSTRUCTIONS);
     const system = textOf(prompt, 1);
@@ -33,22 +36,27 @@ describe('inline suggestions: the prompt', () => {
       const text = `${lines(headLines)}\n${lines(extra, 'x')}\n`;
       const cursorLine = headLines + Math.floor(extra / 2);
       const offset = text.split('\n').slice(0, cursorLine).join('\n').length;
-      const before = buildInlinePrompt({ document: doc(text), offset });
+      const before = buildInlinePrompt({ document: doc(text), cursor: at(text, offset) });
       // The user types at the cursor and edits the text after it: the anchor stays while the cursor line's block does.
       const edited = text.slice(0, offset) + typed.replace(/\n/g, ' ') + text.slice(offset) + suffixEdit;
-      const after = buildInlinePrompt({ document: doc(edited), offset: offset + typed.replace(/\n/g, ' ').length });
+      const after = buildInlinePrompt({ document: doc(edited), cursor: at(edited, offset + typed.replace(/\n/g, ' ').length) });
       assert.strictEqual(after.stable, before.stable);
       assert.deepStrictEqual(after.messages.slice(0, 3), before.messages.slice(0, 3));
     }), { numRuns: 150 });
   });
 
-  it('a long file: the head is cut by whole anchor blocks from the start, the same cut for the same head', () => {
+  it('a long file: the head keeps the lines nearest the anchor and says how many came before; the same cut for the same head', () => {
     const text = `${lines(2_000)}\n`;
     const offset = text.length;
-    const prompt = buildInlinePrompt({ document: doc(text), offset, budget: { headTokens: 500, neighbourTokens: 0, suffixTokens: 100 } });
+    const budget = { headTokens: 500, neighbourTokens: 0, suffixTokens: 100, nearTokens: 300 };
+    const prompt = buildInlinePrompt({ document: doc(text), cursor: at(text, offset), budget });
     const match = /\[the first (\d+) lines are left out\]/.exec(prompt.stable);
-    assert.ok(match && Number(match[1]) % ANCHOR_LINES === 0);
-    assert.strictEqual(buildInlinePrompt({ document: doc(text), offset, budget: { headTokens: 500, neighbourTokens: 0, suffixTokens: 100 } }).stable, prompt.stable);
+    assert.ok(match);
+    const anchor = Math.floor(2_000 / ANCHOR_LINES) * ANCHOR_LINES;
+    assert.ok(prompt.stable.endsWith(`const line${anchor - 1} = ${anchor - 1};\n`), 'the head ends right above the anchor');
+    assert.ok(prompt.stable.includes(`\nconst line${Number(match[1])} = ${Number(match[1])};\n`), 'and starts at the first line not left out');
+    assert.ok(!prompt.stable.includes(`const line${Number(match[1]) - 1} =`));
+    assert.strictEqual(buildInlinePrompt({ document: doc(text), cursor: at(text, offset), budget }).stable, prompt.stable);
   });
 });
 
@@ -126,6 +134,23 @@ describe('inline suggestions: debounce and cancellation (fake timers)', () => {
     const failed = await failing;
     assert.strictEqual(failed.kind, 'failed');
     assert.match(inlineLogLine('m', failed as never) ?? '', /^\[inline\] m: failed after 0 ms \(401 no key\)\.$/);
+  });
+
+  it('the document changed during the quiet time: nothing is built or sent (skipped); a throw while building is a failure', async () => {
+    const timers = new FakeTimers();
+    const scheduler = new InlineScheduler(timers);
+    let version = 1;
+    let runs = 0;
+    const stale = scheduler.schedule(async () => ++runs, { ...options, current: () => version === 1 });
+    version = 2;
+    await timers.advance(300);
+    assert.deepStrictEqual(await stale, { kind: 'skipped' });
+    assert.strictEqual(runs, 0);
+    const throwing = scheduler.schedule(() => { throw new Error('bad document'); }, options);
+    await timers.advance(300);
+    const failed = await throwing;
+    assert.strictEqual(failed.kind, 'failed');
+    assert.strictEqual(timers.pending, 0);
   });
 
   it('an editor token already cancelled: nothing is scheduled', async () => {

@@ -19,7 +19,8 @@ import { useFakeServer } from './support/suiteHooks';
 const ROUTE_MODELS = { chat: 'fake-large', responses: 'fake-responses', messages: 'fake-messages', gemini: 'fake-native-gemini' } as const;
 type Route = keyof typeof ROUTE_MODELS;
 const ROUTES = Object.keys(ROUTE_MODELS) as Route[];
-const SETTINGS = { models: { 'fake-responses': { api: 'responses' }, 'fake-messages': { api: 'messages' }, 'fake-native-gemini': { api: 'gemini' } } };
+// No describing model: every request here is a turn of the conversation (images for text-only models: imageDescribe.*.test.ts).
+const SETTINGS = { 'imageDescription.model': 'none', models: { 'fake-responses': { api: 'responses' }, 'fake-messages': { api: 'messages' }, 'fake-native-gemini': { api: 'gemini' } } };
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 
 /** The route's user items in order, cache markers left out (Messages moves its breakpoint every turn). */

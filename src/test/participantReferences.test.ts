@@ -24,7 +24,7 @@ interface Sent {
 
 describe('@opencode references: files, selections, images', () => {
   const server = useFakeServer();
-  useActivated(server, activateAgainst);
+  const ext = useActivated(server, activateAgainst);
   let dir = '';
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-refs-'));
@@ -123,12 +123,40 @@ describe('@opencode references: files, selections, images', () => {
     assert.deepStrictEqual(parts.map((p) => p.type), ['image_url', 'text']);
   });
 
-  it('an image for a text-only model is left out, and the footer names it', async () => {
-    const { prompt, references } = withMarkers('what is in', [{ marker: '#file:dot.png', value: double.Uri.file(file('dot.png', PNG)) }]);
-    const sent = await send('fake-large', prompt, references);
-    assert.strictEqual(sent.text, prompt, 'only the prompt');
-    assert.ok(!JSON.stringify(sent.content).includes('image_url'));
-    assert.ok(sent.streamed.endsWith('_Not included in full: dot.png (this model does not take images)._'), sent.streamed);
+  it('without a describing model (`none`), an image for a text-only model is left out, and the footer names it', async () => {
+    ext().dispose();
+    const alone = activateAgainst(server(), { 'imageDescription.model': 'none' });
+    try {
+      const { prompt, references } = withMarkers('what is in', [{ marker: '#file:dot.png', value: double.Uri.file(file('dot.png', PNG)) }]);
+      const sent = await send('fake-large', prompt, references);
+      assert.strictEqual(sent.text, prompt, 'only the prompt');
+      assert.ok(!JSON.stringify(sent.content).includes('image_url'));
+      assert.ok(sent.streamed.endsWith('_Not included in full: dot.png (this model does not take images)._'), sent.streamed);
+    } finally {
+      alone.dispose();
+    }
+  });
+
+  it('with a describing model, an image for a text-only model reaches it as the description (the queued reply is what fake-vision said)', async () => {
+    ext().dispose();
+    const described = activateAgainst(server(), { 'imageDescription.model': 'fake-vision' });
+    try {
+      const { prompt, references } = withMarkers('what is in', [{ marker: '#file:dot.png', value: double.Uri.file(file('dot.png', PNG)) }]);
+      const sent = await send('fake-large', prompt, references);
+      assert.ok(sent.text.includes('[image described by fake-vision (this model does not accept images): Answer.]'), sent.text);
+      assert.ok(!JSON.stringify(sent.content).includes('image_url'));
+      assert.ok(!sent.streamed.includes('does not take images'), sent.streamed);
+    } finally {
+      described.dispose();
+    }
+  });
+
+  it('a pasted image (no range, a 64-hex id) for a text-only model is named "pasted image (PNG)" in the footer, not by its hash', async () => {
+    const value = { mimeType: 'image/png', data: async () => new Uint8Array(PNG) };
+    const hash = 'a3f1'.repeat(16);
+    const sent = await send('fake-large', 'what is in this screenshot', [{ id: hash, value }]);
+    assert.ok(sent.streamed.endsWith('_Not included in full: pasted image (PNG) (this model does not take images)._'), sent.streamed);
+    assert.ok(!sent.streamed.includes(hash));
   });
 
   it('a file too large for the allowance is cut with a marker, and the footer says so', async () => {

@@ -6,6 +6,9 @@ import * as assert from 'assert';
 import { ESLint } from 'eslint';
 import * as fs from 'fs';
 import * as path from 'path';
+import { fitImage } from '../core/images/fitImage';
+import { ImageFitter } from '../core/images/imageFitter';
+import { noisePixels, pngOf } from './support/testImages';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -41,5 +44,20 @@ describe('the product apart from its tools', () => {
     const tooling = files.filter((f) => /^src\/(bench|fakeServer|replay|e2e|tools|test)\//.test(f));
     assert.deepStrictEqual(tooling, []);
     assert.ok(files.includes('src/extension.ts'));
+    // Nothing is decoded on the host thread: the codecs live in the image worker's bundle only.
+    assert.deepStrictEqual(files.filter((f) => /src\/core\/images\/(imageCodec|fitImage|resizePixels)\.ts$/.test(f)), []);
+    assert.ok(files.includes('src/core/images/imageFitter.ts'));
+  });
+
+  it('the bundled image worker (dist/imageWorker.js, shipped in the .vsix) runs on its own and fits an image', async function () {
+    const worker = path.join(root, 'dist', 'imageWorker.js');
+    if (!fs.existsSync(worker)) this.skip();
+    assert.ok(!/require\("(pngjs|jpeg-js)"\)/.test(fs.readFileSync(worker, 'utf8')), 'the codecs are bundled in, not required');
+    assert.match(fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8'), /^!dist\/imageWorker\.js$/m);
+    const fitter = new ImageFitter({ workerFile: worker });
+    const image = pngOf(noisePixels(300, 100, 4));
+    const fitted = await fitter.fit({ mimeType: 'image/png', data: image }, { maxLongSide: 100, maxBytes: 1_000_000 }).finally(() => fitter.close());
+    assert.strictEqual(fitted.outcome, 'fitted');
+    assert.ok(Buffer.from(fitted.data).equals(Buffer.from(fitImage({ mimeType: 'image/png', data: image }, { maxLongSide: 100, maxBytes: 1_000_000 }).data)));
   });
 });

@@ -17,7 +17,8 @@ describe('provider over real HTTP (fake server)', () => {
     assert.strictEqual(large.maxInputTokens, 980_000);
     // VS Code shows input + output as the model's context: never more than the window.
     assert.strictEqual(large.maxOutputTokens, 20_000);
-    assert.deepStrictEqual(large.capabilities, { toolCalling: true, imageInput: false });
+    // Text-only, but fake-vision on the same endpoint describes its images (core/request/describeImages.ts), so chat may attach one.
+    assert.deepStrictEqual(large.capabilities, { toolCalling: true, imageInput: true });
     assert.strictEqual(models?.find((m) => m.id === 'fake-vision')?.capabilities.imageInput, true);
     assert.strictEqual(new Set(models?.map((m) => m.id)).size, models?.length, 'no duplicates');
   });
@@ -70,7 +71,7 @@ describe('provider over real HTTP (fake server)', () => {
         await ask(shapedExt, 'fake-large', history);
         await ask(shapedExt, 'fake-large', [...history, assistant('First answer.'), user('and the risks?')]);
         const line = shapedExt.log.lines.map((l) => l.message).filter((m) => m.startsWith('[usage]')).at(-1) ?? '';
-        const match = /^\[usage\] prompt=(\d+) completion=(\d+) total=(\d+) cached=(\d+) cacheHit=(\d+\.\d)%( cost=\$\d+\.\d{4,6})?$/.exec(line);
+        const match = /^\[usage\] prompt=(\d+) completion=(\d+) total=(\d+) cached=(\d+) cacheHit=(\d+\.\d)%( cost=\$\d+\.\d{4,6})?( purpose=side)?$/.exec(line);
         assert.ok(match, line);
         const [prompt, completion, total, cached, hit] = match.slice(1).map(Number);
         assert.strictEqual(total, prompt + completion);

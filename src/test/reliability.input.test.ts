@@ -68,15 +68,25 @@ describe('bad input (provider, real HTTP)', () => {
     }
   });
 
-  it('replaces images with a note for a text-only model (and says so), and sends them to a vision model', async () => {
-    await ask(ext(), 'fake-large', [userParts([new double.LanguageModelTextPart('what is this? '), new double.LanguageModelDataPart(PNG, 'image/png')])]);
-    assert.deepStrictEqual(sent().messages, [{ role: 'user', content: `what is this? ${IMAGE_NOTE}` }]);
-    assert.match(ext().log.text(), /\[warn\] \[request\] fake-large does not accept images; replaced 1 image\(s\) with a note\./);
-
-    await ask(ext(), 'fake-vision', [userParts([new double.LanguageModelTextPart('what is this? '), new double.LanguageModelDataPart(PNG, 'image/png')])]);
-    const parts = sent().messages[0].content;
-    assert.strictEqual(parts[1].type, 'image_url');
-    assert.match(parts[1].image_url.url, /^data:image\/png;base64,/);
+  it('replaces images with a note for a text-only model without a describing model (and says so), and sends them to a vision model', async () => {
+    ext().dispose();
+    const alone = activateAgainst(server(), { 'imageDescription.model': 'none' });
+    try {
+      await ask(alone, 'fake-large', [userParts([new double.LanguageModelTextPart('what is this? '), new double.LanguageModelDataPart(PNG, 'image/png')])]);
+      assert.deepStrictEqual(sent().messages, [{ role: 'user', content: `what is this? ${IMAGE_NOTE}` }]);
+      assert.match(alone.log.text(), /\[warn\] \[request\] fake-large does not accept images; replaced 1 image\(s\) with a note\./);
+    } finally {
+      alone.dispose();
+    }
+    const again = activateAgainst(server());
+    try {
+      await ask(again, 'fake-vision', [userParts([new double.LanguageModelTextPart('what is this? '), new double.LanguageModelDataPart(PNG, 'image/png')])]);
+      const parts = sent().messages[0].content;
+      assert.strictEqual(parts[1].type, 'image_url');
+      assert.match(parts[1].image_url.url, /^data:image\/png;base64,/);
+    } finally {
+      again.dispose();
+    }
   });
 
   it('a model the endpoint does not list: a sentence that says to refresh and pick another, not retried', async () => {

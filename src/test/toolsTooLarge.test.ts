@@ -51,6 +51,10 @@ describe('tools that cannot fit the budget', function () {
         const logged = ext.log.text();
         assert.doesNotMatch(logged, /Truncated a system message|Over budget/);
         assert.match(logged, /\[warn\] \[history-trim\] Not sent: tools=60 \(~\d+ tokens, \d+ bytes\) system=~\d+ /);
+        // Issue 32: logged once (no `[error] [error]` line repeating it), shown without a stack location.
+        assert.strictEqual(logged.split(text).length - 1, 1, 'the message is in the log once');
+        assert.doesNotMatch(logged, /\[error\] \[error\]/);
+        assert.doesNotMatch(error.stack ?? '', /\bat\s/);
         const item = statusItem();
         assert.strictEqual(item.text, '$(warning) OpenCode: request too large');
         assert.strictEqual(item.backgroundColor?.id, 'statusBarItem.warningBackground');

@@ -41,10 +41,11 @@ async function chooseEndpoint(keys: ApiKeyStore, endpoints: EndpointRegistry, id
 
 async function refreshWithFeedback(parts: readonly EndpointPart[]): Promise<void> {
   const results = await Promise.all(parts.map((part) => part.list.refresh().then((models) => ({ part, models }), (error: unknown) => ({ part, error }))));
+  // Each failure says what failed and what to do about it (listFailure.ts): never "check the API key" for a DNS error.
   const failed = results.flatMap((r) => ('error' in r ? [`${r.part.config().label}: ${redact(r.error instanceof Error ? r.error.message : String(r.error))}`] : []));
   const listed = results.reduce((sum, r) => sum + ('models' in r ? r.models.length : 0), 0);
   if (failed.length === 0) return void vscode.window.showInformationMessage(`OpenCode: ${listed} model(s) available.`);
-  void vscode.window.showErrorMessage(`OpenCode: could not list models (${failed.join('; ')}). Check the API key ("OpenCode: Set API Key") and the endpoint's URL, or run "OpenCode: Show Log".`);
+  void vscode.window.showErrorMessage(`OpenCode could not list models — ${failed.join(' ')}`);
 }
 
 /** Shown when the user opened the model list and the default endpoint could list nothing for want of a key. */

@@ -83,6 +83,8 @@ function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: 
       if (fed.recording && settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       shared.onAccounted(prepared.sessionId, fed);
     },
+    // After the conversation's request is in the log: what describing its images cost, counted apart.
+    onDescribed: (sessionId, tally) => requests.addDescribing(sessionId, tally),
     timing: shared.timing,
   });
   const listChanged = list.onDidChange(shared.onInfoChanged);

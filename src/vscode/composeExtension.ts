@@ -23,6 +23,7 @@ import { startLiveModelData } from './liveModelData';
 import { OpenCodeChatProvider } from './provider';
 import { RequestRecorderFile } from './requestRecorderFile';
 import { ReportPanels } from './reportPanel';
+import { loadConversationIndex } from './reportList';
 import { SettingsReader } from './settingsReader';
 import { OpenCodeStatusBar } from './statusBar';
 import { endpointChosen, openChat, WalkthroughSteps, welcomeOnce } from './welcome';
@@ -77,7 +78,10 @@ function createParts(context: vscode.ExtensionContext, options: ComposeOptions, 
   const log = vscode.window.createOutputChannel('OpenCode', { log: true });
   const settings = new SettingsReader(log);
   const keys = new ApiKeyStore(context.secrets);
-  const requests = new RequestLog();
+  const { index, saver } = loadConversationIndex(context.globalState, log, () => requests.flushAdded());
+  // Not in the command palette: the report's list as data, for the real-VS-Code suite (src/e2e) and automation.
+  context.subscriptions.push(saver, vscode.commands.registerCommand('opencode.reportConversations', () => (requests.flushAdded(), index.list())));
+  const requests = new RequestLog((batch) => index.noteBatch(batch));
   const memo = new SizeMemo();
   const steps = new WalkthroughSteps();
   // The quota is OpenCode Go's: the first enabled Go endpoint's, else the default endpoint's (which then has none).
@@ -85,7 +89,7 @@ function createParts(context: vscode.ExtensionContext, options: ComposeOptions, 
   const quota = new QuotaService({ endpoint: async () => ({ baseUrl: quotaPart().config().baseUrl, apiKey: await keys.get(endpoints.keyTarget(quotaPart())) }), log });
   const defaultKey = () => keys.get(endpoints.keyTarget(endpoints.default()));
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await defaultKey()));
-  const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath, (modelId) => endpoints.catalogOf(modelId));
+  const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath, (modelId) => endpoints.catalogOf(modelId), index);
   reports.useSizes(memo);
   const recorder = new RequestRecorderFile(context.logUri.fsPath, log);
   const endpoints: EndpointRegistry = new EndpointRegistry(

@@ -4,6 +4,7 @@ import { registerCommitMessage } from './commitMessage';
 import type { EndpointRegistry } from './endpointParts';
 import { OpenCodeInlineProvider } from './inlineProvider';
 import { InlineStatus } from './inlineStatus';
+import { INLINE_SCHEMES } from '../core/inline/inlineWhere';
 import type { SettingsReader } from './settingsReader';
 
 export interface EditorFeatureParts {
@@ -19,7 +20,8 @@ export function registerEditorFeatures({ endpoints, settings, log }: EditorFeatu
   const models = { models: async () => (await endpoints.models()).map(({ entry, pickId }) => ({ ...entry, id: pickId })) };
   const inline = new OpenCodeInlineProvider({ engine: endpoints.engine, settings, log, listedOf });
   return [
-    vscode.languages.registerInlineCompletionItemProvider({ pattern: '**' }, inline),
+    // Files and untitled documents only (not the chat input, the commit box, outputs, settings): inlineWhere.ts.
+    vscode.languages.registerInlineCompletionItemProvider(INLINE_SCHEMES.map((scheme) => ({ scheme })), inline),
     new InlineStatus(settings, models),
     registerCommitMessage({ engine: endpoints.engine, settings, log, models, listedOf }),
   ];

@@ -8,9 +8,11 @@ import { enabledEndpoints, endpointSettings, fromPickId, pickId, type EndpointCo
 import type { Settings } from '../core/config/settings';
 import type { EndpointCatalog } from '../core/models/modelData';
 import type { ChatEngine } from '../core/request/chatEngine';
-import { listedFields } from '../core/models/modelEntries';
+import { describingModel, listedFields, offered } from '../core/models/modelEntries';
+import { pricesFor } from '../core/cost/prices';
+import type { DescribingModel } from '../core/request/describeImages';
 import type { ListedFields } from '../core/models/modelTable';
-import type { ModelEntry } from '../core/types';
+import type { ChatMessage, ModelEntry } from '../core/types';
 import type { KeyTarget } from './apiKey';
 import type { ModelList } from './modelList';
 
@@ -127,4 +129,27 @@ export class EndpointRegistry implements vscode.Disposable {
 
 function partKey(id: string, isDefault: boolean): string {
   return isDefault ? `${id}\u0000default` : id;
+}
+
+/**
+ * Which vision model of an endpoint describes images for its text-only models (describingModel decides; this only
+ * gathers the endpoint's listed models as its engine's model table sees them). The provider passes the choice down
+ * in the request (ChatRequest.describeWith) and tells VS Code that such a model takes images, so chat lets the user
+ * attach one (docs/editor.md "Images for text-only models").
+ */
+export function describerOf(part: EndpointPart, settings: Settings, listed: readonly ModelEntry[]): DescribingModel | undefined {
+  const candidates = listed.flatMap((model) => {
+    const { facts } = part.engine.resolve(model);
+    if (!offered(facts, settings)) return [];
+    return [{ id: model.id, imageInput: facts.imageInput, inputPrice: pricesFor(model.id, settings.catalog)?.base.input }];
+  });
+  const modelId = describingModel(settings.imageDescriptionModel, candidates);
+  if (!modelId) return undefined;
+  const entry = listed.find((model) => model.id === modelId);
+  return { modelId, listed: entry ? listedFields(entry) : {} };
+}
+
+/** Whether a request carries any image (only then is a describing model looked for). */
+export function carriesImages(messages: readonly ChatMessage[]): boolean {
+  return messages.some((m) => m.parts.some((p) => p.kind === 'image' || (p.kind === 'toolResult' && (p.images?.length ?? 0) > 0)));
 }

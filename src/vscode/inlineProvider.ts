@@ -1,19 +1,20 @@
 /**
  * The inline (ghost-text) suggestion provider: VS Code's document and cursor in, the core's prompt
  * (core/inline/inlinePrompt.ts) through the extension's own engine, one suggestion out. Off unless
- * `opencode.inlineSuggestions.enabled` and a model are set; never blocks the editor (every wait is the
- * scheduler's timer, and VS Code's cancellation stops the request).
+ * `opencode.inlineSuggestions.enabled` and a model are set; never blocks the editor: per keystroke only a
+ * timer is set; after the quiet time the prompt is built from the lines its budgets keep (lineAt, never the
+ * whole text), and VS Code's cancellation stops the request.
  */
 import * as vscode from 'vscode';
 import { buildInlinePrompt, type InlineDocument } from '../core/inline/inlinePrompt';
+import type { InlineLines } from '../core/inline/inlineWindow';
 import { inlineLogLine } from '../core/inline/inlineLog';
+import { offersInline } from '../core/inline/inlineWhere';
 import { requestSuggestion, type InlineEngine } from '../core/inline/inlineRequest';
 import { InlineScheduler, REAL_TIMERS, type Timers } from '../core/inline/inlineScheduler';
 import type { ListedFields } from '../core/models/modelTable';
 import type { SettingsReader } from './settingsReader';
 
-/** Neighbouring files larger than this are not read at all (the budget would cut them anyway). */
-const MAX_NEIGHBOUR_CHARS = 200_000;
 const MAX_NEIGHBOURS = 4;
 
 export interface InlineDeps {
@@ -35,16 +36,22 @@ export class OpenCodeInlineProvider implements vscode.InlineCompletionItemProvid
   async provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, _context: vscode.InlineCompletionContext, token: vscode.CancellationToken): Promise<vscode.InlineCompletionItem[] | undefined> {
     const settings = this.deps.settings.current.editor?.inlineSuggestions;
     if (!settings?.enabled || !settings.model) return undefined;
-    const prompt = buildInlinePrompt({ document: inlineDocument(document), offset: document.offsetAt(position), neighbours: neighbours(document) });
+    // The chat input, the commit box, outputs and the settings editor are documents too: never there.
+    if (!offersInline(document.uri.scheme, document.languageId, settings.languages)) return undefined;
+    const version = document.version;
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     if (token.isCancellationRequested) controller.abort();
     try {
       const listed = this.deps.listedOf(settings.model);
-      const result = await this.scheduler.schedule((signal) => requestSuggestion(this.deps.engine, settings.model, listed, prompt, settings.maxTokens, signal), {
+      const result = await this.scheduler.schedule((signal) => {
+        const prompt = buildInlinePrompt({ document: inlineDocument(document), cursor: position, neighbours: neighbours(document) });
+        return requestSuggestion(this.deps.engine, settings.model, listed, prompt, settings.maxTokens, signal);
+      }, {
         debounceMs: settings.debounceMs,
         maxLatencyMs: settings.maxLatencyMs,
         signal: controller.signal,
+        current: () => document.version === version,
       });
       const line = inlineLogLine(settings.model, result);
       if (line && result.kind === 'failed') this.deps.log.warn(line);
@@ -59,16 +66,21 @@ export class OpenCodeInlineProvider implements vscode.InlineCompletionItemProvid
 }
 
 function inlineDocument(document: vscode.TextDocument): InlineDocument {
-  return { path: vscode.workspace.asRelativePath(document.uri, false), languageId: document.languageId, text: document.getText() };
+  return { path: vscode.workspace.asRelativePath(document.uri, false), languageId: document.languageId, lines: linesOf(document) };
 }
 
-/** Other files open in visible editors (nearby in the user's attention), small enough to read. */
+/** The document as lines: lineAt returns the line VS Code already holds (no copy, whatever its length). */
+function linesOf(document: vscode.TextDocument): InlineLines {
+  return { lineCount: document.lineCount, line: (i) => document.lineAt(i).text };
+}
+
+/** Other files open in visible editors (nearby in the user's attention); the prompt reads only their first lines. */
 function neighbours(self: vscode.TextDocument): InlineDocument[] {
   const seen = new Set<string>([self.uri.toString()]);
   const out: InlineDocument[] = [];
   for (const editor of vscode.window.visibleTextEditors ?? []) {
     const doc = editor.document;
-    if (seen.has(doc.uri.toString()) || doc.getText().length > MAX_NEIGHBOUR_CHARS) continue;
+    if (seen.has(doc.uri.toString())) continue;
     seen.add(doc.uri.toString());
     out.push(inlineDocument(doc));
     if (out.length >= MAX_NEIGHBOURS) break;

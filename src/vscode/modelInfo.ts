@@ -13,6 +13,7 @@ import { MODEL_TABLE } from '../core/models/modelTable';
 import { effortConfigurationSchema } from '../core/routes/effortPicker';
 import { computeBudget } from '../core/trim/budget';
 import type { ModelEntry, ModelLimits } from '../core/types';
+import type { ListFailure } from '../core/models/listFailure';
 
 /** Reported when a model's window is unknown and the fallback is off: a conservative, common size. */
 const NOMINAL_UNKNOWN_WINDOW = 128_000;
@@ -39,6 +40,8 @@ export function describeModel(
   facts: ModelFacts = MODEL_TABLE.lookup({ modelId: model.id, catalog: settings.catalog, listed: model }),
   /** What the picker calls the endpoint (its label in opencode.endpoints). */
   endpoint: string = endpointLabel(settings),
+  /** The endpoint's last refresh failed: the model is listed from its last good list or the model data, marked. */
+  unreachable?: ListFailure,
 ): PickerModelInformation {
   const sizes = reportedSizes(limits, settings);
   const traits = modelTraits(facts);
@@ -47,9 +50,10 @@ export function describeModel(
     name: facts.free ? `${model.name} (free)` : model.name,
     family: model.id,
     version: facts.dataDate ?? '1',
-    detail: [endpoint, ...traits.short].join(' · '),
+    detail: [endpoint, ...(unreachable ? [unreachable.mark] : []), ...traits.short].join(' · '),
     tooltip: [
       `${model.id} on ${endpoint}`,
+      ...(unreachable ? [`${endpoint} is not answering: ${unreachable.what}; this model is listed from its last good list or the model data. ${unreachable.todo}`] : []),
       windowSentence(limits, facts, sizes.budget),
       `Route ${facts.route} (${facts.routeSource})`,
       ...traits.long,

@@ -13,16 +13,27 @@ import { PersistedStore } from '../core/state/persisted';
 import { validModelList, type CachedModelList } from '../core/state/records';
 import { errorDetail } from '../core/request/userFacingError';
 import { redact, redactUrl } from '../core/util/redact';
+import { classifyListFailure, type ListFailure } from '../core/models/listFailure';
 import { outsideList } from '../core/util/excerpt';
 
 const STALE_AFTER_MS = 30 * 60 * 1000;
 
+/** A failed GET /models, with what failed and what to do (listFailure.ts). */
+export class ModelListError extends Error {
+  constructor(readonly failure: ListFailure) {
+    super(`${failure.what}. ${failure.todo}`);
+  }
+}
 
 export class ModelList implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private inFlight: Promise<ModelEntry[]> | undefined;
   private readonly store: PersistedStore;
+  /** The last refresh's failure (cleared when the endpoint answers): the picker marks the models it lists. */
+  private failure: ListFailure | undefined;
+  /** Failure kinds already warned about since the endpoint last answered: one WARN per kind, not per refresh. */
+  private readonly warned = new Set<string>();
 
   constructor(
     state: vscode.Memento,
@@ -56,8 +67,14 @@ export class ModelList implements vscode.Disposable {
     try {
       return await this.refresh();
     } catch {
-      return [];
+      // Unreachable and never listed: the model data's ids stand in, marked (unreachable()), so the picker keeps them.
+      return dataEntries(this.catalog(endpoint.baseUrl));
     }
+  }
+
+  /** Why the endpoint's last refresh failed, while it has not answered since. */
+  unreachable(): ListFailure | undefined {
+    return this.failure;
   }
 
   find(id: string, baseUrl: string): ModelEntry | undefined {
@@ -89,10 +106,25 @@ export class ModelList implements vscode.Disposable {
       await this.store.save(cacheKey(endpoint.baseUrl), { fetchedAt: Date.now(), models } satisfies CachedModelList);
       this.log.info(`[models] ${models.length} model(s) from ${redactUrl(endpoint.baseUrl)}: ${outsideList(models.map((m) => `${m.id}(${m.contextWindow ?? '?'}/${m.limitSource})`))}`);
       if (JSON.stringify(models) !== before) this.changed.fire();
+      if (this.failure) {
+        this.failure = undefined;
+        this.warned.clear();
+        this.changed.fire();
+      }
       return models;
     } catch (error) {
-      this.log.warn(`[models] Could not list models at ${redactUrl(endpoint.baseUrl)}: ${redact(errorDetail(error), [endpoint.apiKey])}`);
-      throw new Error(redact(error instanceof Error ? error.message : String(error), [endpoint.apiKey]));
+      const failure = classifyListFailure(error, hostOf(endpoint.baseUrl), !!endpoint.apiKey);
+      const detail = redact(errorDetail(error), [endpoint.apiKey]);
+      const listed = this.cached(endpoint.baseUrl) ? 'its last good list' : 'the model data';
+      const warnedKey = `${endpoint.baseUrl}\u0000${failure.kind}`;
+      if (!this.warned.has(warnedKey)) {
+        this.warned.add(warnedKey);
+        this.log.warn(`[models] Could not list models at ${redactUrl(endpoint.baseUrl)}: ${failure.what}; listing ${listed} (marked "${failure.mark}"). ${failure.todo} (${detail})`);
+      } else this.log.info(`[models] ${redactUrl(endpoint.baseUrl)} still fails: ${failure.mark} (${detail})`);
+      const changed = this.failure?.kind !== failure.kind;
+      this.failure = failure;
+      if (changed) this.changed.fire();
+      throw new ModelListError(failure);
     }
   }
 
@@ -108,4 +140,12 @@ export class ModelList implements vscode.Disposable {
 
 function cacheKey(baseUrl: string): string {
   return `opencode.models:${baseUrl}`;
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return 'the endpoint';
+  }
 }

@@ -7,7 +7,7 @@ import { errorLogLine, unexpectedErrorMessage, UserFacingError } from '../core/r
 import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
 import type { ModelEntry } from '../core/types';
 import { describeModel } from './modelInfo';
-import type { EndpointPart, EndpointRegistry } from './endpointParts';
+import { carriesImages, describerOf, type EndpointPart, type EndpointRegistry } from './endpointParts';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { limitsOf, listedFields, offered } from '../core/models/modelEntries';
@@ -42,12 +42,17 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const models = await this.endpoints.models();
     // Only an explicit request (not silent discovery) may ask the user for anything.
     if (!options.silent && (await this.endpoints.default().list.needsKey())) this.offerKeyPrompt();
+    const describers = new Map<EndpointPart, boolean>();
+    const describes = (part: EndpointPart): boolean =>
+      describers.get(part) ?? describers.set(part, !!describerOf(part, this.endpoints.settingsOf(part), models.filter((m) => m.part === part).map((m) => m.entry))).get(part) === true;
     const infos = models.flatMap(({ part, entry: listed, pickId }) => {
       const settings = this.endpoints.settingsOf(part);
       // The engine's lookup: the table with this endpoint's overrides and what its refusals taught (the one source).
       const { entry, facts } = part.engine.resolve(listed);
       if (!offered(facts, settings)) return [];
-      return [{ ...describeModel(entry, limitsOf(facts), settings, facts, part.config().label), id: pickId }];
+      // A text-only model takes images when a vision model of its endpoint describes them (endpointParts.ts describerOf).
+      const described = !entry.imageInput && describes(part);
+      return [{ ...describeModel(described ? { ...entry, imageInput: true } : entry, limitsOf(facts), settings, facts, part.config().label, part.list.unreachable()), id: pickId }];
     });
     this.effortOffers.note(infos);
     return infos;
@@ -63,6 +68,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const { part, listed } = this.listedEntry(model);
     const entry = part.engine.resolve(listed).entry;
     const chatMessages = toChatMessages(messages);
+    const describeWith = entry.imageInput || !carriesImages(chatMessages) ? undefined : describerOf(part, this.endpoints.settingsOf(part), await part.list.models().catch(() => []));
     const tools = toChatTools(options.tools);
     // Title and summary requests do not move chat's context indicator (sideRequest.ts).
     const side = isSideRequest(chatMessages, tools);
@@ -70,7 +76,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
       await part.engine.run(
-        { purpose: side ? 'side' : 'conversation', modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
+        { purpose: side ? 'side' : 'conversation', modelId: entry.id, messages: chatMessages, imageInput: entry.imageInput, describeWith, tools, toolMode: toToolMode(options.toolMode), modelOptions: options.modelOptions, effort: pickedEffort(options) },
         listedFields(listed),
         (event) => (side && event.kind === 'usage' ? undefined : reportEvent(event, progress)),
         controller.signal,
@@ -80,12 +86,12 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       if (error instanceof UserFacingError) {
         const limit = error.kind === 'quota' || error.kind === 'rate' ? await this.explainLimit?.().catch(() => undefined) : undefined;
         const message = limit ? `${error.message} ${limit}` : error.message;
-        this.log.error(errorLogLine(entry.id, limit ? new UserFacingError(error.kind, message, error.detail, error.status) : error));
+        if (!error.logged) this.log.error(errorLogLine(entry.id, limit ? new UserFacingError(error.kind, message, error.detail, error.status) : error));
         this.onFailed?.(error);
-        throw new Error(message);
+        throw chatError(message);
       }
       this.log.error(errorLogLine(entry.id, error));
-      throw new Error(unexpectedErrorMessage(error));
+      throw chatError(unexpectedErrorMessage(error));
     } finally {
       subscription.dispose();
     }
@@ -112,4 +118,15 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     };
     return { part, listed };
   }
+}
+
+/**
+ * The error chat shows: its message alone. VS Code's chat renders an error's stack too, so a stack would show the
+ * message twice with a location in the bundle (`at sc.provideLanguageModelChatResponse (…/dist/extension.js:70:…)`);
+ * the log's line has what a developer needs.
+ */
+function chatError(message: string): Error {
+  const error = new Error(message);
+  error.stack = '';
+  return error;
 }

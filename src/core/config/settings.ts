@@ -79,6 +79,11 @@ export interface Settings {
   models?: Readonly<Record<string, ModelOverride>>;
   /** Inline suggestions and commit messages (editorSettings.ts). */
   editor?: EditorSettings;
+  /**
+   * `opencode.imageDescription.model`: the model that describes images for a model without image input; '' (or
+   * absent) = a vision model of the same endpoint, `none` = never (the note stays). models/modelEntries.ts describingModel.
+   */
+  imageDescriptionModel?: string;
   /** Cache lifetimes and warming; absent (tests' literal settings) means the defaults. */
   promptCache?: PromptCacheSettings;
 }
@@ -124,6 +129,7 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
     recordRequests: readBoolean(read, warn, 'recordRequests', false),
     models: readModelOverrides(read, warn),
     editor: resolveEditorSettings(read, warn),
+    imageDescriptionModel: readText(read, warn, 'imageDescription.model', ''),
     promptCache: {
       openaiRetention: readChoice<OpenAiRetention>(read, warn, 'promptCache.openaiRetention', ['24h', 'default'], '24h'),
       anthropicTtl: readChoice<AnthropicTtl>(read, warn, 'promptCache.anthropicTtl', ['5m', '1h'], '5m'),

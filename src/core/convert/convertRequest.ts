@@ -1,7 +1,7 @@
 /**
  * The one conversion step of a request, before the trim, in this order: the image policy (a text-only model
- * gets a fixed note in place of each image; a vision model gets each image fitted to its limits,
- * core/images/fitImages.ts) → the wire form → the reasoning the history lost, put back →
+ * gets a fixed note in place of each image; a vision model's images come already fitted to its limits, off the
+ * host thread: core/images/fitImages.ts, called by convertForRequest) → the wire form → the reasoning the history lost, put back →
  * tool pairs repaired. The trim (planTrim) then works on an already-converted history. Pure apart from the
  * reasoning memory it reads; it reports what it changed so the caller logs it (logConversion).
  */
@@ -12,16 +12,14 @@ import type { ReasoningMemory } from './reasoningMemory';
 import { repairToolPairs } from './repairToolPairs';
 import { toWireMessages } from './toWireMessages';
 import { withoutImages } from './withoutImages';
-import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
-import { DEFAULT_IMAGE_LIMITS, type ImageLimits } from '../images/imageLimits';
+import type { ImageFitStats } from '../images/fitImages';
 import { outsideText } from '../util/excerpt';
 
 export interface ConvertOptions {
   /** The model accepts images; when false each image becomes a note (withoutImages.ts). */
   imageInput: boolean;
-  /** What an image may be for this model (imageLimitsFor); the defaults when not given. */
-  imageLimits?: ImageLimits;
-  imageMemo?: ImageFitMemo;
+  /** What fitting the images (done before, fitImages) changed, for the log line. */
+  imageFit?: ImageFitStats;
   reasoningMemory?: ReasoningMemory;
 }
 
@@ -36,8 +34,7 @@ export interface Conversion {
 }
 
 export function convertRequest(messages: readonly ChatMessage[], options: ConvertOptions): Conversion {
-  const fitted = options.imageInput ? fitImages(messages, options.imageLimits ?? DEFAULT_IMAGE_LIMITS, options.imageMemo ?? SHARED_IMAGE_MEMO) : undefined;
-  const images = fitted ? { messages: fitted.messages, removed: 0 } : withoutImages(messages);
+  const images = options.imageInput ? { messages: [...messages], removed: 0 } : withoutImages(messages);
   let wire = toWireMessages(images.messages);
   let reasoningRestored = 0;
   if (options.reasoningMemory) {
@@ -49,7 +46,7 @@ export function convertRequest(messages: readonly ChatMessage[], options: Conver
   return {
     messages: repaired.messages,
     imagesReplaced: images.removed,
-    ...(fitted && fitted.stats.images > 0 ? { imageFit: fitted.stats } : {}),
+    ...(options.imageInput && options.imageFit && options.imageFit.images > 0 ? { imageFit: options.imageFit } : {}),
     reasoningRestored,
     droppedOrphanResults: repaired.droppedOrphanResults,
     addedMissingResults: repaired.addedMissingResults,
@@ -61,6 +58,7 @@ export function logConversion(modelId: string, c: Omit<Conversion, 'messages'>, 
   if (c.imagesReplaced > 0) log.warn(`[request] ${outsideText(modelId)} does not accept images; replaced ${c.imagesReplaced} image(s) with a note.`);
   if (c.imageFit?.fitted) log.info(`[images] Fitted ${c.imageFit.fitted} of ${c.imageFit.images} image(s) to the model's limits: ${c.imageFit.bytesBefore} → ${c.imageFit.bytesAfter} bytes.`);
   if (c.imageFit?.unfit) log.warn(`[images] ${c.imageFit.unfit} image(s) sent as they were (${c.imageFit.firstUnfitReason}); the model may refuse them.`);
+  if (c.imageFit?.refused) log.warn(`[images] ${c.imageFit.refused} image(s) not sent, each replaced by a note (${c.imageFit.firstRefusedReason}; not decoded).`);
   if (c.reasoningRestored > 0) log.debug(`[request] Restored the reasoning of ${c.reasoningRestored} tool-call answer(s) the history had lost.`);
   if (c.droppedOrphanResults || c.addedMissingResults) {
     log.warn(`[request] Repaired tool pairs: dropped ${c.droppedOrphanResults} orphaned tool result(s), closed ${c.addedMissingResults} call(s) that had no result.`);

@@ -5,21 +5,27 @@
  */
 import * as jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import { MAX_MEGAPIXELS } from './imageLimits';
+import { imageSize } from './imageSize';
 import type { Pixels } from './resizePixels';
+
 
 export type DecodableMime = 'image/png' | 'image/jpeg';
 
-/** jpeg-js refuses larger images on its own; the same bound for PNG keeps a hostile image from using gigabytes. */
-const MAX_MEGAPIXELS = 100;
-
+/**
+ * The header's size is checked before the decoder runs (a 49 KB PNG can declare 20000×20000 pixels, 1.6 GB
+ * decoded); jpeg-js has the same bound of its own.
+ */
 export function decodeImage(bytes: Uint8Array, mime: DecodableMime): Pixels {
+  const size = imageSize(bytes);
+  if (!size) throw new Error('the header gives no size');
+  if (size.width * size.height > MAX_MEGAPIXELS * 1_000_000) throw new Error(`the image has more than ${MAX_MEGAPIXELS} megapixels`);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (mime === 'image/jpeg') {
     const image = jpeg.decode(buffer, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_MEGAPIXELS, maxMemoryUsageInMB: 1024 });
     return { width: image.width, height: image.height, data: image.data };
   }
   const image = PNG.sync.read(buffer);
-  if (image.width * image.height > MAX_MEGAPIXELS * 1_000_000) throw new Error(`the image has more than ${MAX_MEGAPIXELS} megapixels`);
   return { width: image.width, height: image.height, data: new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength) };
 }
 

@@ -19,6 +19,9 @@ export function imageLimitsFor(_modelId: string): ImageLimits {
   return DEFAULT_IMAGE_LIMITS;
 }
 
+/** Pixels one image may have before it is decoded at all (jpeg-js's own default bound; 400 MB as RGBA). */
+export const MAX_MEGAPIXELS = 100;
+
 /** Bytes of the base64 text for `rawBytes` bytes of data. */
 export function base64Length(rawBytes: number): number {
   return 4 * Math.ceil(rawBytes / 3);

@@ -6,9 +6,14 @@
  * the cursor, the cursor mark and the text after it. Editing below the anchor changes no byte of the first
  * three messages, and so neither the conversation's session id (derived from its opening, sessionId.ts),
  * which keeps the requests on one prompt cache.
+ *
+ * Built after the debounce, from a bounded window of the document (inlineWindow.ts): the lines the budgets
+ * keep are the only lines read, each cut to a fixed length, so the time grows with what is kept, never with
+ * the file (a 20,000-line file or a 2 MB line costs what a short file does).
  */
 import { estimateTextTokens } from '../tokens/estimate';
 import type { ChatMessage } from '../types';
+import { cutBeforeNote, cutNote, fitLine, linesBackward, linesForward, MAX_LINE_CHARS, type InlineLines } from './inlineWindow';
 
 export const CURSOR = '<|cursor|>';
 
@@ -22,20 +27,28 @@ export interface InlineBudget {
   neighbourTokens: number;
   /** The text after the cursor. */
   suffixTokens: number;
+  /** The lines from the anchor to the cursor, the cursor's line before the cursor included. */
+  nearTokens: number;
 }
 
-export const DEFAULT_INLINE_BUDGET: InlineBudget = { headTokens: 6_000, neighbourTokens: 2_000, suffixTokens: 500 };
+export const DEFAULT_INLINE_BUDGET: InlineBudget = { headTokens: 6_000, neighbourTokens: 2_000, suffixTokens: 500, nearTokens: 1_000 };
 
 export interface InlineDocument {
   path: string;
   languageId: string;
-  text: string;
+  /** Read line by line; only the lines the budgets keep are read. */
+  lines: InlineLines;
+}
+
+/** A place in a document: the line and the character (UTF-16 unit) within it, as VS Code's Position. */
+export interface InlineCursor {
+  line: number;
+  character: number;
 }
 
 export interface InlineContext {
   document: InlineDocument;
-  /** Offset of the cursor in document.text. */
-  offset: number;
+  cursor: InlineCursor;
   /** Other open files, nearest first; used within the neighbour budget, in path order (stable). */
   neighbours?: readonly InlineDocument[];
   budget?: InlineBudget;
@@ -61,24 +74,34 @@ export const INLINE_INSTRUCTIONS = [
 /** The fixed answer to the stable part, so the volatile part is a user turn of its own on every route. */
 export const READY = 'Ready: send the text around the cursor.';
 
+
+/** Room kept in the near budget for the notes that say what was left out. */
+const NOTE_TOKENS = 24;
+
+/** Longest path shown (a path is outside data too). */
+const MAX_PATH_CHARS = 300;
+
 export function buildInlinePrompt(context: InlineContext): InlinePrompt {
   const budget = context.budget ?? DEFAULT_INLINE_BUDGET;
-  const { text, path, languageId } = context.document;
-  const offset = Math.max(0, Math.min(context.offset, text.length));
-  const before = text.slice(0, offset);
-  const lineStarts = startsOfLines(before);
-  const cursorLine = lineStarts.length - 1;
+  const { lines, languageId } = context.document;
+  const path = shownPath(context.document.path);
+  const cursorLine = Math.max(0, Math.min(context.cursor.line, lines.lineCount - 1));
+  const lineText = lines.line(cursorLine);
+  const character = Math.max(0, Math.min(context.cursor.character, lineText.length));
   const anchorLine = Math.floor(cursorLine / ANCHOR_LINES) * ANCHOR_LINES;
-  const anchorOffset = lineStarts[anchorLine];
-  const head = headWithin(before.slice(0, anchorOffset), budget.headTokens);
-  const suffix = suffixWithin(text.slice(offset), budget.suffixTokens);
+
+  const head = linesBackward(lines, anchorLine - 1, 0, budget.headTokens);
+  const headStart = anchorLine - head.lines.length;
   const stable = [
-    ...neighbourSections(context.neighbours ?? [], path, budget.neighbourTokens),
+    ...neighbourSections(context.neighbours ?? [], context.document.path, budget.neighbourTokens),
     `File: ${path} (${languageId})`,
-    head.dropped > 0 ? `[the first ${head.dropped} lines are left out]` : '',
-    `<file>\n${head.text}`,
+    headStart > 0 ? `[the first ${headStart} lines are left out]` : '',
+    `<file>\n${head.lines.map((l) => `${l}\n`).join('')}`,
   ].filter(Boolean).join('\n\n');
-  const volatile = `${before.slice(anchorOffset)}${CURSOR}${suffix}\n</file>`;
+
+  const near = nearText(lines, anchorLine, cursorLine, lineText.slice(0, character), budget.nearTokens);
+  const suffix = suffixText(lines, cursorLine, lineText.slice(character), budget.suffixTokens);
+  const volatile = `${near.text}${CURSOR}${suffix}\n</file>`;
   return {
     messages: [
       { role: 'system', parts: [{ kind: 'text', text: INLINE_INSTRUCTIONS }] },
@@ -87,55 +110,56 @@ export function buildInlinePrompt(context: InlineContext): InlinePrompt {
       { role: 'user', parts: [{ kind: 'text', text: volatile }] },
     ],
     stable,
-    linePrefix: before.slice(lineStarts[cursorLine]),
+    linePrefix: near.linePrefix,
     suffix,
   };
 }
 
-function startsOfLines(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
 /**
- * The head within its budget: whole blocks of ANCHOR_LINES dropped from the start, so for a given head the
- * cut is always the same (it moves only when the anchor does).
+ * From the anchor to the cursor: the cursor's line before the cursor (its end kept: what is nearest the
+ * cursor), then the lines above it up to the anchor while they fit; lines left out are said so.
  */
-function headWithin(head: string, maxTokens: number): { text: string; dropped: number } {
-  if (estimateTextTokens(head) <= maxTokens) return { text: head, dropped: 0 };
-  const lines = head.split('\n');
-  for (let drop = ANCHOR_LINES; drop < lines.length; drop += ANCHOR_LINES) {
-    const rest = lines.slice(drop).join('\n');
-    if (estimateTextTokens(rest) <= maxTokens) return { text: rest, dropped: drop };
-  }
-  return { text: '', dropped: lines.length - 1 };
+function nearText(lines: InlineLines, anchorLine: number, cursorLine: number, beforeCursor: string, maxTokens: number): { text: string; linePrefix: string } {
+  const prefix = fitLine(beforeCursor, MAX_LINE_CHARS, Math.floor((maxTokens - NOTE_TOKENS) / 2), 'end');
+  const above = linesBackward(lines, cursorLine - 1, anchorLine, maxTokens - NOTE_TOKENS - estimateTextTokens(prefix.text) - 1);
+  const left = cursorLine - anchorLine - above.lines.length;
+  const gap = left > 0 ? `[${left} lines left out]\n` : '';
+  const cut = prefix.cut > 0 ? cutBeforeNote(prefix.cut) : '';
+  const kept = `${above.lines.map((l) => `${l}\n`).join('')}${prefix.text}`;
+  const noted = `${gap}${above.lines.map((l) => `${l}\n`).join('')}${cut}${prefix.text}`;
+  // A budget too small for the notes gets the text alone.
+  return { text: noted === kept || estimateTextTokens(noted) <= maxTokens ? noted : kept, linePrefix: prefix.text };
 }
 
-/** The text after the cursor, whole lines while within the budget. */
-function suffixWithin(after: string, maxTokens: number): string {
-  if (estimateTextTokens(after) <= maxTokens) return after;
-  const lines = after.split('\n');
-  let out = lines[0];
-  for (let i = 1; i < lines.length; i++) {
-    const next = `${out}\n${lines[i]}`;
-    if (estimateTextTokens(next) > maxTokens) break;
-    out = next;
-  }
-  return out;
+/** After the cursor: the rest of the cursor's line (its start kept), then whole lines while within the budget. */
+function suffixText(lines: InlineLines, cursorLine: number, afterCursor: string, maxTokens: number): string {
+  const rest = fitLine(afterCursor, MAX_LINE_CHARS, Math.floor(maxTokens / 2), 'start');
+  const noted = `${rest.text}${cutNote(rest.cut)}`;
+  const restText = rest.cut > 0 && estimateTextTokens(noted) <= maxTokens / 2 ? noted : rest.text;
+  const below = linesForward(lines, cursorLine + 1, lines.lineCount, maxTokens - estimateTextTokens(restText) - 1);
+  return [restText, ...below.lines].join('\n');
 }
 
-/** Neighbouring files in path order (not recency: the order must not change as the user switches tabs), each cut to whole lines. */
+/** Neighbouring files in path order (not recency: the order must not change as the user switches tabs), each its first lines within what is left. */
 function neighbourSections(neighbours: readonly InlineDocument[], self: string, maxTokens: number): string[] {
   const sections: string[] = [];
   let left = maxTokens;
   const sorted = [...neighbours].filter((n) => n.path !== self).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const neighbour of sorted) {
-    if (left <= 0) break;
-    const text = suffixWithin(neighbour.text, left);
+    const open = `Open file: ${shownPath(neighbour.path)} (${neighbour.languageId})\n<file>\n`;
+    const close = '\n</file>';
+    // The section's own lines and the blank line between sections count too.
+    const frame = estimateTextTokens(open) + estimateTextTokens(close) + 2;
+    if (left - frame <= 0) break;
+    const run = linesForward(neighbour.lines, 0, neighbour.lines.lineCount, left - frame);
+    const text = run.lines.join('\n');
     if (!text.trim()) continue;
-    left -= estimateTextTokens(text);
-    sections.push(`Open file: ${neighbour.path} (${neighbour.languageId})\n<file>\n${text}\n</file>`);
+    left -= run.tokens + frame;
+    sections.push(`${open}${text}${close}`);
   }
   return sections;
+}
+
+function shownPath(path: string): string {
+  return path.length > MAX_PATH_CHARS ? `…${path.slice(path.length - MAX_PATH_CHARS)}` : path;
 }

@@ -1,7 +1,8 @@
 /**
  * When an inline request may run: after `debounceMs` of quiet, never two at once (a newer call stops the
  * older, waiting or in flight), stopped when the editor cancels (the user typed on), and stopped when it
- * takes longer than `maxLatencyMs`. Nothing here blocks: every wait is a timer. The timers are injected so
+ * takes longer than `maxLatencyMs`. `run` does all the work, the prompt included, so nothing but a timer
+ * happens per keystroke. Nothing here blocks: every wait is a timer. The timers are injected so
  * tests drive them by hand (no sleeps).
  */
 
@@ -31,6 +32,8 @@ export interface ScheduleOptions {
   maxLatencyMs: number;
   /** The editor's cancellation (VS Code's token, as a signal). */
   signal?: AbortSignal;
+  /** Asked when the quiet time ends: false (the document changed meanwhile) and nothing is sent (`skipped`). */
+  current?: () => boolean;
 }
 
 export class InlineScheduler {
@@ -62,12 +65,14 @@ export class InlineScheduler {
       if (options.signal?.aborted) return stop();
       options.signal?.addEventListener('abort', stop);
       timer = this.timers.setTimeout(() => {
+        if (options.current && !options.current()) return stop();
         started = this.timers.now();
         timer = this.timers.setTimeout(() => {
           controller.abort();
           finish({ kind: 'timeout', latencyMs: elapsed() });
         }, options.maxLatencyMs);
-        run(controller.signal).then(
+        // A throw inside run (the prompt builder's) becomes a failure, not an uncaught error in a timer.
+        new Promise<T>((resolveRun) => resolveRun(run(controller.signal))).then(
           (value) => finish(controller.signal.aborted ? { kind: 'cancelled', latencyMs: elapsed() } : { kind: 'done', value, latencyMs: elapsed() }),
           (error: unknown) => finish(controller.signal.aborted ? { kind: 'cancelled', latencyMs: elapsed() } : { kind: 'failed', error, latencyMs: elapsed() }),
         );

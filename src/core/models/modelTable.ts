@@ -33,6 +33,8 @@ export interface ListedFields {
   maxOutputTokens?: number;
   imageInput?: boolean;
   toolCalling?: boolean;
+  /** The route the endpoint states for the model. */
+  api?: RouteId;
 }
 
 export interface ModelQuery {
@@ -214,9 +216,11 @@ export class ModelTable {
 function routeOf(query: ModelQuery, found: FoundCard | undefined, familyRoute: RouteId | undefined, estimatedRoute: RouteId | undefined): [RouteId, FactSource] {
   if (query.override?.api) return [query.override.api, 'setting'];
   if (query.learnedRoute) return [query.learnedRoute, 'learned'];
-  // A custom endpoint: chat first; a wrong-format refusal then lets the family rule choose (nextRoute).
-  if (!query.catalog) return ['chat', 'default'];
+  // A custom endpoint: the route its /models states, else chat first; a wrong-format refusal then lets the family
+  // rule choose (nextRoute). On Go or Zen the model data knows better than a gateway's list.
+  if (!query.catalog) return query.listed?.api ? [query.listed.api, 'endpoint'] : ['chat', 'default'];
   if (found) return [found.card.route, found.source];
+  if (query.listed?.api) return [query.listed.api, 'endpoint'];
   if (familyRoute) return [familyRoute, 'family'];
   if (estimatedRoute) return [estimatedRoute, 'estimate'];
   return ['chat', 'default'];

@@ -32,7 +32,14 @@ function toModelEntry(raw: Record<string, unknown> & { id: string }): ModelEntry
     toolCalling: readCapability(raw, ['tool_calling', 'tools', 'function_calling']) ?? true,
     imageInput: readCapability(raw, ['image_input', 'vision']) ?? hasImageModality(raw) ?? false,
     limitSource: contextWindow ? 'endpoint' : 'unknown',
+    ...statedApi(raw),
   };
+}
+
+/** The wire API an entry states (`api`, or `wire_api`), when it is one of the routes. */
+function statedApi(raw: Record<string, unknown>): Pick<ModelEntry, 'api'> {
+  const value = raw.api ?? raw.wire_api;
+  return value === 'chat' || value === 'responses' || value === 'messages' || value === 'gemini' ? { api: value } : {};
 }
 
 function readCapability(raw: Record<string, unknown>, names: string[]): boolean | undefined {

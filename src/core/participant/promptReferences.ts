@@ -37,6 +37,16 @@ export function referenceName(prompt: string, range: [number, number] | undefine
   return fallback;
 }
 
+/**
+ * An image's name for the footer: VS Code names a pasted image by a content hash (64 hex characters) where it has
+ * no file name; the footer then says "pasted image (PNG)" instead of the hash.
+ */
+export function imageName(name: string, mimeType: string): string {
+  if (!/^[0-9a-f]{32,}$/i.test(name.trim()) && name.trim()) return name;
+  const type = /^image\/([\w.+-]+)$/i.exec(mimeType)?.[1]?.toUpperCase() ?? 'image';
+  return `pasted image (${type})`;
+}
+
 export interface TypedFileMarker {
   path: string;
   range: [number, number];

@@ -20,6 +20,8 @@ export interface ReportDollars {
   /** The records' cached tokens at the input price minus the same tokens at the cache-read price. */
   cacheSaved?: number;
   warming?: WarmingTally;
+  /** Image descriptions for a text-only model (request/describeImages.ts), counted apart like warming. */
+  describing?: WarmingTally;
 }
 
 /** The conversation's running sum when it has one (it also holds requests the log has dropped), else the records'. */
@@ -63,5 +65,6 @@ export function reportDollars(log: ConversationLog, prices: ModelPrices | undefi
     unpriced: log.records.filter((r) => r.costUsd === undefined).length,
     ...(cacheSaved !== undefined ? { cacheSaved } : {}),
     ...(log.warming ? { warming: log.warming } : {}),
+    ...(log.describing ? { describing: log.describing } : {}),
   };
 }

@@ -31,15 +31,16 @@ const pct = (v: number): string => `${(v * 100).toFixed(1)}%`;
 /** A figure computed from list prices is marked "≈"; without prices the cell says so. */
 const usdCell = (usd: number | undefined): string => (usd === undefined ? 'no price' : `≈${formatUsd(usd)}`);
 
-/** The totals' dollar rows: spent (≈ when any request's cost was computed), saved by the cache, warming apart. */
+/** The totals' dollar rows: spent (≈ when any request's cost was computed), saved by the cache, warming and image descriptions apart. */
 function dollarRows(data: ReportData): [string, string, string][] {
-  const { spent, unpriced, cacheSaved, warming } = data.dollars;
+  const { spent, unpriced, cacheSaved, warming, describing } = data.dollars;
   const spentNote = spent?.computed ? 'some or all computed from list prices' : "OpenCode's cost frames";
   const rows: [string, string, string][] = [
     ['dollars spent', spent ? `${spent.computed ? '≈' : ''}${formatUsd(spent.usd)}` : 'unknown', spent ? `${spentNote}${unpriced > 0 ? `; ${n(unpriced)} request(s) without a cost` : ''}` : 'no request had a cost'],
     ['saved by the cache', usdCell(cacheSaved), 'cached tokens at the input price minus the same at the cache-read price'],
   ];
   if (warming) rows.push(['warming requests', `${n(warming.requests)} (${formatUsd(warming.costUsd)})`, 'counted apart: not in the figures above']);
+  if (describing) rows.push(['image descriptions', `${n(describing.requests)} (${formatUsd(describing.costUsd)})`, 'a vision model described images for this text-only model; counted apart']);
   return rows;
 }
 

@@ -12,6 +12,7 @@ import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
 import { calibrationRawTokens } from '../trim/historyTrim';
 import { MessageInterner } from './messageInterner';
+import { firstUserWords } from './conversationName';
 import type { SimRequest } from './simulate';
 
 /**
@@ -78,20 +79,35 @@ export interface ConversationLog {
   recordedFile?: string;
   /** Requests the warming timer sent for this conversation (never in `records`). */
   warming?: WarmingTally;
+  /** Requests that described this conversation's images for a text-only model (never in `records`; request/describeImages.ts). */
+  describing?: WarmingTally;
   /** Dollars of every request with a known cost (also those `records` no longer holds); `computed` when any was computed. */
   spent?: { usd: number; computed: boolean };
+  /** The user's first words, once a request had any (conversationTitle). */
+  name?: string;
 }
 
-/** The first user text of a conversation, short: what its report's tab and the picker call it. */
+/**
+ * The conversation's name: the user's first words (conversationName.ts), never an attachment's or the system's
+ * text; found once, on the first request that has any.
+ */
 export function conversationTitle(log: ConversationLog): string {
+  if (log.name) return log.name;
   for (const request of log.requests) {
-    const first = request.messages.find((m) => m.role === 'user');
-    const text = typeof first?.content === 'string' ? first.content : first?.content?.find((p) => p.type === 'text')?.text;
-    const line = text?.replace(/\s+/g, ' ').trim();
-    if (line) return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+    const words = firstUserWords(request.messages);
+    if (words) return (log.name = words);
   }
   return log.sessionId.slice(0, 12);
 }
+
+/** Requests of one conversation accounted since the list last heard of it (conversationIndex.ts). */
+export interface AddedBatch {
+  log: ConversationLog;
+  requests: number;
+}
+
+/** The report's list hears of new requests this long after them, in one batch: nothing of it on the request path. */
+export const LIST_DELAY_MS = 1_000;
 
 export const MAX_CONVERSATIONS = 10;
 export const MAX_RECORDS_PER_CONVERSATION = 500;
@@ -141,6 +157,26 @@ export class RequestLog {
   private readonly conversations = new BoundedMap<string, Kept>(MAX_CONVERSATIONS);
   private last: RequestRecord | undefined;
 
+  /** Conversations with requests the list has not heard of yet (only with `onAdded`). */
+  private readonly unheard = new Map<string, AddedBatch>();
+  private listTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * `onAdded`: the requests accounted since the last call, LIST_DELAY_MS after the first of them (or at
+   * flushAdded): the report's list (conversationIndex.ts) follows the conversations off the request path.
+   */
+  constructor(private readonly onAdded?: (batch: AddedBatch[]) => void) {}
+
+  /** Hands the pending batch to `onAdded` now (the list is about to be shown or saved). */
+  flushAdded(): void {
+    if (this.listTimer) clearTimeout(this.listTimer);
+    this.listTimer = undefined;
+    if (this.unheard.size === 0 || !this.onAdded) return;
+    const batch = [...this.unheard.values()];
+    this.unheard.clear();
+    this.onAdded(batch);
+  }
+
   /** `route`: the request's wire route, once PreparedRequest carries one (composeExtension passes it). */
   add(modelId: string, plan: TrimPlan, usage: NormalizedUsage, at = Date.now(), route?: string, cost?: RequestCost): RequestRecord {
     const record = toRequestRecord(modelId, plan, usage, at, route, cost);
@@ -166,6 +202,13 @@ export class RequestLog {
     }
     this.conversations.set(plan.sessionId, kept);
     this.last = record;
+    if (this.onAdded) {
+      this.unheard.set(plan.sessionId, { log, requests: (this.unheard.get(plan.sessionId)?.requests ?? 0) + 1 });
+      if (!this.listTimer) {
+        this.listTimer = setTimeout(() => this.flushAdded(), LIST_DELAY_MS);
+        this.listTimer.unref?.();
+      }
+    }
     return record;
   }
 
@@ -175,6 +218,14 @@ export class RequestLog {
     if (!log) return;
     const tally = log.warming ?? { requests: 0, costUsd: 0 };
     log.warming = { requests: tally.requests + 1, costUsd: tally.costUsd + (cost?.usd ?? 0) };
+  }
+
+  /** The describing requests one request of a known conversation caused: counted apart, like warming. */
+  addDescribing(sessionId: string, tally: WarmingTally): void {
+    const log = this.conversations.peek(sessionId)?.log;
+    if (!log) return;
+    const sum = log.describing ?? { requests: 0, costUsd: 0 };
+    log.describing = { requests: sum.requests + tally.requests, costUsd: sum.costUsd + tally.costUsd };
   }
 
   /** The most recent request of any conversation. */

@@ -13,6 +13,7 @@ import type { ConversationStates } from '../trim/conversationState';
 import type { NormalizedUsage } from '../types';
 import { formatUsageLine } from '../usage/usageLine';
 import type { TrimPlan } from './prepareRequest';
+import type { RequestPurpose } from './purpose';
 
 export interface AccountingState {
   log: Logger;
@@ -37,9 +38,9 @@ export interface AccountingResult {
 }
 
 /** `learn: false`: the usage record contradicted itself (an anomaly), so calibration does not learn from it. */
-export function accountUsage(state: AccountingState, modelId: string, plan: TrimPlan, usage: NormalizedUsage, options: CostReport & { learn?: boolean } = {}): AccountingResult {
+export function accountUsage(state: AccountingState, modelId: string, plan: TrimPlan, usage: NormalizedUsage, options: CostReport & { learn?: boolean; purpose?: RequestPurpose } = {}): AccountingResult {
   const cost = requestCost({ usage, reportedUsd: options.reportedUsd, prices: state.prices?.(modelId), longCacheWrites: options.longCacheWrites });
-  state.log.info(formatUsageLine(usage, cost));
+  state.log.info(formatUsageLine(usage, cost, options.purpose));
   const estimated = calibrationRawTokens(plan.trim);
   const update = options.learn === false ? undefined : state.calibrations.observe(modelId, estimated, usage.contextTokens);
   if (update) state.log.info(calibrationLine(modelId, usage.contextTokens, estimated, update));

@@ -7,7 +7,7 @@
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { PersistedStore } from '../state/persisted';
-import { MAX_REFUSED_PARAMS, validCalibration, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { MAX_REFUSED_PARAMS, validCalibration, validImageDescription, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
 import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../answer/nativeReplay';
 import { routeById } from '../routes/registry/registry';
 import type { RouteId } from '../routeId';
@@ -25,6 +25,9 @@ import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelEntry, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState } from './accountUsage';
+import { ImageDescriber } from './describeImages';
+import { IMAGE_DESCRIPTION_BOUNDS, ImageDescriptions } from '../images/imageDescriptions';
+import type { RequestCost } from '../cost/requestCost';
 import { pricesFor } from '../cost/prices';
 import { longLivedWrites } from '../routes/cacheLifetime';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
@@ -56,6 +59,7 @@ export const STORE_KEYS = {
   sessionClaims: 'opencode.sessionClaims',
   nativeReplay: 'opencode.nativeReplay',
   routes: 'opencode.learnedRoutes',
+  imageDescriptions: 'opencode.imageDescriptions',
 };
 
 export class ChatEngine {
@@ -74,6 +78,8 @@ export class ChatEngine {
   readonly refusedParams: Record<string, string[]>;
   /** What the accounting reads and updates: the log, the calibrations and the conversation states. */
   readonly accounting: AccountingState;
+  /** Images described for models without image input, remembered by hash (describeImages.ts). */
+  readonly describer: ImageDescriber;
 
   private readonly store: PersistedStore;
   /** Pinned routes (opencode.models api) the gateway refused in this activation, and the route that answered. */
@@ -94,6 +100,8 @@ export class ChatEngine {
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessionClaims, validSessionClaim, MAX_SESSION_CLAIMS);
     this.sessionIds = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessionClaims, this.sessionIds.toJSON()), deps.sessionScope);
+    const descriptions = ImageDescriptions.fromJSON(load(STORE_KEYS.imageDescriptions, validImageDescription, IMAGE_DESCRIPTION_BOUNDS.maxEntries));
+    this.describer = new ImageDescriber(descriptions, (request, listed, onEvent, signal) => this.run(request, listed, onEvent, signal), deps.log, () => void this.store.save(STORE_KEYS.imageDescriptions, descriptions.toJSON()));
     this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().catalog) };
   }
 
@@ -111,14 +119,15 @@ export class ChatEngine {
   }
 
   /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
-  routeFor(modelId: string, settings: Settings = this.deps.settings()): RouteChoice {
-    return chooseRoute(modelId, settings, this.routes, this.refusedPins);
+  routeFor(modelId: string, settings: Settings = this.deps.settings(), statedApi?: RouteId): RouteChoice {
+    return chooseRoute(modelId, settings, this.routes, this.refusedPins, statedApi);
   }
 
   /** Trim and body from the request converted once (convertForRequest in attempts()), again after a context-length 400. */
   private prepareFrom(request: ChatRequest, listed: ListedFields, converted: WireMessage[]): PreparedRequest {
     const settings = this.deps.settings();
-    const choice = this.routeFor(request.modelId, settings);
+    // The route the endpoint's /models states (a custom endpoint's own word) is tried first, not found by trial.
+    const choice = this.routeFor(request.modelId, settings, listed.api);
     const facts = this.factsFor(request.modelId, listed);
     const limits = limitsOf(facts);
     if (!limits.contextWindow) this.noteUnknownWindow(request.modelId, settings.contextLimitFallback);
@@ -165,9 +174,12 @@ export class ChatEngine {
     const settings = this.deps.settings();
     const endpoint: Endpoint = { baseUrl: settings.baseUrl, apiKey: await this.deps.apiKey() };
     if (!endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl)) throw missingKeyError(endpoint.baseUrl);
-    const end = await this.attempts({ request, listed, settings, endpoint, onEvent, signal });
+    // Before the conversion: a text-only model's images become their (remembered) descriptions.
+    const described = request.describeWith && request.imageInput === false ? await this.describer.describe(request, signal) : { request, tally: { requests: 0, costUsd: 0 } };
+    const end = await this.attempts({ request: described.request, listed, settings, endpoint, onEvent, signal });
     // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
     const sent = end.sent;
+    if (sent && described.tally.requests > 0) this.deps.onDescribed?.(sent.prepared.sessionId, described.tally);
     if (sent) this.deps.record?.(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, [...sent.refused], sent.prepared.trim.native));
     if ('error' in end) throw end.error;
     return end.outcome;
@@ -178,7 +190,7 @@ export class ChatEngine {
     const { request, listed, settings, endpoint, signal } = scope;
     const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     // Converted once (its [request] lines logged once): a re-trim after a context-length 400 starts from this.
-    const converted = convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log });
+    const converted = await convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log });
     let prepared = this.prepareFrom(request, listed, converted);
     const switches: RouteSwitch[] = [];
     const refused: string[] = [];
@@ -277,7 +289,7 @@ export class ChatEngine {
     );
     const { answer } = tried;
     // Usage that arrived before a failure (a break after only thinking, an empty answer) is accounted too.
-    if (answer.usage) this.account(modelId, prepared, answer.usage, { trusted: !answer.usageAnomaly, reportedUsd: answer.cost, longCacheWrites: longLivedWrites(body) });
+    const cost = answer.usage ? this.account(modelId, prepared, answer.usage, { trusted: !answer.usageAnomaly, reportedUsd: answer.cost, longCacheWrites: longLivedWrites(body) }) : undefined;
     if (tried.error !== undefined) return { error: tried.error, shown: tried.shown };
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
@@ -290,6 +302,7 @@ export class ChatEngine {
     const outcome: RunOutcome = { prepared, truncated: !tried.complete };
     if (answer.usage) outcome.usage = answer.usage;
     if (answer.cost !== undefined) outcome.cost = answer.cost;
+    if (cost) outcome.accountedCost = cost;
     return { outcome };
   }
 
@@ -306,11 +319,12 @@ export class ChatEngine {
    * `trusted`: the usage record was consistent (calibration learns only from such records); `reportedUsd`:
    * OpenCode's cost frame; `longCacheWrites`: the body that was sent asked for 1-hour cache writes.
    */
-  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): void {
-    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites });
+  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): RequestCost | undefined {
+    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites, purpose: prepared.purpose });
     if (how.trusted) learnAnswered(this.limitLearning, modelId, usage.contextTokens);
     if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
     void this.store.save(STORE_KEYS.states, this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage, result.cost);
+    return result.cost;
   }
 }

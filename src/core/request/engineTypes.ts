@@ -12,6 +12,7 @@ import type { ListedFields } from '../models/modelTable';
 import type { NormalizedUsage, StreamEvent } from '../types';
 import type { Endpoint } from './chatTransport';
 import type { ChatRequest, PreparedRequest } from './prepareRequest';
+import type { DescribeTally } from './describeImages';
 
 export interface EngineDeps {
   log: Logger;
@@ -29,6 +30,11 @@ export interface EngineDeps {
   /** Called after each answer's usage is accounted (feeds the session report's request log). */
   /** `cost`: the request's dollars (reported or computed, core/cost/requestCost.ts), when known. */
   onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, cost?: RequestCost) => void;
+  /**
+   * Called once per request whose images were described for it (describeImages.ts), after its last attempt: the
+   * conversation's id and the describing requests' count and dollars (the session report counts them apart).
+   */
+  onDescribed?: (sessionId: string, tally: DescribeTally) => void;
   /**
    * Called once per request (not per attempt), after its last attempt, to record it (opencode.recordRequests): the
    * prepared request that attempt sent and what it finally sent (effort, quirks, refused parameters applied).
@@ -75,6 +81,8 @@ export interface RunOutcome {
   usage?: NormalizedUsage;
   /** OpenCode's cost of this request in US dollars, from its cost frame after the stream (absent when none came). */
   cost?: number;
+  /** The request's dollars as accounted (reported or computed from prices), when known. */
+  accountedCost?: RequestCost;
   prepared: PreparedRequest;
   /** The answer may be incomplete (cut after content was shown, or no finish reason and no [DONE]); what arrived was kept. */
   truncated: boolean;

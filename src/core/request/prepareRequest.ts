@@ -7,6 +7,7 @@
 import type { Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { convertRequest, logConversion } from '../convert/convertRequest';
+import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
 import { imageLimitsFor } from '../images/imageLimits';
 import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
@@ -30,6 +31,7 @@ import { layoutLookup, type NativeReplay } from '../answer/nativeReplay';
 import type { RouteId } from '../routeId';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
+import type { DescribingModel } from './describeImages';
 
 export interface ChatRequest {
   /** What the request is for (purpose.ts): decides which after-request hooks it feeds. */
@@ -44,6 +46,8 @@ export interface ChatRequest {
   effort?: unknown;
   /** The model accepts images (not given: it does); when false each image is replaced by a note before the trim. */
   imageInput?: boolean;
+  /** For a model without image input: the vision model that describes its images (describeImages.ts), if any. */
+  describeWith?: DescribingModel;
 }
 
 export interface PrepareContext {
@@ -100,17 +104,24 @@ export interface TrimPlan {
   calibrationSpread: number;
 }
 
+/** Synchronous, for tests and tools: the request's images as given (the engine fits them first: convertForRequest). */
 export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
-  return prepareConverted(request, convertForRequest(request, ctx), ctx);
+  return prepareConverted(request, convertFitted(request, undefined, ctx), ctx);
 }
 
 /**
- * The conversion step (convertRequest) and its `[request] …` lines. Once per request: the engine keeps the result
- * for a re-trim after a context-length 400, so those lines are not logged again (a failed attempt changes nothing
- * the conversion reads).
+ * The conversion step: the images fitted to the model's limits (off the host thread: fitImages.ts), then
+ * convertRequest, and their `[images] …` / `[request] …` lines. Once per request: the engine keeps the result for
+ * a re-trim after a context-length 400, so those lines are not logged again (a failed attempt changes nothing the
+ * conversion reads).
  */
-export function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'>): WireMessage[] {
-  const { messages, ...changed } = convertRequest(request.messages, { imageInput: request.imageInput !== false, imageLimits: imageLimitsFor(request.modelId), reasoningMemory: ctx.reasoningMemory });
+export async function convertForRequest(request: ChatRequest, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'> & { imageMemo?: ImageFitMemo }): Promise<WireMessage[]> {
+  const fitted = request.imageInput !== false ? await fitImages(request.messages, imageLimitsFor(request.modelId), ctx.imageMemo ?? SHARED_IMAGE_MEMO) : undefined;
+  return convertFitted(request, fitted, ctx);
+}
+
+function convertFitted(request: ChatRequest, fitted: { messages: ChatMessage[]; stats: ImageFitStats } | undefined, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'>): WireMessage[] {
+  const { messages, ...changed } = convertRequest(fitted?.messages ?? request.messages, { imageInput: request.imageInput !== false, imageFit: fitted?.stats, reasoningMemory: ctx.reasoningMemory });
   logConversion(request.modelId, changed, ctx.log);
   return messages;
 }
@@ -150,6 +161,7 @@ function refuseUnfitFixedPart(modelId: string, messages: readonly WireMessage[],
   if (!fixedPartOverBudget(part)) return;
   const error = fixedPartError(part);
   ctx.log.warn(`[history-trim] Not sent: ${error.detail}. ${error.message}`);
+  error.logged = true;
   throw error;
 }
 

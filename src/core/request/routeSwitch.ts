@@ -44,9 +44,9 @@ export class RefusedPins {
   }
 }
 
-export function chooseRoute(modelId: string, settings: Settings, learned: LearnedRoutes, pins?: RefusedPins): RouteChoice {
+export function chooseRoute(modelId: string, settings: Settings, learned: LearnedRoutes, pins?: RefusedPins, statedApi?: RouteId): RouteChoice {
   const override = settings.models?.[modelId];
-  const choice = selectRoute({ modelId, override, learned: learned.get(settings.baseUrl, modelId), catalog: settings.catalog });
+  const choice = selectRoute({ modelId, override, learned: learned.get(settings.baseUrl, modelId), catalog: settings.catalog, ...(statedApi ? { listed: { api: statedApi } } : {}) });
   const answered = override?.api && pins?.get(settings.baseUrl, modelId, override.api);
   return answered ? { ...choice, route: answered, source: 'learned', reasons: choice.reasonsOn(answered) } : choice;
 }

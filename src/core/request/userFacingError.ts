@@ -20,6 +20,9 @@ import { redact, redactUrl } from '../util/redact';
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
 
 export class UserFacingError extends Error {
+  /** Its message is already in the log (e.g. the `[history-trim] Not sent` line): no `[error]` line repeats it. */
+  logged = false;
+
   constructor(
     readonly kind: ErrorKind,
     message: string,

@@ -3,8 +3,9 @@
  * so OpenCode Go routes every turn to the same prompt cache, and never shared by two conversations that open
  * the same way (same agent prompt and task template), so one's cut is never applied to the other.
  *
- * VS Code gives a provider no conversation id, so the id is derived from the history. The opening (system
- * prompt + first user message) gives the base id, which a conversation's first request uses. The message
+ * VS Code gives a provider no conversation id, so the id is derived from the history. The first user message
+ * gives the base id, which a conversation's first request uses; the system prompt is not part of it (VS Code's
+ * agent grows it between turns). The message
  * after the opening (the first answer) tells conversations apart: the first conversation seen with an
  * opening claims the base id for its first answer and keeps it; another conversation with the same opening
  * and a different first answer gets an id derived from both. The claims are persisted, so a restart keeps
@@ -18,21 +19,16 @@ import { BoundedMap } from '../util/boundedMap';
 export const MAX_SESSION_CLAIMS = 1_000;
 
 /**
- * The base id: a hash of the opening messages. Pure. The benchmark uses it alone: it plans one conversation per
+ * The base id: a hash of the first user message (the system prompt left out). Pure. The benchmark uses it alone: it plans one conversation per
  * trim state, and the first conversation seen with an opening keeps the base id, so it is the engine's id there.
  */
 export function conversationSessionId(messages: readonly WireMessage[]): string {
+  // The system prompt is left out: VS Code's agent grows it between turns (a skills or agents block appears),
+  // and the id must follow the conversation, not the system text (docs/history-trim.md "Conversation identity").
+  const firstUser = messages.find((m) => m.role === 'user');
   const hash = createHash('sha256');
-  let sawUser = false;
-  for (const message of messages) {
-    if (message.role !== 'system' && message.role !== 'user') break;
-    hash.update(message.role).update('\u0000').update(JSON.stringify(message.content)).update('\u0000');
-    if (message.role === 'user') {
-      sawUser = true;
-      break;
-    }
-  }
-  if (!sawUser && messages.length > 0) hash.update(JSON.stringify(messages[0]));
+  if (firstUser) hash.update('user').update('\u0000').update(JSON.stringify(firstUser.content)).update('\u0000');
+  else if (messages.length > 0) hash.update(JSON.stringify(messages[0]));
   return `ses_${hash.digest('hex').slice(0, 32)}`;
 }
 

@@ -12,6 +12,7 @@ import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
 import { MAX_TOKEN_LIMIT } from '../util/tokenLimit';
 import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';
+import { IMAGE_DESCRIPTION_BOUNDS, type ImageDescription } from '../images/imageDescriptions';
 import type { AssistantLayout, LayoutSlot } from '../answer/nativeReplay';
 import { ROUTE_IDS } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
@@ -37,6 +38,14 @@ const nonNegative = v.pipe(v.number(), v.finite(), v.minValue(0));
 const factor = v.pipe(v.number(), v.minValue(CALIBRATION.minFactor), v.maxValue(CALIBRATION.maxFactor));
 // `-0 >= 0` holds: a -0 (never in JSON, but a caller may hand over a live object) is the spread 0, stored as +0.
 const spread = v.pipe(v.number(), v.minValue(0), v.maxValue(MAX_SPREAD), v.transform((s) => (s === 0 ? 0 : s)));
+
+/** An image's description (images/imageDescriptions.ts): the describing model and its words, each within the bounds. */
+export const validImageDescription = validator<ImageDescription>(
+  v.object({
+    model: v.pipe(v.string(), v.minLength(1), v.maxLength(IMAGE_DESCRIPTION_BOUNDS.maxModelChars)),
+    text: v.pipe(v.string(), v.minLength(1), v.maxLength(IMAGE_DESCRIPTION_BOUNDS.maxTextChars)),
+  }),
+);
 
 /** A session claim: the fingerprint of a conversation's first answer (sessionId.ts). */
 export const validSessionClaim = validator(v.pipe(v.string(), v.regex(/^[0-9a-f]{24}$/)));
@@ -111,7 +120,7 @@ const tokenLimit = v.optional(integer(1, MAX_CONTEXT_WINDOW));
 
 /** A cached model entry: its known fields only (others are left out). */
 export const validModelEntry = validator<ModelEntry>(
-  v.object({ id: v.pipe(v.string(), v.minLength(1)), name: v.string(), toolCalling: v.boolean(), imageInput: v.boolean(), limitSource: v.picklist(LIMIT_SOURCES), contextWindow: tokenLimit, maxOutputTokens: tokenLimit }),
+  v.object({ id: v.pipe(v.string(), v.minLength(1)), name: v.string(), toolCalling: v.boolean(), imageInput: v.boolean(), limitSource: v.picklist(LIMIT_SOURCES), contextWindow: tokenLimit, maxOutputTokens: tokenLimit, api: v.optional(v.picklist(ROUTE_IDS)) }),
 );
 
 export interface CachedModelList {

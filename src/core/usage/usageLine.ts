@@ -12,12 +12,13 @@ export function cacheHitPercent(u: NormalizedUsage): number {
 }
 
 /**
- * `[usage] prompt=P completion=C total=T cached=K cacheHit=X.X%[ cost=$D| cost≈$D]`, prompt being all context
- * tokens; the cost is OpenCode's (`=`) or computed from the model's prices (`≈`), and absent when neither is known.
+ * `[usage] prompt=P completion=C total=T cached=K cacheHit=X.X%[ cost=$D| cost≈$D][ purpose=U]`, prompt being all
+ * context tokens; the cost is OpenCode's (`=`) or computed from the model's prices (`≈`), and absent when neither is
+ * known; the purpose (core/request/purpose.ts) is named for every request that is not a conversation turn.
  */
-export function formatUsageLine(u: NormalizedUsage, cost?: RequestCost): string {
+export function formatUsageLine(u: NormalizedUsage, cost?: RequestCost, purpose?: string): string {
   return `[usage] prompt=${u.contextTokens} completion=${u.completionTokens} total=${u.totalTokens} ` +
-    `cached=${u.cachedTokens} cacheHit=${cacheHitPercent(u).toFixed(1)}%${cost ? ` ${costField(cost)}` : ''}`;
+    `cached=${u.cachedTokens} cacheHit=${cacheHitPercent(u).toFixed(1)}%${cost ? ` ${costField(cost)}` : ''}${purpose && purpose !== 'conversation' ? ` purpose=${purpose}` : ''}`;
 }
 
 /** What VS Code chat parses from a data part with mime type `usage` (OpenAI's field names). */

@@ -58,7 +58,7 @@ function textDocument(uri: Uri, text: string): any {
     return before + Math.min(p.character, lines[line].length);
   };
   const joined = lines.join('\n');
-  return { uri, languageId: 'plaintext', lineCount: lines.length, offsetAt: offset, getText: (range?: Range) => (range ? joined.slice(offset(range.start), offset(range.end)) : joined) };
+  return { uri, languageId: 'plaintext', version: 1, lineCount: lines.length, offsetAt: offset, lineAt: (line: number) => ({ text: lines[line] }), getText: (range?: Range) => (range ? joined.slice(offset(range.start), offset(range.end)) : joined) };
 }
 
 /** An open editor holding `text` (unsaved: the disk is not touched); returns a function that closes it. */
@@ -117,9 +117,13 @@ export const workspace = {
 
 /** Inline completion providers the extension registered (tests call them as the editor would). */
 export const inlineProviders: any[] = [];
+/** The document selector each inline provider was registered for (parallel to inlineProviders). */
+export const inlineSelectors: unknown[] = [];
 export const languages = {
-  registerInlineCompletionItemProvider(_selector: unknown, provider: any): Disposable {
+  registerInlineCompletionItemProvider(selector: unknown, provider: any): Disposable {
     inlineProviders.push(provider);
+    inlineSelectors.length = inlineProviders.length - 1;
+    inlineSelectors.push(selector);
     return new Disposable(() => inlineProviders.splice(inlineProviders.indexOf(provider), 1));
   },
 };
@@ -197,9 +201,10 @@ export const window = {
   showInformationMessage: async (message: unknown, ..._args: unknown[]): Promise<string | undefined> => void shownMessages.push({ level: 'info', message: String(message) }),
   showErrorMessage: async (message: unknown, ..._args: unknown[]): Promise<string | undefined> => void shownMessages.push({ level: 'error', message: String(message) }),
   /** Answers with what `quickPick.choose` picks from the items (nothing when unset); the items are kept. */
-  showQuickPick: async (items: any[] | Thenable<any[]>): Promise<any> => {
+  showQuickPick: async (items: any[] | Thenable<any[]>, options?: any): Promise<any> => {
     const list = await items;
     quickPick.offered = list;
+    lastQuickPickOptions = options;
     return quickPick.choose?.(list);
   },
 };
@@ -211,6 +216,8 @@ export const progressCancel: { current?: () => void } = {};
 export const shownMessages: { level: string; message: string }[] = [];
 /** What the next quick pick answers, and the items it last offered. */
 export const quickPick: { choose?: (items: any[]) => any; offered: any[] } = { offered: [] };
+/** The options of the last showQuickPick. */
+export let lastQuickPickOptions: any;
 
 export const registeredProviders = new Map<string, any>();
 export const lm = {

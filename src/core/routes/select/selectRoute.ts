@@ -18,10 +18,10 @@ export interface RouteChoice {
   reasonsOn: (route: RouteId) => boolean;
 }
 
-export type RouteQuery = Pick<ModelQuery, 'modelId' | 'override' | 'catalog'> & { learned?: RouteId };
+export type RouteQuery = Pick<ModelQuery, 'modelId' | 'override' | 'catalog' | 'listed'> & { learned?: RouteId };
 
 export function selectRoute(query: RouteQuery, table: ModelTable = MODEL_TABLE): RouteChoice {
-  const facts = table.lookup({ modelId: query.modelId, catalog: query.catalog, override: query.override, learnedRoute: query.learned });
+  const facts = table.lookup({ modelId: query.modelId, catalog: query.catalog, override: query.override, learnedRoute: query.learned, listed: query.listed });
   return { route: facts.route, source: facts.routeSource, reasons: facts.reasons, reasonsOn: facts.reasonsOn };
 }
 
