@@ -3,7 +3,7 @@
  * runs, searches), small user turns, the same files read again and again — on the prefix cache model. Three rules
  * side by side, each driving the extension's own planTrim and accountUsage:
  *
- * - pruning: pruning in epochs (core/trim/pruneResults.ts): old outputs become placeholders only when the cut moves;
+ * - pruning: pruning in epochs (core/trim/historyTrim.ts trimWithPrunes): old outputs become placeholders only when the cut moves;
  * - drop-only: the same trim with `opencode.historyTrim.pruneToolResults` off;
  * - leading: OpenCode's own rule before our drop-only trim — on every request, outputs older than the newest 40,000
  *   tokens of tool output are replaced by `[Old tool result content cleared]`, when that saves at least 20,000 tokens

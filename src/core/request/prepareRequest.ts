@@ -16,8 +16,7 @@ import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
 import { computeBudget, outputRoom, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
-import type { TrimOptions, TrimResult } from '../trim/historyTrim';
-import { pruneSettingsOf, trimWithPrunes } from '../trim/pruneResults';
+import { pruneSettingsOf, trimWithPrunes, type TrimOptions, type TrimResult } from '../trim/historyTrim';
 import { shrinkOversized } from '../trim/truncateOversized';
 import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from '../trim/units';
 import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
@@ -204,7 +203,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     tools: toolsSize(tools),
     recordedNativeOf: ctx.recordedNative && recordedNativeOf(ctx.recordedNative),
   };
-  // Pruned results are re-applied as they were; more are pruned only when the cut must move (pruneResults.ts, trimWithPrunes).
+  // Pruned results are re-applied as they were; more are pruned only when the cut must move (historyTrim.ts, trimWithPrunes).
   const pruning = trimWithPrunes(input, options, { prune: pruneSettingsOf(ctx.settings.historyTrim), held: grew ? (prior.prunedAt ?? []) : [], heldFirstKept: grew ? prior.lastFirstKept : 0, parts, truncatedThrough: grew ? prior.truncatedThrough : 0 });
   const { trim, sentInput } = pruning;
   const sticky = grew ? prior.truncatedThrough : 0;
