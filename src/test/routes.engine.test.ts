@@ -170,7 +170,8 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
   });
 
   it('20 concurrent requests across routes: each answer is its own, on its own route', async () => {
-    const { engine } = engineFor(server().url, ROUTE_SETTING, new MemoryStore(), fast);
+    // Not a timeout test: 20 streams at once on a loaded 2-core machine may pause longer than `fast`'s 1 s.
+    const { engine } = engineFor(server().url, ROUTE_SETTING, new MemoryStore(), { ...fast, idleTimeoutMs: 20_000 });
     const jobs = Array.from({ length: 20 }, (_, i) => ROUTES[i % 3]);
     const answers = await Promise.all(jobs.map((route, i) => run(engine, ROUTE_MODEL[route], [text(`question ${i} for ${route}`)], [])));
     answers.forEach((answer, i) => {

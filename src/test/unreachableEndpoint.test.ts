@@ -92,8 +92,9 @@ describe('unreachable endpoint through the extension (real HTTP)', function () {
     const warns = log().split('\n').filter((line) => line.includes('[warn] [models] Could not list models at'));
     assert.strictEqual(warns.length, 1, warns.join('\n'));
     assert.match(warns[0], /nothing answers at .*; listing the model data \(marked "unreachable \(refused\)"\)\. Start the server, or check the URL's host and port/);
-    const errors = double.shownMessages.filter((m) => m.level === 'error');
-    assert.ok(errors.length > 0);
+    // Only this test's endpoint (a late message of an earlier file's extension, e.g. Zen at opencode.ai offline, may land here).
+    const errors = double.shownMessages.filter((m) => m.level === 'error' && m.message.includes('127.0.0.1'));
+    assert.ok(errors.length > 0, double.shownMessages.map((m) => m.message).join('\n'));
     assert.match(errors[0].message, /OpenCode could not list models — OpenCode Zen: nothing answers at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)\. Start the server/);
     assert.doesNotMatch(errors[0].message, /API key/);
   });

@@ -34,6 +34,8 @@ export class ModelList implements vscode.Disposable {
   private failure: ListFailure | undefined;
   /** Failure kinds already warned about since the endpoint last answered: one WARN per kind, not per refresh. */
   private readonly warned = new Set<string>();
+  /** The saved lists as validated, per base URL. */
+  private readonly validated = new Map<string, CachedModelList | undefined>();
 
   constructor(
     state: vscode.Memento,
@@ -103,7 +105,9 @@ export class ModelList implements vscode.Disposable {
     try {
       const models = parseModelList(await fetchModelList(endpoint));
       const before = JSON.stringify(this.cached(endpoint.baseUrl)?.models ?? []);
-      await this.store.save(cacheKey(endpoint.baseUrl), { fetchedAt: Date.now(), models } satisfies CachedModelList);
+      const saved: CachedModelList = { fetchedAt: Date.now(), models };
+      await this.store.save(cacheKey(endpoint.baseUrl), saved);
+      this.validated.set(endpoint.baseUrl, saved);
       this.log.info(`[models] ${models.length} model(s) from ${redactUrl(endpoint.baseUrl)}: ${outsideList(models.map((m) => `${m.id}(${m.contextWindow ?? '?'}/${m.limitSource})`))}`);
       if (JSON.stringify(models) !== before) this.changed.fire();
       if (this.failure) {
@@ -130,7 +134,9 @@ export class ModelList implements vscode.Disposable {
 
   /** The saved list, validated (records.ts): null entries and a missing fetch time never reach the picker. */
   private cached(baseUrl: string): CachedModelList | undefined {
-    return this.store.loadValue(cacheKey(baseUrl), validModelList);
+    // Validated once per list saved, not on every request and keystroke that asks (this class is the key's one writer).
+    if (!this.validated.has(baseUrl)) this.validated.set(baseUrl, this.store.loadValue(cacheKey(baseUrl), validModelList));
+    return this.validated.get(baseUrl);
   }
 
   dispose(): void {

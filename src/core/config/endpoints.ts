@@ -130,6 +130,19 @@ function claimedBy(endpoints: readonly EndpointConfig[], id: string): EndpointCo
  * apply to it — a bare id on every endpoint, `<endpoint>/<model>` on that endpoint only (and winning there).
  */
 export function endpointSettings(settings: Settings, endpoint: EndpointConfig): Settings {
+  // Settings are immutable snapshots (a change makes a new one), so each endpoint's view is made once per snapshot,
+  // not once per hook that asks during a request.
+  const key = `${endpoint.id}\u0000${endpoint.baseUrl}\u0000${endpoint.catalog ?? ''}`;
+  let views = VIEWS.get(settings);
+  if (!views) VIEWS.set(settings, (views = new Map()));
+  let view = views.get(key);
+  if (!view) views.set(key, (view = mergedFor(settings, endpoint)));
+  return view;
+}
+
+const VIEWS = new WeakMap<Settings, Map<string, Settings>>();
+
+function mergedFor(settings: Settings, endpoint: EndpointConfig): Settings {
   const endpoints = enabledEndpoints(settings);
   const models: Record<string, NonNullable<Settings['models']>[string]> = {};
   for (const [id, override] of Object.entries(settings.models ?? {})) {

@@ -13,6 +13,7 @@ const KEY_OF: readonly (readonly [string, string])[] = [
   ['catalog', 'endpointCatalog'],
   ['editor.commitMessageModel', 'commitMessage.model'],
   ['editor.inlineSuggestions.', 'inlineSuggestions.'],
+  ['imageDescriptionModel', 'imageDescription.model'],
 ];
 
 /** Settings shown as one value each (a list or a map the user writes as one JSON value). */
