@@ -4,6 +4,7 @@ import type { MessagesRegimeResult } from './messages/messagesRegime';
 import type { PauseRegimeResult } from './pauses/pauseRegime';
 import type { RefusalRegimeResult } from './refusals/refusalRegime';
 import type { StateWriteResult } from './state/stateWrites';
+import type { AgentRegimeResult } from './agent/agentRegime';
 import type { Acceptance } from './report/acceptance';
 import type { RegimeResult } from './run/compareRegime';
 import type { ActivationTimes } from './speed/activationProbe';
@@ -35,4 +36,6 @@ export interface BenchResults {
   refusals?: RefusalRegimeResult;
   /** Saved-state write cost per answer (src/bench/state/stateWrites.ts). */
   stateWrites?: StateWriteResult;
+  /** The agent regime: pruning vs drop-only vs OpenCode's rule (agent/agentRegime.ts). */
+  agent?: AgentRegimeResult;
 }
