@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: trim policies on generated ceiling sessions, speed, activation, memory and token
  * accuracy; prints the tables and regenerates docs/benchmarks.md, docs/benchmarks/results.json and the
- * regime (a) chart. Options: --regimes=a,c (a subset; implies --no-write), --no-sweep, --no-write.
+ * regime (a) chart. Options: --regimes=a,c (a subset; implies --no-write; `agent` is the agent regime,
+ * `--regimes=agent` runs it alone), --no-sweep, --no-write.
  * Progress goes to stderr, the report to stdout.
  */
 import * as os from 'os';
@@ -12,6 +13,8 @@ import { measureTokenAccuracy } from './accuracy/tokenAccuracy';
 import { runMessagesRegime } from './messages/messagesRegime';
 import { runPauseRegime } from './pauses/pauseRegime';
 import { runRefusalRegime } from './refusals/refusalRegime';
+import { measureStateWrites } from './state/stateWrites';
+import { agentRegimeTable, runAgentRegime } from './agent/agentRegime';
 import { PromptBlocks } from './cache/promptBlocks';
 import { checkAcceptance } from './report/acceptance';
 import { stdoutReport } from './report/stdoutReport';
@@ -60,6 +63,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadBefore = os.loadavg()[0];
   const options = parseOptions(process.argv.slice(2));
+  if (options.regimes.length === 1 && options.regimes[0] === 'agent') {
+    process.stdout.write(`${agentRegimeTable(runAgentRegime())}\n`);
+    return;
+  }
   const builtDist = ensureProductionBundle();
   // The memory probe only allocates; it shares the CPU with the regime workers (its time is not a figure).
   const memory = runProbe<MemoryGrowth>(path.join(__dirname, 'speed', 'memoryProbe.js'), ['--expose-gc']);
@@ -79,6 +86,10 @@ async function main(): Promise<void> {
   if (pauses) progress(started, 'pause regime done');
   const refusals = options.write ? runRefusalRegime() : undefined;
   if (refusals) progress(started, 'refusal regime done');
+  const stateWrites = await measureStateWrites();
+  progress(started, 'saved-state writes done');
+  const agent = options.write || options.regimes.includes('agent') ? runAgentRegime() : undefined;
+  if (agent) progress(started, 'agent regime done');
   const accuracy = measureTokenAccuracy();
   const speedRegime = regimeById(options.regimes.includes('a') ? 'a' : jobs[0].regimeId);
   const speedSession = generateSession(speedRegime, new PromptBlocks().sizer('json'), measureCharsPerToken(countTextTokens));
@@ -107,6 +118,8 @@ async function main(): Promise<void> {
     messages,
     pauses,
     refusals,
+    stateWrites,
+    agent,
   };
   results.benchMs = performance.now() - started;
   process.stdout.write(stdoutReport(results));

@@ -3,6 +3,8 @@ import type { TokenAccuracy } from './accuracy/tokenAccuracy';
 import type { MessagesRegimeResult } from './messages/messagesRegime';
 import type { PauseRegimeResult } from './pauses/pauseRegime';
 import type { RefusalRegimeResult } from './refusals/refusalRegime';
+import type { StateWriteResult } from './state/stateWrites';
+import type { AgentRegimeResult } from './agent/agentRegime';
 import type { Acceptance } from './report/acceptance';
 import type { RegimeResult } from './run/compareRegime';
 import type { ActivationTimes } from './speed/activationProbe';
@@ -32,4 +34,8 @@ export interface BenchResults {
   pauses?: PauseRegimeResult;
   /** The refusal regime (a true input limit below the data; learned ceilings); absent when only some regimes ran. */
   refusals?: RefusalRegimeResult;
+  /** Saved-state write cost per answer (src/bench/state/stateWrites.ts). */
+  stateWrites?: StateWriteResult;
+  /** The agent regime: pruning vs drop-only vs OpenCode's rule (agent/agentRegime.ts). */
+  agent?: AgentRegimeResult;
 }

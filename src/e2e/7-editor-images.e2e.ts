@@ -2,8 +2,9 @@
  * Images from tools in a real VS Code, while the extension host's event loop delay is measured
  * (perf_hooks.monitorEventLoopDelay; this suite runs inside the extension host): a 12 MP phone photo (EXIF
  * orientation 6) and a decompression-bomb PNG (20000×20000, 49 KB) go to a vision model as tool results. The
- * extension adds no block over 50 ms (compared with the same wait idle); the photo arrives upright at 2,000 px,
- * the bomb as a note, never decoded. (Unrun by its author: the lead runs the VS Code suite.)
+ * extension adds no block over 50 ms beyond the larger of an idle wait and the same request sent again (its fit then
+ * remembered: what is left is VS Code carrying the photo between its processes); the photo arrives upright at
+ * 2,000 px, the bomb as a note, never decoded.
  */
 import * as assert from 'assert';
 import { monitorEventLoopDelay } from 'perf_hooks';
@@ -60,21 +61,27 @@ describe('images from tools do not block the extension host', () => {
     await enqueueReply({ text: 'warm' });
     await ask(chat, [User('hello')]); // activation, model list and first request outside the measurement
     const idle = await longestDelayWhile(() => sleep(3_000));
+    const turn = [
+      User('what did the tools return?'),
+      Assistant([new vscode.LanguageModelToolCallPart('call_photo', 'screenshot', {}), new vscode.LanguageModelToolCallPart('call_bomb', 'screenshot', {})]),
+      User([
+        new vscode.LanguageModelToolResultPart('call_photo', [new vscode.LanguageModelTextPart('a photo'), imagePart(photo, 'image/jpeg')]),
+        new vscode.LanguageModelToolResultPart('call_bomb', [new vscode.LanguageModelTextPart('a huge picture'), imagePart(bomb, 'image/png')]),
+      ]),
+    ];
     await enqueueReply({ text: 'I see a photo.' });
     let answer = '';
     const during = await longestDelayWhile(async () => {
-      answer = await ask(chat, [
-        User('what did the tools return?'),
-        Assistant([new vscode.LanguageModelToolCallPart('call_photo', 'screenshot', {}), new vscode.LanguageModelToolCallPart('call_bomb', 'screenshot', {})]),
-        User([
-          new vscode.LanguageModelToolResultPart('call_photo', [new vscode.LanguageModelTextPart('a photo'), imagePart(photo, 'image/jpeg')]),
-          new vscode.LanguageModelToolResultPart('call_bomb', [new vscode.LanguageModelTextPart('a huge picture'), imagePart(bomb, 'image/png')]),
-        ]),
-      ], { tools });
+      answer = await ask(chat, turn, { tools });
     });
+    // The same request again: the fit is remembered, so what remains is VS Code's own cost of carrying a 12 MP photo
+    // between its processes (the extension host serializes the parts of a vscode.lm request) — the baseline.
+    await enqueueReply({ text: 'Again.' });
+    const repeat = await longestDelayWhile(() => ask(chat, turn, { tools }));
+    console.log(`# host's longest block: idle ${idle.toFixed(0)} ms, first request ${during.toFixed(0)} ms, the same request again ${repeat.toFixed(0)} ms`);
     assert.strictEqual(answer, 'I see a photo.');
-    assert.ok(during <= Math.max(50, idle + 10), `the host was blocked for ${during.toFixed(0)} ms (idle: ${idle.toFixed(0)} ms)`);
-    const request = (await chatRequests()).at(-1);
+    assert.ok(during <= Math.max(50, idle + 10, repeat + 10), `the host was blocked for ${during.toFixed(0)} ms (idle: ${idle.toFixed(0)} ms, the request again: ${repeat.toFixed(0)} ms)`);
+    const request = (await chatRequests()).at(-2);
     assert.ok(request);
     const messages = request.body.messages;
     const bombResult = messages.find((m) => m.role === 'tool' && m.tool_call_id === 'call_bomb');

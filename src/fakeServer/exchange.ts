@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorReply } from './errors';
 import type { ServerState } from './state';
-import type { ScriptedReply } from './types';
+import type { FakeRoute, ScriptedReply } from './types';
 import { planFault, type FaultPlan, type StreamShape } from './faults';
 import { readDirectives, type RequestDirectives } from './directives';
 import { withToolCallIds } from './replies';
@@ -69,9 +69,9 @@ export function chosenReply(exchange: Exchange, plan: { reply?: ScriptedReply },
 }
 
 /** A native route's frames after the configured reply delay, shaped by the fault plan. */
-export async function deliverAfterDelay(exchange: Exchange, frames: string[], terminalFrames: number, plan: { shape?: StreamShape }, reply: ScriptedReply): Promise<void> {
+export async function deliverAfterDelay(exchange: Exchange, route: Exclude<FakeRoute, 'chat'>, frames: string[], terminalFrames: number, plan: { shape?: StreamShape }, reply: ScriptedReply): Promise<void> {
   const { state, res, index } = exchange;
   await sleepUnlessClosed(res, state.settings.replyDelayMs);
   const onDeliberateDestroy = (): void => state.recorder.markClosedByServer(index);
-  await deliverNativeFrames({ res, frames, terminalFrames, shape: plan.shape ?? {}, delayMs: reply.delayMsBetweenChunks ?? 0, onDeliberateDestroy, costFrame: state.settings.costFrames });
+  await deliverNativeFrames({ res, route, frames, terminalFrames, shape: plan.shape ?? {}, delayMs: reply.delayMsBetweenChunks ?? 0, onDeliberateDestroy, costFrame: state.settings.costFrames });
 }

@@ -14,8 +14,16 @@ export interface FaultInput {
   contextWindow: number;
 }
 
-/** Stop after `afterDeltas` delta frames, then either drop the connection or go quiet for `ms` and resume. */
-export type StreamInterruption = { afterDeltas: number; then: 'destroy' } | { afterDeltas: number; then: 'stall'; ms: number };
+/**
+ * Stop after `afterDeltas` frames, then: drop the connection; go quiet for `ms` and resume; send the route's frames
+ * that add nothing (empty deltas, usage-only frames, pings) every `everyMs` for `ms`, then resume; or send the
+ * route's mid-stream provider error (faultFrames.ts) and end the stream.
+ */
+export type StreamInterruption =
+  | { afterDeltas: number; then: 'destroy' }
+  | { afterDeltas: number; then: 'stall'; ms: number }
+  | { afterDeltas: number; then: 'nothing'; everyMs: number; ms: number }
+  | { afterDeltas: number; then: 'error' };
 
 /** After the last frame: keep the connection open for `ms` (then end it), or destroy it. */
 export type StreamEnding = { then: 'hold'; ms: number } | { then: 'destroy' };
@@ -76,6 +84,17 @@ const FAULTS: Record<FaultName, FaultFunction> = {
   stall: (spec) => ({
     kind: 'reply',
     shape: { interruption: { afterDeltas: numberParam(spec, 'afterChunks', 1), then: 'stall', ms: numberParam(spec, 'ms', 60_000) } },
+  }),
+  // The route's own do-nothing frames after `afterChunks` frames: the idle timeout must still fire.
+  'empty-deltas': (spec) => ({
+    kind: 'reply',
+    shape: { interruption: { afterDeltas: numberParam(spec, 'afterChunks', 1), then: 'nothing', everyMs: numberParam(spec, 'everyMs', 100), ms: numberParam(spec, 'ms', 60_000) } },
+  }),
+  // Anthropic's `overloaded_error` (each route's equivalent) after `afterChunks` frames of an ordinary answer.
+  'error-after-text': (spec, input) => ({
+    kind: 'reply',
+    reply: { text: input.defaultText },
+    shape: { interruption: { afterDeltas: numberParam(spec, 'afterChunks', 3), then: 'error' } },
   }),
   'malformed-chunk': (spec) => ({ kind: 'reply', shape: { malformedAfterDeltas: numberParam(spec, 'afterChunks', 2) } }),
   'no-done': () => ({ kind: 'reply', shape: { omitFinishAndDone: true } }),

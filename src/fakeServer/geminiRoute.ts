@@ -88,5 +88,5 @@ async function answer(exchange: NativeExchange, model: FakeModel, prompt: Gemini
   const completion = completionTokensOf(reply);
   const usage = geminiUsageObject(prompt.promptTokens, prompt.cachedTokens, completion, countTextTokens(reply.reasoning ?? ''));
   const frames = geminiFrames({ id: `fake${index}`, model: model.id, reply, usage, cost: prompt.promptTokens / 1e6, signed: model.reasons === true });
-  await deliverAfterDelay(exchange, frames, 1, plan, reply);
+  await deliverAfterDelay(exchange, 'gemini', frames, 1, plan, reply);
 }

@@ -2,10 +2,13 @@
 import type { ServerResponse } from 'node:http';
 import type { StreamShape } from './faults';
 import { MALFORMED_FRAME } from './sse';
-import { isGone, sleepUnlessClosed, startEventStream, writeFramesPaced } from './transport';
+import { playInterruption } from './interruption';
+import { isGone, startEventStream, writeFramesPaced } from './transport';
+import type { FakeRoute } from './types';
 
 export interface NativeDelivery {
   res: ServerResponse;
+  route: Exclude<FakeRoute, 'chat'>;
   /** Every event of the answer, the cost ping last. */
   frames: string[];
   /** How many frames before the cost ping end the answer (response.completed; message_delta + message_stop). */
@@ -30,14 +33,6 @@ export async function deliverNativeFrames(delivery: NativeDelivery): Promise<voi
   const cut = shape.interruption;
   const head = cut ? frames.slice(0, cut.afterDeltas) : frames;
   if (!(await writeFramesPaced(res, head, delivery.delayMs))) return;
-  if (cut?.then === 'destroy') {
-    delivery.onDeliberateDestroy();
-    res.destroy();
-    return;
-  }
-  if (cut?.then === 'stall') {
-    await sleepUnlessClosed(res, cut.ms);
-    if (!(await writeFramesPaced(res, frames.slice(cut.afterDeltas), delivery.delayMs))) return;
-  }
+  if (cut && !(await playInterruption({ res, route: delivery.route, cut, rest: frames.slice(cut.afterDeltas), delayMs: delivery.delayMs, onDeliberateDestroy: delivery.onDeliberateDestroy }))) return;
   res.end();
 }

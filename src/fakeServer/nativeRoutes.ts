@@ -101,5 +101,5 @@ async function answer(route: Exclude<FakeRoute, 'chat'>, exchange: NativeExchang
   const encrypted = Array.isArray(include) && include.includes('reasoning.encrypted_content');
   const frameInput = { id: `fake${index}`, model: model.id, reply, usage, cost: prompt.promptTokens / 1e6, encrypted };
   const frames = route === 'responses' ? responsesFrames(frameInput) : messagesFrames({ ...frameInput, outputTokens: completion });
-  await deliverAfterDelay(exchange, frames, route === 'responses' ? 1 : 2, plan, reply);
+  await deliverAfterDelay(exchange, route, frames, route === 'responses' ? 1 : 2, plan, reply);
 }

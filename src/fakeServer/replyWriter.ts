@@ -5,6 +5,7 @@ import type { StreamShape } from './faults';
 import { buildStreamFrames, DONE_FRAME, MALFORMED_FRAME, type CompletionIdentity } from './sse';
 import { completionObject } from './completion';
 import { finishReasonOf, replyDeltas } from './replies';
+import { playInterruption } from './interruption';
 import { isGone, sendJson, sleepUnlessClosed, startEventStream, writeAndFlush, writeFramesPaced } from './transport';
 
 export interface ReplyDelivery {
@@ -50,11 +51,7 @@ export async function streamReply(delivery: ReplyDelivery): Promise<void> {
   const cut = shape.interruption;
   const head = cut ? frames.slice(0, cut.afterDeltas) : frames;
   if (!(await writeFramesPaced(res, head, delayMs))) return;
-  if (cut?.then === 'destroy') return destroyDeliberately(delivery);
-  if (cut?.then === 'stall') {
-    await sleepUnlessClosed(res, cut.ms);
-    if (!(await writeFramesPaced(res, frames.slice(cut.afterDeltas), delayMs))) return;
-  }
+  if (cut && !(await playInterruption({ res, route: 'chat', cut, rest: frames.slice(cut.afterDeltas), delayMs, onDeliberateDestroy: delivery.onDeliberateDestroy }))) return;
   if (shape.ending?.then === 'destroy') return destroyDeliberately(delivery);
   if (shape.ending?.then === 'hold') await sleepUnlessClosed(res, shape.ending.ms);
   if (!isGone(res)) res.end();

@@ -63,6 +63,8 @@ export const FAULT_NAMES = [
   'cut-after-text',
   'cut-in-tool-call',
   'stall',
+  'empty-deltas',
+  'error-after-text',
   'malformed-chunk',
   'no-done',
   'reasoning-only',

@@ -100,7 +100,7 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       estTokens: plan.trim.estTokens,
       bytes: plan.trim.bytes,
       budget: plan.budget.tokens,
-      cutMoved: plan.trim.removed > 0 && plan.cutMoved,
+      cutMoved: (plan.trim.removed > 0 || plan.pruned.results > 0) && plan.cutMoved,
       overBudget: plan.trim.overCeiling,
       promptTokens,
       cachedTokens,

@@ -1,11 +1,10 @@
 /**
  * Stream rules through the engine over real HTTP, on every route: an error after text
- * keeps the text and says so; keep-alives never hold off the idle timeout; after a finish reason the answer ends
+ * keeps the text and fails after it, saying why; keep-alives never hold off the idle timeout; after a finish reason the answer ends
  * within the documented wait whatever keeps arriving; OpenCode's cost reaches the outcome; a 200 body that is not
  * an event stream is read for what it is; [stream] lines are redacted with the key in use.
  */
 import * as assert from 'assert';
-import { cutNote } from '../core/answer/notes';
 import { resolveSettings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
@@ -40,12 +39,12 @@ describe('stream rules through the engine (real HTTP, every route)', function ()
   this.timeout(30_000);
   for (const wire of WIRE_SCRIPTS) {
     describe(wire.id, () => {
-      it('an error frame after text: the text is kept and a line says the answer was cut and why; no retry', async () => {
+      it('an error frame after text: the text is kept, then the run fails saying the answer was cut and why; no retry', async () => {
         const body = [...wire.start(), ...wire.text('Hello wor'), 'event: error\ndata: {"message":"Overloaded"}\n\n'].join('');
         const { outcome, text, requests, log } = await askScripted(wire.id, { body, contentType: 'text/event-stream' });
-        assert.ok(!(outcome instanceof Error), String(outcome));
-        assert.strictEqual(text, 'Hello wor' + cutNote('the provider reported an error: Overloaded'));
-        assert.strictEqual(outcome.truncated, true);
+        assert.ok(outcome instanceof Error, 'a cut answer is an error');
+        assert.strictEqual(outcome.message, 'The answer from m was cut off: the provider reported an error: Overloaded. What arrived is kept above; try again for the whole answer.');
+        assert.strictEqual(text, 'Hello wor');
         assert.strictEqual(requests, 1);
         assert.ok(log.messages('warn').some((l) => l.startsWith('[stream] The answer from m ended early')));
       });

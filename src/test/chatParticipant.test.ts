@@ -3,6 +3,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { composePrompt, omittedFooter, referenceName, typedFileMarkers } from '../core/participant/promptReferences';
 import { historyToMessages, PARTICIPANT_ID } from '../vscode/chatParticipant';
+import { SENT_TURN_FIELD } from '../core/participant/sentTurn';
 import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
 import { useActivated, useFakeServer } from './support/suiteHooks';
@@ -35,6 +36,21 @@ describe('@opencode chat participant', () => {
       { role: 'assistant', content: 'Hi there.' },
       { role: 'user', content: 'and now?' },
     ]);
+  });
+
+  it('a cut answer: the text that arrived stays shown and kept for the history, with the error beside it', async () => {
+    const participant = double.registeredParticipants.get(PARTICIPANT_ID);
+    assert.ok(participant);
+    server().enqueueFault({ name: 'cut-after-text', afterChunks: 2 });
+    const streamed: string[] = [];
+    const [model] = await double.lm.selectChatModels({ vendor: 'opencode' });
+    const result = await participant.handler({ prompt: 'cut me', model }, { history: [] }, { markdown: (md: { value?: string } | string) => streamed.push(typeof md === 'string' ? md : String(md.value)) }, new double.CancellationTokenSource().token);
+    const shown = streamed.join('');
+    assert.ok(shown.length > 0 && shown.length <= 16, `the first two chunks only: ${JSON.stringify(shown)}`);
+    assert.doesNotMatch(shown, /cut off|failed/, 'no note and no failure text in the answer');
+    assert.match(String(result.errorDetails?.message), /The answer from fake-large was cut off: the connection broke\./);
+    const sent = (result.metadata as Record<string, { answer?: string }>)[SENT_TURN_FIELD];
+    assert.strictEqual(sent.answer, shown, 'the kept text is what later turns send back');
   });
 
   it('participant-error-excerpt: a failure carrying an HTML page shows and logs a short redacted excerpt', async () => {

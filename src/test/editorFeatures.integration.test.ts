@@ -50,6 +50,15 @@ describe('editor features (extension, real HTTP)', () => {
     assert.ok(Number(lines[1][1]) > 0, `second request cached ${lines[1][1]} tokens`);
   });
 
+  it('inline: a cut answer (connection broke after some text) is discarded, never offered as a suggestion', async () => {
+    server().enqueueFault({ name: 'cut-after-text', afterChunks: 2 });
+    server().enqueueReply({ text: 'a + b;' });
+    const offset = CODE.indexOf('  return ') + '  return '.length;
+    assert.strictEqual(await suggest(CODE, offset), undefined);
+    assert.strictEqual(chatBodies().length, 1, 'not retried');
+    assert.match(ext().log.text(), /\[stream\] The connection broke in the middle of fake-large's answer/);
+  });
+
   for (const model of ['fake-responses', 'fake-messages', 'fake-native-gemini']) {
     it(`inline works on the route of ${model}`, async () => {
       ext().dispose();
@@ -134,6 +143,15 @@ describe('commit messages (extension, real HTTP)', () => {
     assert.ok(user.includes('- feat: add the adder\n- fix: round the sum'));
     assert.ok(user.includes('+export const b = 2;'));
     assert.match(ext().log.text(), /\[commit\] fake-large: \d+ ms, 24 chars\./);
+  });
+
+  it('a cut answer (a provider error after some text) is discarded: the box gets back what it held, the user reads why', async () => {
+    const repository = fakeGit(DIFF, []);
+    repository.inputBox.value = 'my draft';
+    server().enqueueFault({ name: 'error-after-text', afterChunks: 2 });
+    await double.commands.executeCommand('opencode.generateCommitMessage');
+    assert.strictEqual(repository.inputBox.value, 'my draft');
+    assert.ok(double.shownMessages.some((m) => /could not write the commit message: The answer from fake-large was cut off: the provider reported an error: Overloaded/.test(m.message)), JSON.stringify(double.shownMessages));
   });
 
   it('a diff over the budget is summarized file by file, and the user is told', async () => {

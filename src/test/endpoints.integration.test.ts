@@ -29,7 +29,7 @@ function activate(server: FakeServer, settings: Record<string, unknown>, globalS
   for (const [key, value] of Object.entries(settings)) double.settingsStore.set(key, value);
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-endpoints-'));
   const context = double.createExtensionContext(logDir, globalState);
-  const ext = composeExtension(context, { timing: { sleep: async () => undefined, random: () => 0 } });
+  const ext = composeExtension(context, { timing: { sleep: async () => undefined, random: () => 0, stateWriteDelayMs: 0 } });
   return {
     ext,
     context,

@@ -4,11 +4,10 @@
  * that keep what arrived and say so in the log, never a false "try again".
  */
 import * as assert from 'assert';
-import { cutNote } from '../core/answer/notes';
 import { startFakeServer } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
 import * as double from './support/vscodeDouble';
-import { ask, user } from './support/activatedExtension';
+import { ask, askCut, user } from './support/activatedExtension';
 import { askError, providerWithTiming, type TimedProvider } from './support/providerHarness';
 import { useActivated, useFakeServer } from './support/suiteHooks';
 
@@ -23,12 +22,13 @@ describe('faults inside the answer (provider, real HTTP)', () => {
   const expected = () => defaultReplyText(chats().at(-1)?.body.messages);
   const lines = (level: string, of: TimedProvider = ext()) => of.log.lines.filter((l) => l.level === level).map((l) => l.message);
 
-  it('cut-after-text: keeps the text that arrived, no error and no retry (never duplicated), a [stream] warning', async () => {
+  it('cut-after-text: reports the text that arrived, then fails saying so; no retry (never duplicated), a [stream] warning', async () => {
     server().enqueueFault({ name: 'cut-after-text', afterChunks: 3 });
-    const { text } = await ask(ext(), 'fake-large', [user('cut me off')]);
-    assert.strictEqual(text, expected().slice(0, 24) + cutNote('the connection broke'), 'three 8-character chunks, exactly once, then the line saying why it stops');
+    const { text, error } = await askCut(ext(), 'fake-large', [user('cut me off')]);
+    assert.strictEqual(text, expected().slice(0, 24), 'three 8-character chunks, exactly once, no note in the text');
+    assert.strictEqual(error.message, 'The answer from fake-large was cut off: the connection broke. What arrived is kept above; try again for the whole answer.');
     assert.strictEqual(chats().length, 1);
-    assert.deepStrictEqual(lines('error'), []);
+    assert.strictEqual(lines('error').length, 1);
     assert.deepStrictEqual(lines('warn'), ["[stream] The connection broke in the middle of fake-large's answer (terminated: other side closed). The answer is incomplete: kept what arrived."]);
   });
 
@@ -47,8 +47,9 @@ describe('faults inside the answer (provider, real HTTP)', () => {
     try {
       server().enqueueFault({ name: 'stall', ms: 30_000 });
       // Not waited out: the 30 s stall is longer than mocha's timeout; the idle-timeout WARN below says why it ended.
-      const { text } = await ask(impatient, 'fake-large', [user('stall please')]);
-      assert.strictEqual(text, expected().slice(0, 8) + cutNote('the model sent nothing for 1 s'), 'the first chunk, then the line saying why it stops');
+      const { text, error } = await askCut(impatient, 'fake-large', [user('stall please')]);
+      assert.strictEqual(text, expected().slice(0, 8), 'the first chunk, no note in the text');
+      assert.strictEqual(error.message, 'The answer from fake-large was cut off: the model sent nothing for 1 s. What arrived is kept above; try again for the whole answer.');
       const index = server().requests.indexOf(chats()[0]);
       await server().whenRequestClosed(index);
       assert.ok(server().requests[index].closedEarly, 'the HTTP request was aborted');

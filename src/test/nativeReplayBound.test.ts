@@ -114,12 +114,12 @@ describe('native memory: holds every layout a conversation still sends', () => {
   });
 
   it('after a restart (saved, loaded by a new engine) the memory evicts in the same order as the one saved', () => {
-    const store = new MemoryStore();
     // A layout of about `chars` characters; cheap filler, only its size matters to the memory.
     const layoutOf = (n: number, chars: number): AssistantLayout => ({ route: 'responses', slots: [{ kind: 'native', item: { type: 'reasoning', encrypted_content: 'x'.repeat(chars) } }, { kind: 'call', callId: `call_${n}` }] });
     const op = fc.oneof(fc.record({ remember: fc.integer({ min: 100, max: NATIVE_REPLAY_BOUNDS.maxLayoutChars - 200 }) }), fc.record({ send: fc.nat() }));
     fc.assert(
       fc.property(fc.array(op, { minLength: 30, maxLength: 90 }), fc.array(op, { minLength: 1, maxLength: 60 }), (before, after) => {
+        const store = new MemoryStore();
         let next = 0;
         const apply = (memories: NativeReplayMemory[], o: { remember: number } | { send: number }, n: number): void => {
           for (const memory of memories) {

@@ -152,11 +152,17 @@ describe('@opencode references: files, selections, images', () => {
   });
 
   it('a pasted image (no range, a 64-hex id) for a text-only model is named "pasted image (PNG)" in the footer, not by its hash', async () => {
-    const value = { mimeType: 'image/png', data: async () => new Uint8Array(PNG) };
-    const hash = 'a3f1'.repeat(16);
-    const sent = await send('fake-large', 'what is in this screenshot', [{ id: hash, value }]);
-    assert.ok(sent.streamed.endsWith('_Not included in full: pasted image (PNG) (this model does not take images)._'), sent.streamed);
-    assert.ok(!sent.streamed.includes(hash));
+    ext().dispose();
+    const alone = activateAgainst(server(), { 'imageDescription.model': 'none' }); // no describer: the image is left out
+    try {
+      const value = { mimeType: 'image/png', data: async () => new Uint8Array(PNG) };
+      const hash = 'a3f1'.repeat(16);
+      const sent = await send('fake-large', 'what is in this screenshot', [{ id: hash, value }]);
+      assert.ok(sent.streamed.endsWith('_Not included in full: pasted image (PNG) (this model does not take images)._'), sent.streamed);
+      assert.ok(!sent.streamed.includes(hash));
+    } finally {
+      alone.dispose();
+    }
   });
 
   it('a file too large for the allowance is cut with a marker, and the footer says so', async () => {

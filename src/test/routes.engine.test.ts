@@ -92,7 +92,7 @@ describe('routes through the engine (real HTTP, fake OpenCode server)', () => {
       server().enqueueReply({ reasoning: 'Read a.ts first.', text: 'Reading.', toolCalls: [{ id: 'call_7', name: 'read', arguments: '{"path":"a.ts"}' }] });
       const first = await run(engine, ROUTE_MODEL[route], [text('what is in a.ts?')]);
       assert.deepStrictEqual(first.calls, [{ kind: 'toolCall', callId: 'call_7', name: 'read', input: { path: 'a.ts' } }]);
-      assert.ok(store.values.has('opencode.nativeReplay'), 'the native items were persisted');
+      assert.ok(store.values.has('opencode.nativeReplay.index') && store.values.has('opencode.nativeReplay.0'), 'the native items were persisted (in chunks)');
       const history: ChatMessage[] = [
         text('what is in a.ts?'),
         { role: 'assistant', parts: [{ kind: 'text', text: 'Reading.' }, { kind: 'toolCall', callId: 'call_7', name: 'read', input: { path: 'a.ts' } }] },

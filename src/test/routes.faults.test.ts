@@ -5,12 +5,11 @@
  * for a gateway refusal). One transport reads every route, so these hold by construction; this proves it.
  */
 import * as assert from 'assert';
-import { cutNote } from '../core/answer/notes';
 import { startFakeServer } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
 import type { WiredRoute } from './support/routeModels';
 import * as double from './support/vscodeDouble';
-import { ask, user } from './support/activatedExtension';
+import { ask, askCut, user } from './support/activatedExtension';
 import { askError, providerWithTiming, type TimedProvider } from './support/providerHarness';
 import { useActivated, useFakeServer } from './support/suiteHooks';
 import { PATHS, ROUTE_MODEL, ROUTE_SETTING } from './support/routeModels';
@@ -56,11 +55,10 @@ for (const route of ['responses', 'messages'] as WiredRoute[]) {
       assert.strictEqual(text, expected('hello'));
     });
 
-    it('cut-after-text: keeps the text that arrived, never duplicated, no retry, a [stream] warning', async () => {
+    it('cut-after-text: reports the text that arrived, never duplicated, then fails saying so; no retry, a [stream] warning', async () => {
       server().enqueueFault({ name: 'cut-after-text', afterChunks: 4 });
-      const { text: shown } = await ask(ext(), model, [user('cut me off')]);
-      assert.ok(shown.endsWith(cutNote('the connection broke')), JSON.stringify(shown));
-      const text = shown.slice(0, -cutNote('the connection broke').length);
+      const { text, error } = await askCut(ext(), model, [user('cut me off')]);
+      assert.match(error.message, new RegExp(`^The answer from ${model} was cut off: the connection broke\\.`));
       assert.ok(text.length > 0 && expected('cut me off').startsWith(text) && text.length < expected('cut me off').length, JSON.stringify(text));
       assert.strictEqual(sent().length, 1);
       assert.deepStrictEqual(lines('warn'), [`[stream] The connection broke in the middle of ${model}'s answer (terminated: other side closed). The answer is incomplete: kept what arrived.`]);
@@ -84,9 +82,9 @@ for (const route of ['responses', 'messages'] as WiredRoute[]) {
     it('stall after text: stops waiting at the idle timeout, keeps the text, closes the request', async () => {
       server().enqueueFault({ name: 'stall', ms: 30_000, afterChunks: 4 });
       // Not waited out: the 30 s stall is longer than mocha's timeout; the idle-timeout WARN below says why it ended.
-      const { text } = await ask(ext(), model, [user('stall please')]);
-      const note = cutNote('the model sent nothing for 1 s');
-      assert.ok(text.endsWith(note) && expected('stall please').startsWith(text.slice(0, -note.length)), JSON.stringify(text));
+      const { text, error } = await askCut(ext(), model, [user('stall please')]);
+      assert.match(error.message, new RegExp(`^The answer from ${model} was cut off: the model sent nothing for 1 s\\.`));
+      assert.ok(text.length > 0 && expected('stall please').startsWith(text), JSON.stringify(text));
       const index = server().requests.indexOf(sent()[0]);
       await server().whenRequestClosed(index);
       assert.ok(server().requests[index].closedEarly, 'the HTTP request was aborted');

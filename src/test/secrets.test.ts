@@ -84,7 +84,7 @@ describe('secrets: the API key never leaks', function () {
       const ext = providerWithTiming(server, { recordRequests: true, maxRetries: 1 });
       try {
         for (const name of FAULT_NAMES) {
-          const spec: FaultSpec = name === 'stall' ? { name, ms: 50 } : name === 'status-429' ? { name, seconds: 0 } : { name };
+          const spec: FaultSpec = name === 'stall' || name === 'empty-deltas' ? { name, ms: 50 } : name === 'status-429' ? { name, seconds: 0 } : { name };
           server.enqueueFault(spec);
           server.enqueueFault(spec); // the retry fails too, so every error path ends in an error
           await attempt(ext, () => ask(ext, 'fake-large', [user(`fault ${name}`)]));

@@ -14,7 +14,7 @@ describe('settings', () => {
     assert.deepStrictEqual(warnings, []);
     assert.strictEqual(settings.baseUrl, PRESET_URLS.go);
     assert.strictEqual(settings.reservedOutputTokens, 20_000);
-    assert.deepStrictEqual(settings.historyTrim, { enabled: true, headroomRatio: 0.03, headroomMinTokens: 8_192, headroomMaxTokens: 32_768, cutStepTokens: 32_768, keepRecentRounds: 2 });
+    assert.deepStrictEqual(settings.historyTrim, { enabled: true, headroomRatio: 0.03, headroomMinTokens: 8_192, headroomMaxTokens: 32_768, cutStepTokens: 32_768, keepRecentRounds: 2, pruneToolResults: true, pruneProtectTokens: 40_000 });
     assert.strictEqual(settings.contextLimitFallback, 128_000);
   });
 

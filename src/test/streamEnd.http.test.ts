@@ -5,12 +5,11 @@
  * answer or an error; a [retry] line never carries a whole HTML page.
  */
 import * as assert from 'assert';
-import { cutNote } from '../core/answer/notes';
 import { AFTER_USAGE_MS } from '../core/stream/answerEnd';
 import { RETRY_DETAIL_MAX } from '../core/util/excerpt';
 import { startFakeServer, type FaultSpec } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
-import { chat, engineFor, runOnce } from './support/engineHarness';
+import { chat, engineFor, runOnce, runSettled } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 
 /** Long enough that waiting for it fails the test (mocha's timeout is 20 s); the answers must not wait it. */
@@ -69,12 +68,14 @@ describe('where the answer ends (engine, real HTTP)', () => {
     assert.deepStrictEqual(lines('warn'), []);
   });
 
-  it('usage-then-cut: usage sent early, then the connection breaks after text: the text and the usage are kept', async () => {
-    const { text, outcome, lines } = await ask({ name: 'usage-then-cut', afterChunks: 3 });
-    assert.strictEqual(text, expected().slice(0, 24) + cutNote('the connection broke'));
-    assert.strictEqual(outcome.truncated, true);
-    assert.ok(outcome.usage && outcome.usage.contextTokens > 0, 'the usage that arrived is accounted');
-    assert.strictEqual(lines('info').filter((l) => l.startsWith('[usage]')).length, 1);
+  it('usage-then-cut: usage sent early, then the connection breaks after text: the text is kept, the run fails, the usage is accounted', async () => {
+    server().enqueueFault({ name: 'usage-then-cut', afterChunks: 3 });
+    const { engine, log } = engineFor(server().url, { maxRetries: 1 }, undefined, { idleTimeoutMs: IDLE_MS, sleep: async () => undefined });
+    const { text, error } = await runSettled(engine, 'fake-large', chat('where does it end?'));
+    const lines = (level: string) => log.lines.filter((l) => l.level === level).map((l) => l.message);
+    assert.strictEqual(text, expected().slice(0, 24));
+    assert.match(String(error?.message), /^The answer from fake-large was cut off: the connection broke\./);
+    assert.strictEqual(lines('info').filter((l) => l.startsWith('[usage]')).length, 1, 'the usage that arrived is accounted');
     assert.deepStrictEqual(lines('warn'), ["[stream] The connection broke in the middle of fake-large's answer (terminated: other side closed). The answer is incomplete: kept what arrived."]);
   });
 

@@ -140,6 +140,11 @@ function makeHandler(log: vscode.LogOutputChannel, deps: ParticipantDeps): vscod
       if (quiet.length && !token.isCancellationRequested) stream.markdown(`\n\n---\n${quiet.join('  \n')}`);
     } catch (err) {
       if (token.isCancellationRequested) return kept(answer);
+      // A cut answer (issue 29 item 4): the text that arrived stays shown and kept, with the error beside it.
+      if (answer) {
+        log.warn(`[participant] answer from ${model.id} was cut off: ${describeError(err)}`);
+        return { ...kept(answer), errorDetails: { message: describeError(err) } };
+      }
       const detail = describeError(err);
       log.error(`[participant] request to ${outsideText(model.id)} failed: ${detail}`);
       failure(stream, 'OpenCode request failed.', detail);

@@ -63,6 +63,9 @@ async function generate(deps: CommitDeps, arg: unknown, controller: AbortControl
     void vscode.window.showInformationMessage(`OpenCode: ${note}`);
   }
   const started = Date.now();
+  // A failed answer, a cut one included, is discarded (issue 29 item 4): the box gets back what it held before.
+  // Cancelling keeps what arrived: the user stopped it on purpose.
+  const previous = repository.inputBox.value;
   let text = '';
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `OpenCode: writing a commit message with ${outsideText(model)}…`, cancellable: true }, async (_progress, token) => {
     const subscription = token.onCancellationRequested(() => controller.abort());
@@ -76,6 +79,7 @@ async function generate(deps: CommitDeps, arg: unknown, controller: AbortControl
       deps.log.info(`[commit] ${outsideText(model)}: ${Date.now() - started} ms, ${repository.inputBox.value.length} chars${prompt.summarized ? ' (diff summarized)' : ''}.`);
     } catch (error) {
       if (controller.signal.aborted) return void deps.log.info(`[commit] ${outsideText(model)}: cancelled after ${Date.now() - started} ms.`);
+      repository.inputBox.value = previous;
       deps.log.warn(`[commit] ${outsideText(model)}: ${error instanceof Error ? error.message : String(error)}`);
       void vscode.window.showErrorMessage(`OpenCode could not write the commit message: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

@@ -97,6 +97,8 @@ function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: 
       warmer.dispose();
       listChanged.dispose();
       list.dispose();
+      // Saved state waits a moment before it is written (core/state/stateWriter.ts): written now, on deactivate too.
+      void engine.flushState();
     },
   };
 }

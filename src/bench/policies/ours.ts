@@ -52,7 +52,9 @@ function startOurs(regime: RegimeSpec, overrides: HistoryTrimOverrides): PolicyR
     decide(request) {
       lastPlan = planTrim(repairedHistory(request.messages, log), request.tools, { settings, limits, calibration: state.calibrations.factor(MODEL_ID), calibrationSpread: state.calibrations.spread(MODEL_ID), memo, states: state.states, log });
       if (lastPlan.input.length !== request.messages.length) throw new Error('bench sessions must not need tool-pair repair');
-      return { sentIndices: lastPlan.trim.sentIndices, estimate: lastPlan.trim.estTokens };
+      // With results pruned, what was sent (the placeholders); otherwise the messages at sentIndices, as before.
+      const pruned = lastPlan.pruned.results > 0 ? lastPlan.trim.messages : undefined;
+      return { sentIndices: lastPlan.trim.sentIndices, estimate: lastPlan.trim.estTokens, ...(pruned ? { messages: pruned } : {}) };
     },
     observe(report) {
       const usage = normalizeUsage({ prompt_tokens: report.promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: report.cachedTokens } });

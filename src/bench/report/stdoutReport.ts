@@ -2,6 +2,8 @@
 import { messagesText } from './messagesReport';
 import { pausesText } from './pausesReport';
 import { refusalsText } from './refusalsReport';
+import { stateWritesMarkdown } from '../state/stateWrites';
+import { agentRegimeTable } from '../agent/agentRegime';
 import type { BenchResults } from '../results';
 import { acceptanceTable, accuracyTable, pathologicalCountTable, policyTable, sessionsTable, speedTable, sweepTable, textCountTable } from './benchTables';
 import { acceptanceSummary, regimeFindings } from './findings';
@@ -29,6 +31,8 @@ export function stdoutReport(results: BenchResults): string {
   if (results.messages) parts.push(heading(`Messages regime (${results.messages.regime.title})`), messagesText(results.messages));
   if (results.pauses) parts.push(heading(`Pause regime (${results.pauses.regime.title})`), pausesText(results.pauses));
   if (results.refusals) parts.push(heading(`Refusal regime (${results.refusals.spec.title})`), refusalsText(results.refusals));
+  if (results.stateWrites) parts.push(heading('Saved-state write cost per answer'), stateWritesMarkdown(results.stateWrites));
+  if (results.agent) parts.push(heading('Agent regime (pruning in epochs)'), agentRegimeTable(results.agent));
   parts.push(heading('Speed'), renderText(speedTable(results.speed)));
   parts.push(heading('Token counting accuracy (error vs o200k)'), renderText(accuracyTable(results.accuracy)));
   parts.push(heading('Token counting on pathological text (provideTokenCount)'), renderText(pathologicalCountTable(results.accuracy)));

@@ -10,6 +10,8 @@ import { CHART_FILE, markdownReport } from './markdownReport';
 import { messagesMarkdown } from './messagesReport';
 import { pausesMarkdown } from './pausesReport';
 import { refusalsMarkdown } from './refusalsReport';
+import { stateWritesMarkdown } from '../state/stateWrites';
+import { agentRegimeTable } from '../agent/agentRegime';
 
 const CHART_POLICIES: readonly { id: string; color: string }[] = [
   { id: 'noTrim', color: '#888888' },
@@ -50,6 +52,6 @@ export function writeReports(results: BenchResults): string[] {
   write(path.join(BENCH_DOCS_DIR, 'results.json'), compactNumberArrays(JSON.stringify(json, roundFloats, 1)) + '\n');
   const chart = regimeAChart(results);
   if (chart) write(path.join(DOCS_DIR, CHART_FILE), chart);
-  write(path.join(DOCS_DIR, 'benchmarks.md'), markdownReport(results) + (results.messages ? `\n${messagesMarkdown(results.messages)}` : '') + (results.pauses ? `\n${pausesMarkdown(results.pauses)}` : '') + (results.refusals ? `\n${refusalsMarkdown(results.refusals)}` : ''));
+  write(path.join(DOCS_DIR, 'benchmarks.md'), markdownReport(results) + (results.messages ? `\n${messagesMarkdown(results.messages)}` : '') + (results.pauses ? `\n${pausesMarkdown(results.pauses)}` : '') + (results.refusals ? `\n${refusalsMarkdown(results.refusals)}` : '') + (results.agent ? `\n## Agent regime: pruning in epochs\n\n${agentRegimeTable(results.agent)}\n` : '') + (results.stateWrites ? `\n${stateWritesMarkdown(results.stateWrites)}` : ''));
   return written;
 }

@@ -49,7 +49,7 @@ export function runPolicy(session: BenchSession, policy: Policy, blocks: PromptB
     const request = requestAt(session, i);
     const decision = run.decide(request);
     options.onDecision?.(i, request, decision);
-    const sent = decision.sentIndices.map((k) => request.messages[k]);
+    const sent = decision.messages ?? decision.sentIndices.map((k) => request.messages[k]);
     const observed = scaled(cache.observeMeasured(BENCH_SESSION_ID, blocks.measureRequest(sent, request.tools, count)), reportScale(session.regime, i));
     run.observe(observed);
     const removed = request.messages.length - sent.length;

@@ -8,12 +8,13 @@
  * - usage through one merger and one normalizer (usageRecord.ts), its anomaly kept for one WARN;
  * - a stop by the provider's filter after text: a short note in the answer (notes.ts);
  * - finish reason, end marker, OpenCode's cost; native items laid out in arrival order (nativeReplay.ts);
- * - which payloads are progress (a keep-alive or a cost frame is not: the idle timeout keeps running).
+ * - which payloads are progress (progress.ts: only an event that adds something restarts the idle timeout).
  */
 import { LayoutRecorder, type AssistantLayout } from './nativeReplay';
 import type { RouteId } from '../routeId';
 import type { NormalizedUsage, StreamEvent } from '../types';
 import { stoppedNote } from './notes';
+import { addsSomething } from './progress';
 import { ToolCalls, type CallVerdict, type DroppedCall } from './toolCalls';
 import { UsageRecord } from './usageRecord';
 import type { WireEvent } from './wireEvent';
@@ -49,7 +50,7 @@ export interface AssembledStep {
   shown: StreamEvent[];
   error?: Record<string, unknown>;
   end?: boolean;
-  /** Anything but a keep-alive, a cost frame or a skipped payload: the idle timeout starts again. */
+  /** An event that adds something arrived (progress.ts): the idle timeout starts again. */
   progress: boolean;
   malformed?: string;
   wrongShape?: string;
@@ -114,7 +115,7 @@ export class AnswerAssembler {
   }
 
   private apply(event: WireEvent, step: AssembledStep, emit: Emit): void {
-    if (event.kind !== 'keepAlive' && event.kind !== 'cost' && event.kind !== 'malformed') step.progress = true;
+    if (addsSomething(event)) step.progress = true;
     switch (event.kind) {
       case 'text':
       case 'refusal':

@@ -119,6 +119,16 @@ export class NativeReplayMemory implements NativeReplay {
     return this.byCallId.size;
   }
 
+  /** Told of every layout kept or let go (core/state/chunkedMap.ts tracks what to write with it). */
+  observe(listener: (callId: string, weight: number | undefined) => void): void {
+    this.byCallId.onChange = listener;
+  }
+
+  /** A kept layout, without refreshing recency (for writing it). */
+  peek(callId: string): AssistantLayout | undefined {
+    return this.byCallId.peek(callId);
+  }
+
   /** The characters the kept layouts weigh (their JSON with their keys). */
   get chars(): number {
     return this.byCallId.weight;
@@ -135,13 +145,16 @@ export class NativeReplayMemory implements NativeReplay {
    */
   static fromJSON(value: Readonly<Record<string, AssistantLayout>>): NativeReplayMemory {
     const memory = new NativeReplayMemory();
-    for (const [callId, saved] of Object.entries(value)) {
-      if (layoutChars(saved) > NATIVE_REPLAY_BOUNDS.maxLayoutChars) continue;
-      // A layout saved by an older version may hold incomplete items: they are never sent back.
-      const { layout } = completeLayout(saved);
-      if (layout.slots.some((slot) => slot.kind === 'native')) memory.byCallId.set(callId, layout);
-    }
+    for (const [callId, saved] of Object.entries(value)) memory.restoreEntry(callId, saved);
     return memory;
+  }
+
+  /** One saved layout (validated by validLayout) back into the memory, oldest first, under its bounds. */
+  restoreEntry(callId: string, saved: AssistantLayout): void {
+    if (layoutChars(saved) > NATIVE_REPLAY_BOUNDS.maxLayoutChars) return;
+    // A layout saved by an older version may hold incomplete items: they are never sent back.
+    const { layout } = completeLayout(saved);
+    if (layout.slots.some((slot) => slot.kind === 'native')) this.byCallId.set(callId, layout);
   }
 }
 

@@ -26,7 +26,23 @@ export interface HistoryTrimSettings {
   cutStepTokens: number;
   /** Newest rounds of the current turn that are never dropped (default 2; docs/history-trim.md). */
   keepRecentRounds?: number;
+  /** Prune old tool results at cut moves (core/trim/pruneResults.ts); absent (tests' literal settings): off. */
+  pruneToolResults?: boolean;
+  /** The newest tool output (API tokens) pruning never touches (DEFAULT_PRUNE_PROTECT_TOKENS when absent). */
+  pruneProtectTokens?: number;
 }
+
+/** What the trim reads of `opencode.historyTrim.pruneToolResults` and `pruneProtectTokens` (trim/pruneResults.ts pruneSettingsOf). */
+export interface PruneSettings {
+  enabled: boolean;
+  /** The newest tool output (API tokens) never pruned, except a file read a newer read of the same file supersedes. */
+  protectTokens: number;
+}
+
+export const DEFAULT_PRUNE_PROTECT_TOKENS = 40_000;
+
+/** Whether pruning is on when the setting is not set (docs/history-trim.md, "Pruning in epochs": the decision). */
+export const PRUNE_BY_DEFAULT = true;
 
 /** `opencode.promptCache.*` (docs/prompt-cache.md). */
 export interface PromptCacheSettings extends CacheLifetime {
@@ -103,6 +119,8 @@ export function resolveSettings(read: ReadSetting, warn: Warn): Settings {
       headroomMaxTokens,
       cutStepTokens: num('historyTrim.cutStepTokens', 32_768, 0, 1_000_000),
       keepRecentRounds: num('historyTrim.keepRecentRounds', 2, 1, 1_000),
+      pruneToolResults: readBoolean(read, warn, 'historyTrim.pruneToolResults', PRUNE_BY_DEFAULT),
+      pruneProtectTokens: num('historyTrim.pruneProtectTokens', DEFAULT_PRUNE_PROTECT_TOKENS, 0, 10_000_000),
     },
     contextLimitFallback: num('contextLimitFallback', 128_000, 0, 100_000_000),
     reportedInputLimit: readChoice(read, warn, 'reportedInputLimit', ['budget', 'window'], 'budget'),

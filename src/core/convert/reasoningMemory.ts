@@ -56,6 +56,21 @@ export class ReasoningMemory {
     return this.byCallId.size;
   }
 
+  /** Told of every entry kept or let go (core/state/chunkedMap.ts tracks what to write with it). */
+  observe(listener: (callId: string, weight: number | undefined) => void): void {
+    this.byCallId.onChange = listener;
+  }
+
+  /** A kept entry, without refreshing recency (for writing it). */
+  peek(callId: string): string | undefined {
+    return this.byCallId.peek(callId);
+  }
+
+  /** One saved entry (validated by validReasoning) back into the memory, oldest first, under its bounds. */
+  restoreEntry(callId: string, text: string): void {
+    this.byCallId.set(callId, text);
+  }
+
   toJSON(): Record<string, string> {
     return Object.fromEntries(this.byCallId.entriesInOrder());
   }

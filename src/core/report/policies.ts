@@ -65,7 +65,7 @@ export function oursRunner(settings: Settings, limits: ModelLimits, memo: SizeMe
       });
       onPlan?.(plan);
       // A truncated oversized message is a new message: its own cache key, stable while its cut is.
-      return { messages: plan.trim.messages, removed: plan.trim.removed, cutMoved: plan.trim.removed > 0 && plan.cutMoved };
+      return { messages: plan.trim.messages, removed: plan.trim.removed, cutMoved: (plan.trim.removed > 0 || plan.pruned.results > 0) && plan.cutMoved };
     },
     observe(promptTokens, cachedTokens) {
       const usage = normalizeUsage({ prompt_tokens: promptTokens, completion_tokens: 0, prompt_tokens_details: { cached_tokens: cachedTokens } });

@@ -133,7 +133,7 @@ export function toRequestRecord(modelId: string, plan: TrimPlan, usage: Normaliz
     cutStep: geometry.cutStep,
     ceiling: geometry.ceiling,
     lowWater: Math.max(0, geometry.ceiling - geometry.grid),
-    cutMoved: trim.removed > 0 && plan.cutMoved,
+    cutMoved: (trim.removed > 0 || plan.pruned.results > 0) && plan.cutMoved,
     removed: trim.removed,
     inputCount: plan.input.length,
     estTokens: trim.estTokens,

@@ -12,6 +12,8 @@ export interface PolicyDecision {
   sentIndices: number[];
   /** The policy's own token estimate of what it sends (tools included), in its own units. */
   estimate: number;
+  /** What is sent when it is not the messages at sentIndices as they came (ours: pruned results as placeholders). */
+  messages?: WireMessage[];
 }
 
 export interface SizedHistory {

@@ -6,6 +6,8 @@
  */
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
+import { loadChunked } from '../state/chunkedMap';
+import { StateWriter, WRITE_DELAY_MS } from '../state/stateWriter';
 import { PersistedStore } from '../state/persisted';
 import { MAX_REFUSED_PARAMS, validCalibration, validImageDescription, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
 import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../answer/nativeReplay';
@@ -82,6 +84,8 @@ export class ChatEngine {
   readonly describer: ImageDescriber;
 
   private readonly store: PersistedStore;
+  /** The one writer of this engine's saved state: debounced, only what changed (state/stateWriter.ts). */
+  private readonly writer: StateWriter;
   /** Pinned routes (opencode.models api) the gateway refused in this activation, and the route that answered. */
   private readonly refusedPins = new RefusedPins();
 
@@ -93,16 +97,25 @@ export class ChatEngine {
     this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
     this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validLearnedLimit));
     this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, TRIM_STATE_CAPACITY));
-    this.reasoningMemory = ReasoningMemory.fromJSON(load(STORE_KEYS.reasoningMemory, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries));
+    this.writer = new StateWriter(this.store, deps.timing?.stateWriteDelayMs ?? WRITE_DELAY_MS);
+    // The two large memories are saved in chunks: one answer rewrites only what it changed (state/chunkedMap.ts).
+    this.reasoningMemory = new ReasoningMemory();
+    this.writer.chunkedChanged(loadChunked(this.store, STORE_KEYS.reasoningMemory, this.reasoningMemory, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries), this.reasoningMemory);
     this.refusedParams = load(STORE_KEYS.refusedParams, validRefusedParams);
-    // The newest maxEntries in saved order; fromJSON then applies the character bound the same way.
-    this.nativeReplay = NativeReplayMemory.fromJSON(load(STORE_KEYS.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries));
+    // The newest maxEntries in saved order; the memory then applies the character bound the same way.
+    this.nativeReplay = new NativeReplayMemory();
+    this.writer.chunkedChanged(loadChunked(this.store, STORE_KEYS.nativeReplay, this.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries), this.nativeReplay);
     this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
     const claims = this.store.loadMap(STORE_KEYS.sessionClaims, validSessionClaim, MAX_SESSION_CLAIMS);
-    this.sessionIds = SessionIds.fromEntries(claims, () => void this.store.save(STORE_KEYS.sessionClaims, this.sessionIds.toJSON()), deps.sessionScope);
+    this.sessionIds = SessionIds.fromEntries(claims, () => this.writer.changed(STORE_KEYS.sessionClaims, () => this.sessionIds.toJSON()), deps.sessionScope);
     const descriptions = ImageDescriptions.fromJSON(load(STORE_KEYS.imageDescriptions, validImageDescription, IMAGE_DESCRIPTION_BOUNDS.maxEntries));
-    this.describer = new ImageDescriber(descriptions, (request, listed, onEvent, signal) => this.run(request, listed, onEvent, signal), deps.log, () => void this.store.save(STORE_KEYS.imageDescriptions, descriptions.toJSON()));
+    this.describer = new ImageDescriber(descriptions, (request, listed, onEvent, signal) => this.run(request, listed, onEvent, signal), deps.log, () => this.writer.changed(STORE_KEYS.imageDescriptions, () => descriptions.toJSON()));
     this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().catalog) };
+  }
+
+  /** Writes every pending change of the saved state now (deactivate, an endpoint let go). */
+  flushState(): Promise<void> {
+    return this.writer.flush();
   }
 
   /**
@@ -167,7 +180,7 @@ export class ChatEngine {
 
   /**
    * Sends the request and streams the answer into onEvent. Retries only while nothing has been shown;
-   * after that a broken stream ends with what arrived, a line saying so, and a [stream] warning. Throws
+   * after that a broken stream fails (kind 'cut') after what arrived, with a [stream] warning. Throws
    * UserFacingError (kind 'cancelled' when the signal fired, at any point, including a wait between attempts).
    */
   async run(request: ChatRequest, listed: ListedFields, onEvent: (event: StreamEvent) => void, signal: AbortSignal): Promise<RunOutcome> {
@@ -177,6 +190,8 @@ export class ChatEngine {
     // Before the conversion: a text-only model's images become their (remembered) descriptions.
     const described = request.describeWith && request.imageInput === false ? await this.describer.describe(request, signal) : { request, tally: { requests: 0, costUsd: 0 } };
     const end = await this.attempts({ request: described.request, listed, settings, endpoint, onEvent, signal });
+    // Sending refreshed the recency of remembered reasoning and layouts: saved with the next write.
+    this.writer.touch();
     // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
     const sent = end.sent;
     if (sent && described.tally.requests > 0) this.deps.onDescribed?.(sent.prepared.sessionId, described.tally);
@@ -208,6 +223,8 @@ export class ChatEngine {
       }
       const { error, shown } = tried;
       if (signal.aborted) return { sent, error: cancelledError(error) };
+      // Cut after text or a call was shown: a retry would show it twice; the caller gets the error after the kept parts.
+      if (shown === 'answer') return { sent, error: toUserFacingError(error, context) };
       const switched = shown === 'thinking' ? undefined : switchedRoute(request.modelId, prepared, error, switches, settings);
       if (switched) {
         prepared = switched;
@@ -235,7 +252,7 @@ export class ChatEngine {
   /** The route that answered after a refusal: remembered (persisted) and said in one [route] line. */
   private rememberRoute(settings: Settings, modelId: string, switches: RouteSwitch[], route: RouteId): void {
     const learned = learnRoute(this.routes, settings.baseUrl, modelId, switches, route, settings.models?.[modelId]?.api, this.refusedPins);
-    if (learned.changed) void this.store.save(STORE_KEYS.routes, this.routes.toJSON());
+    if (learned.changed) this.writer.changed(STORE_KEYS.routes, () => this.routes.toJSON());
     this.deps.log.info(learned.line);
     if (learned.notice) this.deps.notify?.(learned.notice);
   }
@@ -246,7 +263,7 @@ export class ChatEngine {
     const known = this.refusedParams[modelId] ?? [];
     if (!refused || known.includes(refused) || known.length >= MAX_REFUSED_PARAMS) return undefined;
     this.refusedParams[modelId] = [...known, refused];
-    void this.store.save(STORE_KEYS.refusedParams, this.refusedParams);
+    this.writer.changed(STORE_KEYS.refusedParams, () => this.refusedParams);
     this.deps.log.warn(`[request] ${outsideText(modelId)} does not accept "${refused}"; sending without it from now on.`);
     return refused;
   }
@@ -257,7 +274,7 @@ export class ChatEngine {
 
   /** What learning a model's limits works with (limitLearning.ts). */
   private get limitLearning(): LimitLearning {
-    return { learned: this.learned, states: this.states, log: this.deps.log, save: () => void this.store.save(STORE_KEYS.learned, this.learned.toJSON()), changed: () => this.deps.onLimitsChanged?.() };
+    return { learned: this.learned, states: this.states, log: this.deps.log, save: () => this.writer.changed(STORE_KEYS.learned, () => this.learned.toJSON()), changed: () => this.deps.onLimitsChanged?.() };
   }
 
   /** Learns from a "too long" refusal and prepares the request again, on the route that answered so (a route switched to in this request is not learned yet). */
@@ -294,7 +311,7 @@ export class ChatEngine {
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
       this.reasoningMemory.remember(answer.callIds, answer.thinking);
-      void this.store.save(STORE_KEYS.reasoningMemory, this.reasoningMemory.toJSON());
+      this.writer.touch();
     }
     this.rememberLayout(modelId, answer.layout);
     // Usage goes one way: the answer's result → accounting → VS Code, once.
@@ -311,8 +328,7 @@ export class ChatEngine {
     if (layout && completeLayout(layout).dropped > 0 && this.noted.first(`incomplete\u0000${modelId}`)) {
       this.deps.log.warn(`[request] ${outsideText(modelId)} returned reasoning or thinking without its encrypted content or signature; it is not passed back (the API would refuse it).`);
     }
-    if (!this.nativeReplay.remember(layout)) return;
-    void this.store.save(STORE_KEYS.nativeReplay, this.nativeReplay.toJSON());
+    if (this.nativeReplay.remember(layout)) this.writer.touch();
   }
 
   /**
@@ -322,8 +338,8 @@ export class ChatEngine {
   private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): RequestCost | undefined {
     const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites, purpose: prepared.purpose });
     if (how.trusted) learnAnswered(this.limitLearning, modelId, usage.contextTokens);
-    if (result.calibrated) void this.store.save(STORE_KEYS.calibrations, this.calibrations.toJSON());
-    void this.store.save(STORE_KEYS.states, this.states.toJSON());
+    if (result.calibrated) this.writer.changed(STORE_KEYS.calibrations, () => this.calibrations.toJSON());
+    this.writer.changed(STORE_KEYS.states, () => this.states.toJSON());
     this.deps.onAccounted?.(modelId, prepared, usage, result.cost);
     return result.cost;
   }

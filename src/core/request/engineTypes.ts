@@ -56,6 +56,11 @@ export interface EngineTiming {
    * for tests. Never set by the extension.
    */
   idleTimeoutMs?: number;
+  /**
+   * How long saved state waits before it is written (state/stateWriter.ts WRITE_DELAY_MS); 0 writes at each change,
+   * so a test reads it at once. Never set by the extension.
+   */
+  stateWriteDelayMs?: number;
 }
 
 

@@ -13,20 +13,20 @@ import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
-import { BYTES_PER_TOKEN, computeBudget, outputRoom, type Budget } from '../trim/budget';
+import { computeBudget, outputRoom, type Budget } from '../trim/budget';
 import type { ConversationStates } from '../trim/conversationState';
 import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
-import { calibratedTokens, trimHistory, type TrimResult } from '../trim/historyTrim';
-import { truncateOversized } from '../trim/truncateOversized';
+import { pruneSettingsOf, trimWithPrunes, type TrimOptions, type TrimResult } from '../trim/historyTrim';
+import { shrinkOversized } from '../trim/truncateOversized';
 import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from '../trim/units';
-import { measureMessage, measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
+import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
-import { firstTruncation, historyTrimLine, overCeilingLine } from '../trim/trimLog';
+import { historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import { fixedPartError, fixedPartOverBudget, measureFixedPart } from './fixedPartFit';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { recordedNativeOf, type NativeSizeMap } from '../replay/nativeSizes';
 import { DEFAULT_ROUTE, routeById } from '../routes/registry/registry';
-import { layoutLookup, type AssistantLayout, type NativeReplay } from '../answer/nativeReplay';
+import { layoutLookup, type NativeReplay } from '../answer/nativeReplay';
 import type { RouteId } from '../routeId';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
@@ -96,6 +96,8 @@ export interface TrimPlan {
   geometry: CutGeometry;
   trim: TrimResult;
   cutMoved: boolean;
+  /** Tool results sent as a placeholder (pruneResults.ts) and the calibrated tokens that saves. */
+  pruned: { results: number; tokens: number };
   /** The calibration and its spread this trim used (the report's replay uses them, to land on the same cut). */
   calibration: number;
   calibrationSpread: number;
@@ -186,7 +188,7 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
   const parts = splitHistory(input, keepRounds);
   // Native items (encrypted reasoning, signed thinking, thought signatures) count in their message's size on every route alike.
   const layoutOf = layoutLookup(ctx.replay);
-  const trim = trimHistory(input, {
+  const options: TrimOptions = {
     budget,
     geometry,
     calibration: ctx.calibration,
@@ -200,11 +202,14 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     layoutOf,
     tools: toolsSize(tools),
     recordedNativeOf: ctx.recordedNative && recordedNativeOf(ctx.recordedNative),
-  });
+  };
+  // Pruned results are re-applied as they were; more are pruned only when the cut must move (historyTrim.ts, trimWithPrunes).
+  const pruning = trimWithPrunes(input, options, { prune: pruneSettingsOf(ctx.settings.historyTrim), held: grew ? (prior.prunedAt ?? []) : [], heldFirstKept: grew ? prior.lastFirstKept : 0, parts, truncatedThrough: grew ? prior.truncatedThrough : 0 });
+  const { trim, sentInput } = pruning;
   const sticky = grew ? prior.truncatedThrough : 0;
   const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
-  const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept);
-  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(input, trim, { budget, geometry, sticky, sessionId, moving, headEnd: parts.headEnd, layoutOf }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
+  const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept) || pruning.prunedAt.length !== (prior.prunedAt ?? []).length;
+  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(sentInput, trim, { budget, geometry, sticky, sessionId, moving, headEnd: parts.headEnd, layoutOf }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
   const sent = shrunk.trim;
   const cutMoved = ctx.states.recordCut(sessionId, {
     removed: trim.removed,
@@ -215,72 +220,12 @@ export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: Prepar
     lastExactAt: shrunk.exactAt,
     prefixChanged,
     inputLength: input.length,
+    prunedAt: pruning.prunedAt,
   });
-  if (trim.removed > 0 || shrunk.truncatedThrough > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved));
+  const pruned = { results: pruning.prunedAt.length, tokens: pruning.prunedTokens };
+  if (trim.removed > 0 || shrunk.truncatedThrough > 0 || pruned.results > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved, pruned));
   if (sent.overCeiling) ctx.log.error(overCeilingLine(sent, budget));
-  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved, calibration: ctx.calibration, calibrationSpread: ctx.calibrationSpread ?? 0 };
-}
-
-/** Rounding room when a truncation move aims at budget − headroom. */
-const LAND_LOW_SLACK_TOKENS = 32;
-
-interface ShrinkScope {
-  budget: Budget;
-  geometry: CutGeometry;
-  /** Input index before which old messages keep their stable truncation from earlier requests. */
-  sticky: number;
-  sessionId: string;
-  /** The cut already moves on this request: truncation lands low too. */
-  moving: boolean;
-  /** End of the head (system messages and anchor), from the request's one split (splitHistory). */
-  headEnd: number;
-  /** The messages' remembered native layouts (truncation shortens text, never native items). */
-  layoutOf?: (message: WireMessage) => AssistantLayout | undefined;
-}
-
-/**
- * Over budget with nothing left to drop (or messages cut on an earlier request still sent): truncate,
- * say which the first time, and re-measure what is actually sent (calibration learns from that).
- */
-function shrinkOversized(input: readonly WireMessage[], trim: TrimResult, scope: ShrinkScope, ctx: PrepareContext): { trim: TrimResult; truncatedThrough: number; exactAt: number } {
-  const { budget, geometry } = scope;
-  const excess = { tokens: trim.estTokens - geometry.ceiling, bytes: trim.bytes - budget.maxBytes };
-  const headEnd = scope.headEnd;
-  const newestStart = newestUnitStart(input);
-  const position = (inputIndex: number): number => trim.sentIndices.filter((i) => i < inputIndex).length;
-  // Aim a little below budget − headroom: per-message rounding of the estimate differs by a few tokens.
-  const landLow = { tokens: Math.max(0, geometry.ceiling - (budget.tokens - geometry.headroom)) + LAND_LOW_SLACK_TOKENS, bytes: Number.isFinite(budget.maxBytes) ? Math.round(geometry.headroom * BYTES_PER_TOKEN) : 0 };
-  const truncationScope = { headCount: position(headEnd), newestFrom: position(newestStart), stickyBefore: position(scope.sticky), landLow, moving: scope.moving };
-  const { messages, truncations } = truncateOversized(trim.messages, excess, ctx.calibration, truncationScope);
-  if (truncations.length === 0) return { trim, truncatedThrough: 0, exactAt: 0 };
-  let rawTokens = trim.rawTokens;
-  let nativeRawTokens = trim.nativeRawTokens;
-  let bytes = trim.bytes;
-  // Every message cut (stably or exactly) up to here gets the stable cut on later requests.
-  let truncatedThrough = 0;
-  let exactAt = 0;
-  for (const t of truncations) {
-    const before = ctx.memo.sizeOf(trim.messages[t.index], scope.layoutOf?.(trim.messages[t.index]));
-    const after = measureMessage(messages[t.index], scope.layoutOf?.(messages[t.index]));
-    rawTokens -= before.tokens - after.tokens;
-    nativeRawTokens -= (before.nativeTokens ?? 0) - (after.nativeTokens ?? 0);
-    bytes -= before.bytes - after.bytes;
-    const inputIndex = trim.sentIndices[t.index];
-    truncatedThrough = Math.max(truncatedThrough, inputIndex + 1);
-    if (!t.stable) exactAt = Math.max(exactAt, inputIndex + 1);
-    if (firstTruncation(scope.sessionId, inputIndex, String(trim.messages[t.index].content), t)) {
-      ctx.log.warn(`[history-trim] Truncated a ${t.role} message (input #${inputIndex}) from ~${t.fromTokens} to ~${t.toTokens} tokens to fit the budget; a marker shows where text was removed.`);
-    }
-  }
-  const estTokens = calibratedTokens(rawTokens, nativeRawTokens, ctx.calibration);
-  const overCeiling = estTokens > geometry.ceiling || bytes > budget.maxBytes;
-  return { trim: { ...trim, messages, rawTokens, nativeRawTokens, estTokens, bytes, overCeiling }, truncatedThrough, exactAt };
-}
-
-/** The newest unit: the last message that is not a tool result (a call and its results travel together). */
-function newestUnitStart(messages: readonly WireMessage[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role !== 'tool') return i;
-  return 0;
+  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved, pruned, calibration: ctx.calibration, calibrationSpread: ctx.calibrationSpread ?? 0 };
 }
 
 export function trimBudget(ctx: Pick<PrepareContext, 'settings' | 'limits'>): Budget {

@@ -4,7 +4,6 @@
  * happened as a value: what was shown, the answer's result (usage, cost, finish reason, dropped calls) and the
  * failure, if any. No retry, no accounting: the engine decides those from the returned attempt.
  */
-import { cutNote } from '../answer/notes';
 import type { AnswerResult } from '../answer/assembler';
 import type { Logger } from '../log';
 import type { Route } from '../routes/route';
@@ -14,7 +13,7 @@ import { onceFor } from '../util/onceKeys';
 import { redact } from '../util/redact';
 import type { Endpoint } from './chatTransport';
 import { streamRoute } from './routeTransport';
-import { EmptyAnswerError } from './streamErrors';
+import { CutAnswerError, EmptyAnswerError } from './streamErrors';
 import { brokenCallLine, cutReason, droppedCallsLine, incompleteLine, malformedLine, outputLimitLine, truncationLine, usageAnomalyLine } from './streamLog';
 
 export interface AttemptOptions {
@@ -41,14 +40,17 @@ export interface Attempt {
   answer: AnswerResult;
   /** The end marker or a finish reason arrived, no tool call was dropped, and the stream did not break. */
   complete: boolean;
-  /** Why the attempt failed before anything was shown (or after only thinking); undefined when it answered. */
+  /**
+   * Why the attempt failed; undefined when it answered. With `shown: 'answer'` it is a CutAnswerError: the text and
+   * calls shown stay with the caller, the request fails after them.
+   */
   error?: unknown;
 }
 
 /**
  * Streams one answer into onEvent (text, thinking, tool calls; usage is in the result). An empty answer is an
- * EmptyAnswerError in the result. A stream that breaks after text or a tool call was shown is not a failure here:
- * the answer is kept, the user reads one line saying it was cut and why, and a [stream] warning says so.
+ * EmptyAnswerError in the result. A stream that breaks after text or a tool call was shown fails with a
+ * CutAnswerError after what was shown (never a note inside the text), and a [stream] warning says so.
  */
 export async function streamAnswer(options: AttemptOptions, onEvent: (event: StreamEvent) => void): Promise<Attempt> {
   const requestId = newRequestId();
@@ -73,8 +75,7 @@ export async function streamAnswer(options: AttemptOptions, onEvent: (event: Str
     if (options.signal.aborted || shown !== 'answer') return { shown, answer: reader.result(), complete: false, error };
     emit(reader.abandon());
     say(truncationLine(error, options.modelId));
-    emit([{ kind: 'text', text: cutNote(redact(cutReason(error), [options.endpoint.apiKey])) }]);
-    return { shown, answer: reader.result(), complete: false };
+    return { shown, answer: reader.result(), complete: false, error: new CutAnswerError(redact(cutReason(error), [options.endpoint.apiKey]), error) };
   } finally {
     // Skipped payloads, odd usage and dropped calls are worth a line whether or not the stream then completed.
     reportRead(options, reader.result(), say);

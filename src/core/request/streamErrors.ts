@@ -25,6 +25,22 @@ export class StreamInterruptedError extends Error {
   }
 }
 
+/**
+ * The answer broke off after some of it was shown (a broken connection, a stall, a provider error mid-stream):
+ * the text that arrived stays with the caller, and the request fails with this (issue 29 item 4). Never retried:
+ * a retry would show the text twice.
+ */
+export class CutAnswerError extends Error {
+  constructor(
+    /** Why, in the user's words (streamLog.ts cutReason). */
+    readonly reason: string,
+    readonly cutBy: unknown,
+  ) {
+    super(`the answer was cut off: ${reason}`);
+    this.name = 'CutAnswerError';
+  }
+}
+
 /** A 200 answer that is a web page, not a model's answer (a base URL pointing at a website or a login portal). */
 export class NotAnAnswerError extends Error {
   constructor(

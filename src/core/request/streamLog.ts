@@ -27,7 +27,7 @@ export function brokenCallLine(model: string, error: ToolCallArgumentsError): st
   return `[stream] ${outsideText(model)} called the tool "${error.toolName}" with arguments that are not valid JSON (${previewOf(error.rawArguments)}); the call was dropped, the rest of the answer was kept.`;
 }
 
-/** Why an answer that was being shown stopped, in the user's words (core/answer/notes.ts cutNote). */
+/** Why an answer that was being shown stopped, in the user's words (the CutAnswerError's reason). */
 export function cutReason(error: unknown): string {
   if (error instanceof StreamIdleTimeoutError) return `the model sent nothing for ${formatDuration(error.ms)}`;
   if (error instanceof StreamInterruptedError) return 'the connection broke';

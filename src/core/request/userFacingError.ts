@@ -12,12 +12,12 @@ import { openCodeErrorOf } from './openCodeError';
 import { refusedRedirectOf } from './clientOptions';
 import { envKeyAllowed } from '../config/endpoint';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
-import { EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
+import { CutAnswerError, EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../util/excerpt';
 import { isContextLengthWording } from '../models/contextRefusal';
 import { redact, redactUrl } from '../util/redact';
 
-export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output';
+export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output' | 'cut';
 
 export class UserFacingError extends Error {
   /** Its message is already in the log (e.g. the `[history-trim] Not sent` line): no `[error]` line repeats it. */
@@ -81,6 +81,7 @@ function describe(error: unknown, context: ErrorContext): UserFacingError {
 
 /** Failures of the answer itself: it stalled, broke off, came back empty, or held an unusable tool call. */
 function fromAnswerError(error: unknown, context: ErrorContext, detail: string): UserFacingError | undefined {
+  if (error instanceof CutAnswerError) return new UserFacingError('cut', cutMessage(context.model, error.reason), errorDetail(error.cutBy));
   if (error instanceof StreamIdleTimeoutError) {
     return new UserFacingError('timeout', `${context.model} sent nothing for ${formatDuration(error.ms)}, so the request was stopped. Try again, or raise opencode.streamIdleTimeoutSeconds for slow models.`, detail);
   }
@@ -92,6 +93,11 @@ function fromAnswerError(error: unknown, context: ErrorContext, detail: string):
     return new UserFacingError('output', `${context.model} called the tool "${error.toolName}" with arguments that are not valid JSON, so the call was not run. Try again, or pick another model if this repeats.`, detail);
   }
   return undefined;
+}
+
+/** The sentence a cut answer fails with, after the text that arrived (issue 29 item 4). */
+export function cutMessage(model: string, reason: string): string {
+  return `The answer from ${model} was cut off: ${reason}. What arrived is kept above; try again for the whole answer.`;
 }
 
 function emptyAnswerMessage(error: EmptyAnswerError, model: string): string {

@@ -66,10 +66,23 @@ export class PersistedStore {
     return result.value;
   }
 
-  /** Saves; a failure is logged, never thrown (the value is still in memory). */
-  save(key: string, value: unknown): Promise<void> {
+  /** Saves; says whether it worked. A failure is logged, never thrown (the value is still in memory). */
+  save(key: string, value: unknown): Promise<boolean> {
     this.warned.forget(key);
-    return Promise.resolve(this.store.update(key, value)).then(undefined, (error: unknown) => this.log?.warn(`[state] Could not save ${key}: ${error instanceof Error ? error.message : String(error)}`));
+    const failed = (error: unknown): boolean => {
+      this.log?.warn(`[state] Could not save ${key}: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    };
+    try {
+      return Promise.resolve(this.store.update(key, value)).then(() => true, failed);
+    } catch (error) {
+      return Promise.resolve(failed(error));
+    }
+  }
+
+  /** Something is saved under the key (valid or not). */
+  has(key: string): boolean {
+    return this.read(key) !== undefined;
   }
 
   private read(key: string): unknown {

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
 import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
+import { MAX_PRUNED_RESULTS } from '../trim/pruneResults';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../routes/droppableParams';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
@@ -103,8 +104,13 @@ export const validRefusedParams = validator<DroppableParam[]>(
  */
 export const validTrimState = validator<ConversationTrimState>(
   v.pipe(
-    v.objectWithRest({ lastRemoved: count(), lastSteps: count(), lastGrid: nonNegative, lastInputLength: count(), extraSteps: count(MAX_EXTRA_GRID_MOVES) }, nonNegative),
+    v.objectWithRest(
+      { lastRemoved: count(), lastSteps: count(), lastGrid: nonNegative, lastInputLength: count(), extraSteps: count(MAX_EXTRA_GRID_MOVES), prunedAt: v.optional(v.pipe(v.array(count()), v.maxLength(MAX_PRUNED_RESULTS))) },
+      nonNegative,
+    ),
     v.check((state) => state.lastRemoved <= state.lastInputLength),
+    // Pruned results: ascending, distinct, inside the history the state was recorded for.
+    v.check((state) => (state.prunedAt ?? []).every((i, k, all) => i < state.lastInputLength && (k === 0 || all[k - 1] < i))),
     v.transform((state) => ({ ...EMPTY_TRIM_STATE, ...state })),
   ),
 );

@@ -26,6 +26,11 @@ export interface ConversationTrimState {
   lastExactAt: number;
   /** Extra grid moves asked for by the overflow sensor, applied to the next request only. */
   extraSteps: number;
+  /**
+   * Input indices (ascending) of the tool results sent as a placeholder (pruneResults.ts): re-applied on every request
+   * until the next move, so the bytes before the tail stay the same. Absent in a state saved before pruning: none.
+   */
+  prunedAt?: number[];
 }
 
 /** Overflow may ask for at most this many extra grid moves; calibration corrects the estimate meanwhile. */
@@ -42,6 +47,7 @@ export const EMPTY_TRIM_STATE: ConversationTrimState = {
   truncatedThrough: 0,
   lastExactAt: 0,
   extraSteps: 0,
+  prunedAt: [],
 };
 
 export interface CutRecord {
@@ -54,6 +60,8 @@ export interface CutRecord {
   /** Something before the cut changed anyway (a message cut exactly on the last request is sent again). */
   prefixChanged: boolean;
   inputLength: number;
+  /** The pruned results now sent (ascending input indices); a change is a move. */
+  prunedAt?: number[];
 }
 
 /** Conversations whose trim state is kept (and persisted); the least recently cut are forgotten first. */
@@ -102,8 +110,9 @@ export class ConversationStates {
       truncatedThrough: cut.truncatedThrough,
       lastExactAt: cut.lastExactAt,
       extraSteps: 0,
+      prunedAt: cut.prunedAt ?? [],
     });
-    return cut.prefixChanged || cut.removed !== state.lastRemoved || (cut.removed > 0 && cut.firstKept !== state.lastFirstKept) || cut.truncatedThrough !== state.truncatedThrough;
+    return cut.prefixChanged || !samePrunes(cut.prunedAt ?? [], state.prunedAt ?? []) || cut.removed !== state.lastRemoved || (cut.removed > 0 && cut.firstKept !== state.lastFirstKept) || cut.truncatedThrough !== state.truncatedThrough;
   }
 
   addExtraGridMove(sessionId: string): number {
@@ -127,4 +136,8 @@ export class ConversationStates {
   private put(sessionId: string, state: ConversationTrimState): void {
     this.states.set(sessionId, state);
   }
+}
+
+function samePrunes(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((i, k) => i === b[k]);
 }

@@ -9,14 +9,20 @@ import { OnceKeys } from '../util/onceKeys';
 import type { TrimResult } from './historyTrim';
 import type { Truncation } from './truncateOversized';
 
-export function historyTrimLine(result: TrimResult, budget: Budget, geometry: CutGeometry, cutMoved: boolean): string {
+export function historyTrimLine(result: TrimResult, budget: Budget, geometry: CutGeometry, cutMoved: boolean, pruned = { results: 0, tokens: 0 }): string {
   return (
     `[history-trim] Dropped ${result.removed} old message(s) to fit context window ` +
     `(budget=${budget.tokens}, maxBytes=${budget.maxBytes}); ` +
     `estimated payload now ~${result.estTokens} tokens / ${result.bytes} bytes. ` +
     `headroom=${geometry.headroom} step=${geometry.cutStep} cut=${cutMoved ? 'moved' : 'held'}` +
-    estimatedField(budget)
+    estimatedField(budget) +
+    prunedField(pruned)
   );
+}
+
+/** ` pruned=R prunedTokens=T` while tool results are sent as placeholders (R results, T tokens saved); absent otherwise. */
+function prunedField(pruned: { results: number; tokens: number }): string {
+  return pruned.results > 0 ? ` pruned=${pruned.results} prunedTokens=${pruned.tokens}` : '';
 }
 
 /** ` limits=estimated(M)` when the budget rests on the limits of M, the newest of the model's family (no data lists the model). */

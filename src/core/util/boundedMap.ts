@@ -18,6 +18,11 @@ export class BoundedMap<K, V> {
   /** Each entry's weight, when weighed (same keys as `entries`). */
   private readonly weights = new Map<K, number>();
   private weightSum = 0;
+  /**
+   * Told of every entry kept or refreshed by get() (with its weight, 0 without a weight bound) and every entry let go
+   * (undefined), evictions included; peek() tells nothing. The chunked writer (core/state/chunkedMap.ts) tracks what changed with it.
+   */
+  onChange?: (key: K, weight: number | undefined) => void;
 
   constructor(
     readonly capacity: number,
@@ -32,6 +37,7 @@ export class BoundedMap<K, V> {
     if (value !== undefined) {
       this.entries.delete(key);
       this.entries.set(key, value);
+      this.onChange?.(key, this.weights.get(key) ?? 0);
     }
     return value;
   }
@@ -59,6 +65,7 @@ export class BoundedMap<K, V> {
       this.weights.set(key, weight);
       this.weightSum += weight;
     }
+    this.onChange?.(key, weight);
     while (this.entries.size > this.capacity || (this.bound && this.entries.size > 0 && this.weightSum > this.bound.maxWeight)) this.delete(this.entries.keys().next().value as K);
     return this;
   }
@@ -79,10 +86,13 @@ export class BoundedMap<K, V> {
       // Back to exactly 0 when empty, so rounding in a long run of float weights cannot pile up.
       this.weightSum = this.weights.size > 0 ? this.weightSum - weight : 0;
     }
-    return this.entries.delete(key);
+    const had = this.entries.delete(key);
+    if (had) this.onChange?.(key, undefined);
+    return had;
   }
 
   clear(): void {
+    if (this.onChange) for (const key of [...this.entries.keys()]) this.onChange(key, undefined);
     this.entries.clear();
     this.weights.clear();
     this.weightSum = 0;

@@ -70,15 +70,31 @@ export async function ask(
   const model = (models ?? []).find((m) => m.id === modelId);
   if (!model) throw new Error(`model ${modelId} not listed`);
   const parts: unknown[] = [];
-  await ext.provider.provideLanguageModelChatResponse(
-    model,
-    messages,
-    { toolMode: vscode.LanguageModelChatToolMode.Auto, ...options },
-    { report: (part) => (parts.push(part), onPart?.(part)) },
-    token,
-  );
-  const text = parts.filter((p) => p instanceof double.LanguageModelTextPart).map((p) => (p as double.LanguageModelTextPart).value).join('');
-  return { parts, text };
+  const textOf = () => parts.filter((p) => p instanceof double.LanguageModelTextPart).map((p) => (p as double.LanguageModelTextPart).value).join('');
+  try {
+    await ext.provider.provideLanguageModelChatResponse(
+      model,
+      messages,
+      { toolMode: vscode.LanguageModelChatToolMode.Auto, ...options },
+      { report: (part) => (parts.push(part), onPart?.(part)) },
+      token,
+    );
+  } catch (error) {
+    throw Object.assign(error as Error, { reported: { parts, text: textOf() } });
+  }
+  return { parts, text: textOf() };
+}
+
+/** A request that must fail after reporting some parts (a cut answer): what was reported, and the error. */
+export async function askCut(ext: ActivatedExtension, modelId: string, messages: vscode.LanguageModelChatRequestMessage[], options: Partial<vscode.ProvideLanguageModelChatResponseOptions> = {}): Promise<CollectedResponse & { error: Error }> {
+  try {
+    await ask(ext, modelId, messages, options);
+  } catch (error) {
+    const reported = (error as { reported?: CollectedResponse }).reported;
+    if (!reported) throw error;
+    return { ...reported, error: error as Error };
+  }
+  throw new Error('expected the request to fail after its kept parts');
 }
 
 export function user(text: string): vscode.LanguageModelChatRequestMessage {

@@ -22,7 +22,8 @@ export function engineFor(baseUrl: string, overrides: Record<string, unknown> = 
   const log = new MemoryLogger();
   const values: Record<string, unknown> = { baseUrl, ...overrides };
   const settings: Settings = resolveSettings((key) => values[key], (m) => log.warn(`[settings] ${m}`));
-  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing, ...hooks });
+  // Saved state written at each change (no debounce), so a test reads it at once; stateWriter.test.ts tests the debounce.
+  const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing: { stateWriteDelayMs: 0, ...timing }, ...hooks });
   return { engine, log, store, settings };
 }
 
@@ -35,6 +36,14 @@ export async function runOnce(engine: ChatEngine, modelId: string, messages: Cha
   const outcome = await engine.run({ purpose: 'conversation', modelId, messages, tools: [] }, limits, (e) => events.push(e), new AbortController().signal);
   const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
   return { outcome, events, text };
+}
+
+/** One run that may fail: the events that arrived before, and the error (a cut answer fails after its text). */
+export async function runSettled(engine: ChatEngine, modelId: string, messages: ChatMessage[], limits: { contextWindow?: number; maxOutputTokens?: number } = {}) {
+  const events: StreamEvent[] = [];
+  const error = await engine.run({ purpose: 'conversation', modelId, messages, tools: [] }, limits, (e) => events.push(e), new AbortController().signal).then(() => undefined, (e: unknown) => e as Error);
+  const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
+  return { error, events, text };
 }
 
 /**

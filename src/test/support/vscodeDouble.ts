@@ -239,10 +239,18 @@ export const lm = {
 
 async function sendThrough(provider: any, info: any, messages: any[], options: any = {}, token: any = new CancellationTokenSource().token): Promise<any> {
   const texts: string[] = [];
-  await provider.provideLanguageModelChatResponse(info, messages, { toolMode: 1, ...options }, { report: (part: any) => part instanceof LanguageModelTextPart && texts.push(part.value) }, token);
+  // As in VS Code: an error after some parts reaches the caller after those parts, from the stream itself.
+  let failed: { error: unknown } | undefined;
+  try {
+    await provider.provideLanguageModelChatResponse(info, messages, { toolMode: 1, ...options }, { report: (part: any) => part instanceof LanguageModelTextPart && texts.push(part.value) }, token);
+  } catch (error) {
+    if (texts.length === 0) throw error;
+    failed = { error };
+  }
   return {
     text: (async function* () {
       yield* texts;
+      if (failed) throw failed.error;
     })(),
   };
 }
