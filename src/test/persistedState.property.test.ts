@@ -125,11 +125,17 @@ describe('persisted state: every loader survives random JSON', function () {
       const models = await ext.provider.provideLanguageModelChatInformation({ silent: true }, token);
       assert.ok((models ?? []).some((m) => m.id === 'fake-large'), 'without a fetch time the list was fetched again');
       assert.strictEqual(ext.log.lines.filter((l) => l.message.startsWith('[state]')).length, 1);
-      memento.values.set(key, { fetchedAt: Date.now(), models: [null, 7, { id: 'kept', name: 'kept', toolCalling: true, imageInput: false, limitSource: 'endpoint' }] });
-      const again = await ext.provider.provideLanguageModelChatInformation({ silent: true }, token);
-      assert.deepStrictEqual((again ?? []).map((m) => m.id), ['kept']);
     } finally {
       ext.dispose();
+    }
+    // The saved list is read (and validated) once per activation and save: a hostile one is met at the next start.
+    memento.values.set(key, { fetchedAt: Date.now(), models: [null, 7, { id: 'kept', name: 'kept', toolCalling: true, imageInput: false, limitSource: 'endpoint' }] });
+    const next = activateAgainst(server(), {}, memento);
+    try {
+      const again = await next.provider.provideLanguageModelChatInformation({ silent: true }, new double.CancellationTokenSource().token as never);
+      assert.deepStrictEqual((again ?? []).map((m) => m.id), ['kept']);
+    } finally {
+      next.dispose();
     }
   });
 

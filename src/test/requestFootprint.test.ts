@@ -12,7 +12,7 @@ import { activateAgainst, ask, user } from './support/activatedExtension';
 import { useActivated, useFakeServer } from './support/suiteHooks';
 
 /** Files that ran per route, measured 2026-12-02 on main; the request after a first one warmed every lazy path. */
-const CEILING: Record<string, number> = { 'fake-large': 103, 'fake-responses': 97, 'fake-messages': 99, 'fake-native-gemini': 98 };
+const CEILING: Record<string, number> = { 'fake-large': 100, 'fake-responses': 95, 'fake-messages': 97, 'fake-native-gemini': 96 };
 const PRODUCT = path.resolve(__dirname, '..');
 
 interface ScriptCoverage { url: string; functions: { ranges: { count: number }[] }[] }
