@@ -1,11 +1,19 @@
 // Browser test of the real chat view: types two turns to the `@opencode` participant, reads both answers from the
-// DOM, checks that the second request carried the first turn as history, and saves a screenshot.
+// DOM, checks that the second request carried the first turn as history, then (issue 31) attaches a PNG of the
+// workspace (`#file:`) for the text-only fake-large and checks that it is answered from a vision model's description
+// (one describing request, the description in fake-large's request), and saves a screenshot.
 // (A bare prompt would go to GitHub Copilot's participant, which needs a GitHub sign-in; `@opencode` does not.)
 // Env: URL (workbench URL with ?folder=…), FAKE_BASE (fake server origin, for /_control), MODEL_NAME (picker entry to
 //      choose, default fake-large), TIMEOUT_MS (workbench and chat input, default 90000), ANSWER_TIMEOUT_MS (per
-//      answer, default 30000), SHOT (screenshot path), CHROMIUM, PLAYWRIGHT_CORE.
+//      answer, default 30000), SHOT (screenshot path), FOLDER (the workspace folder, for the image), CHROMIUM,
+//      PLAYWRIGHT_CORE.
 // Prints `ok - …` / `not ok - …` per check; exit 0 when all passed.
+const fs = require('fs');
+const path = require('path');
 const { launchBrowser, control } = require('./browser.cjs');
+
+/** A valid 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 
 const TURNS = [
   { prompt: 'Which fruit is yellow?', answer: 'Bananas are yellow (answer one).' },
@@ -72,6 +80,32 @@ async function main() {
     const last = JSON.stringify(list[list.length - 1]?.messages || []);
     check(last.includes(TURNS[0].prompt) && last.includes(TURNS[0].answer) && last.includes(TURNS[1].prompt),
       'second request carried the first turn as history');
+    // Issue 31: an image for a text-only model is described by a vision model of the endpoint (the fake server's
+    // cheapest priced one), and the model answers from the description. No scripted reply: the describer answers
+    // with what it saw of the bytes, fake-large with the start of its prompt.
+    if (process.env.FOLDER) {
+      fs.writeFileSync(path.join(process.env.FOLDER, 'photo.png'), PNG);
+      await control('reset', {});
+      await input.focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type('@opencode What is in #file:photo.png ?');
+      await page.keyboard.press('Enter');
+      let seen = [];
+      const end = Date.now() + answerTimeout;
+      while (Date.now() < end) {
+        seen = await answers(page);
+        if (seen[2]?.includes('Answer')) break;
+        await page.waitForTimeout(250);
+      }
+      const sent = await control('requests');
+      const bodies = (Array.isArray(sent) ? sent : sent.requests || []).map(r => r.body || r).filter(b => Array.isArray(b.messages));
+      const describing = bodies.filter(b => JSON.stringify(b.messages).includes('image_url'));
+      const answered = bodies.filter(b => b.model === 'fake-large' && /\[image described by [^\]]*saw image 1x1/.test(JSON.stringify(b.messages)));
+      check(describing.length === 1 && answered.length === 1 && !!seen[2]?.includes('Answer'),
+        'an image for the text-only fake-large is answered from its description (one describing request)',
+        `${describing.map(b => b.model).join(',')} described; answer ${JSON.stringify((seen[2] || '').slice(0, 120))}`);
+    }
   } catch (e) {
     if (results.every(Boolean)) check(false, 'harness', String(e && e.message || e).split('\n')[0]);
   }

@@ -3,7 +3,7 @@
 #  1. setup.sh (cached in .vscode-e2e/), build + package the .vsix, install it into a fresh profile;
 #  2. start the fake OpenAI-compatible server and point opencode.baseUrl at it (settings.json);
 #  3. start code-server (loopback, no auth, smoke-test driver on) and run out/e2e/index.js inside its extension host;
-#  4. type two `@opencode` turns into the real chat view (chat-ui.cjs);
+#  4. type two `@opencode` turns into the real chat view, then an image for a text-only model (chat-ui.cjs);
 #  4a. 10-turn @opencode chats on each route (chat-session.cjs);
 #  4b. paste into the chat for @opencode, read the status bar item and the session report (report-ui.cjs);
 #  4c. VS Code's own agent with OpenCode models (agent-chat.cjs; chat.allowAnonymousAccess, no sign-in);
@@ -99,7 +99,7 @@ browser_step() {
   passed=$((passed + p)); failed=$((failed + f))
 }
 PROFILE_ENV=(LOGS="$RUN/ud/logs" SETTINGS="$RUN/ud/User/settings.json" SHOT_DIR="$RUN")
-[ "${E2E_SKIP_CHAT:-}" = 1 ] || browser_step "$RUN/chat-ui.log" "chat view: two @opencode turns" chat-ui.cjs SHOT="$RUN/chat.png"
+[ "${E2E_SKIP_CHAT:-}" = 1 ] || browser_step "$RUN/chat-ui.log" "chat view: two @opencode turns" chat-ui.cjs SHOT="$RUN/chat.png" FOLDER="$RUN/ws"
 [ "${E2E_SKIP_SESSION:-}" = 1 ] || browser_step "$RUN/chat-session.log" "chat sessions: 10 @opencode turns per route" \
   chat-session.cjs "${PROFILE_ENV[@]}" FOLDER="$RUN/ws"
 [ "${E2E_SKIP_REPORT:-}" = 1 ] || browser_step "$RUN/report-ui.log" "report: paste for @opencode, status bar, session report" \
