@@ -99,9 +99,10 @@ async function main() {
         await page.waitForTimeout(250);
       }
       const sent = await control('requests');
-      const bodies = (Array.isArray(sent) ? sent : sent.requests || []).map(r => r.body || r).filter(b => Array.isArray(b.messages));
-      const describing = bodies.filter(b => JSON.stringify(b.messages).includes('image_url'));
-      const answered = bodies.filter(b => b.model === 'fake-large' && /\[image described by [^\]]*saw image 1x1/.test(JSON.stringify(b.messages)));
+      // Every recorded body, whatever its route (the describer may be on Responses: `input`, not `messages`).
+      const bodies = (Array.isArray(sent) ? sent : sent.requests || []).map(r => r.body || r).filter(b => b && typeof b === 'object');
+      const describing = bodies.filter(b => /"(image_url|input_image|inline_data|inlineData)"|"type":"image"/.test(JSON.stringify(b)));
+      const answered = bodies.filter(b => b.model === 'fake-large' && /\[image described by [^\]]*saw image 1x1/.test(JSON.stringify(b.messages || [])));
       check(describing.length === 1 && answered.length === 1 && !!seen[2]?.includes('Answer'),
         'an image for the text-only fake-large is answered from its description (one describing request)',
         `${describing.map(b => b.model).join(',')} described; answer ${JSON.stringify((seen[2] || '').slice(0, 120))}`);

@@ -92,10 +92,10 @@ async function main() {
     const estimated = (await page.getByText(/gpt-8 on OpenCode Zen/).allInnerTexts().catch(() => [])).join(' ').replace(/\s+/g, ' ').trim();
     if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'picker-estimated.png') }).catch(() => {});
     check(/~1\.05M/.test(row) && /Context window 1\.05M tokens \(estimated from gpt-5\.5\); input limit 922K \(estimated from gpt-5\.5\)/.test(estimated), "a new id's row and tooltip say its limits are estimated", `${row} | ${estimated.slice(0, 200)}`);
-    // Issue 32: an endpoint that cannot be reached (port 9 on loopback: nothing listens) keeps its models listed,
+    // Issue 32: an endpoint that cannot be reached (port 59999 on loopback: nothing listens; not port 9, which fetch refuses as a "bad port") keeps its models listed,
     // each row marked with what failed.
     await page.keyboard.press('Escape').catch(() => {});
-    writeEndpoints([{ id: 'zen', baseUrl: 'http://127.0.0.1:9/zen/v1', catalog: 'zen', label: 'OpenCode Zen' }]);
+    writeEndpoints([{ id: 'zen', baseUrl: 'http://127.0.0.1:59999/zen/v1', catalog: 'zen', label: 'OpenCode Zen' }]);
     // For the check after this one, inline suggestions on (issue 32: none in the chat input).
     writeSetting('opencode.inlineSuggestions.enabled', true);
     writeSetting('opencode.inlineSuggestions.model', 'fake-large');

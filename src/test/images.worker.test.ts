@@ -150,6 +150,20 @@ describe('image fitting off the host thread (core/images/imageFitter)', () => {
     assert.ok(Buffer.from(here.data).equals(Buffer.from(there.data)));
   });
 
+  it("the caller's bytes stay whole: images that are views into one Buffer (as VS Code hands a message's parts) keep their bytes after a fit", async () => {
+    const photo = jpegOf(gradientPixels(2_400, 1_600), 90);
+    const bomb = pngBomb();
+    const shared = Buffer.alloc(photo.byteLength + bomb.byteLength);
+    shared.set(photo, 0);
+    shared.set(bomb, photo.byteLength);
+    const photoView = shared.subarray(0, photo.byteLength);
+    const bombView = shared.subarray(photo.byteLength);
+    const fitted = await fitter.fit({ mimeType: 'image/jpeg', data: photoView }, DEFAULT_IMAGE_LIMITS);
+    assert.strictEqual(fitted.outcome, 'fitted');
+    assert.strictEqual(photoView.byteLength, photo.byteLength, 'the photo it was given is still there');
+    assert.ok(Buffer.from(bombView).equals(Buffer.from(bomb)), 'and so are the other parts of the same buffer');
+  });
+
   it('images within the limits, bombs and formats it does not decode are decided from the header, without the worker', async () => {
     const small = pngOf(noisePixels(30, 20, 5));
     const gif = new Uint8Array([...Buffer.from('GIF89a'), 0x10, 0x27, 0x10, 0x27, 0, 0]);

@@ -57,7 +57,9 @@ export class ImageFitter {
     if (this.broken) return Promise.resolve(asItCame(image, `the image worker could not start: ${this.broken}`));
     if (this.queue.length >= (this.options.maxQueued ?? MAX_QUEUED)) return Promise.resolve({ ...asItCame(image, `${this.queue.length} images are already waiting to be fitted`), transient: true });
     return new Promise((resolve) => {
-      const job: FitJob = { id: this.nextId++, mimeType: image.mimeType, data: image.data.slice(), limits, plan };
+      // A copy the worker may own: the caller's bytes are often a view into a larger buffer shared with other parts
+      // (VS Code hands Node Buffers of one message; Buffer#slice would not copy), and transferring that would empty them.
+      const job: FitJob = { id: this.nextId++, mimeType: image.mimeType, data: new Uint8Array(image.data), limits, plan };
       this.queue.push({ job, image, resolve });
       this.pump();
     });
