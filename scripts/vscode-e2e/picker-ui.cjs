@@ -111,6 +111,12 @@ async function main() {
     }
     if (process.env.SHOT_DIR) await page.screenshot({ path: path.join(process.env.SHOT_DIR, 'picker-unreachable.png') }).catch(() => {});
     check(down.some(r => /^GLM-5 .*OpenCode Zen · unreachable \(refused\)/.test(r)), "an unreachable endpoint's models stay listed, marked", down.join(' | ').slice(0, 240));
+    // The mark replaces window and price in the detail, so the row is no longer than usual: the name still shows.
+    const cut = await page.locator(ROWS).evaluateAll(rows => rows.flatMap(row => {
+      const name = [...row.querySelectorAll('*')].find(e => e.children.length === 0 && (e.textContent || '').trim() === 'GLM-5');
+      return name ? [name.scrollWidth > name.clientWidth + 1 || name.getBoundingClientRect().width < 20] : [];
+    })).catch(() => [true]);
+    check(cut.length >= 1 && cut.every(c => !c), "an unreachable endpoint's rows still show the model's name", JSON.stringify(cut));
     await page.keyboard.press('Escape').catch(() => {});
     // Issue 32: with inline suggestions on (written above, read by this window), typing into the chat input sends
     // no inline request (no ghost text there).

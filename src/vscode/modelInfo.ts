@@ -50,7 +50,9 @@ export function describeModel(
     name: facts.free ? `${model.name} (free)` : model.name,
     family: model.id,
     version: facts.dataDate ?? '1',
-    detail: [endpoint, ...(unreachable ? [unreachable.mark] : []), ...traits.short].join(' · '),
+    // Unreachable: the mark takes the place of window and price (both in the tooltip), so the row is no longer than
+    // usual and a narrow chat panel still shows the model's name.
+    detail: (unreachable ? [endpoint, unreachable.mark] : [endpoint, ...traits.short]).join(' · '),
     tooltip: [
       `${model.id} on ${endpoint}`,
       ...(unreachable ? [`${endpoint} is not answering: ${unreachable.what}; this model is listed from its last good list or the model data. ${unreachable.todo}`] : []),
