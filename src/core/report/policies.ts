@@ -11,7 +11,7 @@ import { planTrim, type TrimPlan } from '../request/prepareRequest';
 import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
 import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
-import { recordedNativeOf } from '../replay/nativeSizes';
+import { recordedNativeOf } from '../trim/nativeSizes';
 import { normalizeUsage } from '../usage/normalizeUsage';
 import { minimalFitDropUnits } from './minimalFitCut';
 import { decisionAfterDropping, sizeHistory } from './unitCut';

@@ -8,7 +8,7 @@
  */
 import { roundDownToCacheUnit, SeenPrefixes } from '../../cacheModel/prefixCache';
 import { fingerprint, measureTools, type SizeMemo } from '../trim/messageSize';
-import type { NativeSizeMap } from '../replay/nativeSizes';
+import type { NativeSizeMap } from '../trim/nativeSizes';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { cacheSums } from './totals';
 

@@ -24,7 +24,7 @@ import { BoundedMap } from '../util/boundedMap';
 import { historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import { fixedPartError, fixedPartOverBudget, measureFixedPart } from './fixedPartFit';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { recordedNativeOf, type NativeSizeMap } from '../replay/nativeSizes';
+import { recordedNativeOf, type NativeSizeMap } from '../trim/nativeSizes';
 import { DEFAULT_ROUTE, routeById } from '../routes/registry/registry';
 import { layoutLookup, type NativeReplay } from '../answer/nativeReplay';
 import type { RouteId } from '../routeId';

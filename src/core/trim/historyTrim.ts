@@ -12,7 +12,7 @@ import { droppedSums, gridLines, pickCut, type CutInputs } from './pickCut';
 import { firstKeptIndex, keptIndices, splitHistory, type HistoryParts } from './units';
 import { DEFAULT_PRUNE_PROTECT_TOKENS, type HistoryTrimSettings, type PruneSettings } from '../config/settings';
 import { applyPrunes, choosePrunes, MAX_PRUNED_RESULTS, prunesStillSent } from './pruneResults';
-import { nativeSizesOf, type NativeSizes } from '../replay/nativeSizes';
+import { nativeSizesOf, type NativeSizes } from './nativeSizes';
 
 export interface TrimOptions {
   budget: Budget;

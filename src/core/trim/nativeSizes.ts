@@ -5,7 +5,7 @@
  * the same cuts (docs/report.md "What a recording holds"). Pure.
  */
 import { nativeKey } from '../answer/nativeReplay';
-import type { MessageSize } from '../trim/messageSize';
+import type { MessageSize } from './messageSize';
 import type { WireMessage } from '../wire/wireTypes';
 
 /** Call id of an assistant message's first tool call → [tokens, bytes] its native items add. */
