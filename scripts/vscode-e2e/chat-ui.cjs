@@ -57,8 +57,24 @@ async function sendPrompt(page, input, text) {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(1000);
   }
+  const before = await requestsShown(page);
   await page.keyboard.press('Enter');
+  // Right after an answer VS Code may still be finishing the turn (its title request, restoring an editor) and drop
+  // the Enter: when no new request appears in the chat, the prompt is sent once more.
+  for (let i = 0; i < 20 && (await requestsShown(page)) <= before; i++) await page.waitForTimeout(250);
+  if ((await requestsShown(page)) <= before) {
+    log('the prompt was not taken by the chat; sending it again');
+    await page.waitForTimeout(2000);
+    await input.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  }
 }
+
+/** How many items (requests and answers) the chat view shows: a prompt taken adds one at once. */
+const requestsShown = page => page.evaluate(() => document.querySelectorAll('.interactive-item-container').length);
 
 async function main() {
   const timeout = Number(process.env.TIMEOUT_MS || 90000);
