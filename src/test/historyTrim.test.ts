@@ -5,7 +5,7 @@ import { SizeMemo } from '../core/trim/messageSize';
 import { historyTrimLine, overCeilingLine } from '../core/trim/trimLog';
 import { computeBudget } from '../core/trim/budget';
 import { trimHistory } from '../core/trim/historyTrim';
-import { validTrimState } from '../core/state/records';
+import { validTrimState } from '../core/request/savedRecords';
 import { ConversationStates } from '../core/trim/conversationState';
 import { planTrim } from '../core/request/prepareRequest';
 import { MemoryLogger } from '../core/log';

@@ -11,7 +11,7 @@ import { IMAGE_DESCRIPTION_BOUNDS, ImageDescriptions, boundedDescription, imageK
 import { describingModel } from '../core/models/modelEntries';
 import { ImageDescriber, MAX_DESCRIBED_PER_REQUEST, type DescribeRun } from '../core/request/describeImages';
 import { PersistedStore } from '../core/state/persisted';
-import { validImageDescription } from '../core/state/records';
+import { validImageDescription } from '../core/request/savedRecords';
 import type { ChatMessage, ChatPart } from '../core/types';
 import { MemoryStore } from './support/engineHarness';
 

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { startFakeServer, type FakeServer } from '../fakeServer';
 import { ceilingAfter, LearnedLimits, learnedInputLimit, MAX_CONTEXT_RETRIES, REVISE_ABOVE } from '../core/models/learnedLimits';
-import { validLearnedLimit } from '../core/state/records';
+import { validLearnedLimit } from '../core/models/learnedLimits';
 import type { ChatMessage } from '../core/types';
 import { chat, engineFor, MemoryStore, runOnce } from './support/engineHarness';
 import { runs } from './support/propertyRuns';

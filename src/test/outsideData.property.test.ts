@@ -12,7 +12,7 @@ import { parseModelList } from '../core/models/parseModelList';
 import { retryLine, truncationLine } from '../core/request/streamLog';
 import { errorLogLine, toUserFacingError } from '../core/request/userFacingError';
 import { EmptyAnswerError } from '../core/request/streamErrors';
-import { validModelList } from '../core/state/records';
+import { validModelList } from '../core/models/cachedModelList';
 import { MAX_TOKEN_LIMIT } from '../core/util/tokenLimit';
 import { OUTSIDE_TEXT_MAX, outsideList, outsideText } from '../core/util/excerpt';
 

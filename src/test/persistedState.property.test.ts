@@ -1,13 +1,15 @@
 /**
  * Corrupt or hostile globalState never breaks the extension. Every persisted store is loaded
- * through one helper (core/state/persisted.ts) with a validator per record (core/state/records.ts): random
+ * through one helper (core/state/persisted.ts) with a validator per record (core/request/savedRecords.ts): random
  * JSON and near-valid shapes never throw and yield only valid records, with one WARN line per store.
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { PersistedStore, validEntries } from '../core/state/persisted';
-import { validCalibration, validLearnedLimit, validRefusedParams, validLayout, validModelList, validReasoning, validTrimState, MIN_CONTEXT_WINDOW } from '../core/state/records';
+import { validCalibration, validRefusedParams, validLayout, validReasoning, validTrimState } from '../core/request/savedRecords';
+import { validLearnedLimit, MIN_CONTEXT_WINDOW } from '../core/models/learnedLimits';
+import { validModelList } from '../core/models/cachedModelList';
 import { MAX_EXTRA_GRID_MOVES } from '../core/trim/conversationState';
 import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';

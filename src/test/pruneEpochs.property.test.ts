@@ -13,7 +13,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { planTrim, type TrimPlan } from '../core/request/prepareRequest';
-import { validTrimState } from '../core/state/records';
+import { validTrimState } from '../core/request/savedRecords';
 import { ConversationStates, type ConversationTrimState } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { placeholderOf } from '../core/trim/pruneResults';

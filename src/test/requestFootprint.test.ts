@@ -54,7 +54,7 @@ describe('one chat request runs a bounded part of the product (V8 coverage, real
       await ask(ext(), model, [user('What does the trim keep?')]);
       const { result } = await post<{ result: ScriptCoverage[] }>(session, 'Profiler.takePreciseCoverage');
       const files = productFilesRun(result);
-      console.log(`    ${model}: ${files.length} product files`);
+      console.log(`    ${model}: ${files.length} product files`); if (process.env.FOOTPRINT_LIST) console.log(files.join("\n"));
       assert.ok(files.length > 10, 'the coverage saw the request');
       assert.ok(files.length <= CEILING[model], `${files.length} product files ran (ceiling ${CEILING[model]}):\n${files.join('\n')}`);
     });

@@ -12,7 +12,7 @@ import { conversationArb } from './support/conversationArb';
 import { BreakpointCache, type MessagesPrompt } from '../cacheModel/breakpointCache';
 import { runs } from './support/propertyRuns';
 import { validEntries } from '../core/state/persisted';
-import { validLayout } from '../core/state/records';
+import { validLayout } from '../core/request/savedRecords';
 
 const TOOLS: WireTool[] = [
   { type: 'function', function: { name: 'grep', description: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } },

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'net';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { PersistedStore } from '../core/state/persisted';
-import { validCalibration } from '../core/state/records';
+import { validCalibration } from '../core/request/savedRecords';
 import { parseReplayLines } from '../core/replay/replayFile';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../core/answer/nativeReplay';
 import { chunkKey, indexKey, loadChunked, MAX_CHUNK_WEIGHT } from '../core/state/chunkedMap';
 import { PersistedStore, type KeyValueStore } from '../core/state/persisted';
-import { validLayout } from '../core/state/records';
+import { validLayout } from '../core/request/savedRecords';
 import { StateWriter, type WriterTimers } from '../core/state/stateWriter';
 import { MemoryLogger } from '../core/log';
 import { runs } from './support/propertyRuns';

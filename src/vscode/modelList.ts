@@ -10,7 +10,7 @@ import { fetchModelList, type Endpoint } from '../core/request/chatTransport';
 import type { ModelEntry } from '../core/types';
 import type { EndpointCatalog } from '../core/models/modelData';
 import { PersistedStore } from '../core/state/persisted';
-import { validModelList, type CachedModelList } from '../core/state/records';
+import { validModelList, type CachedModelList } from '../core/models/cachedModelList';
 import { errorDetail } from '../core/request/userFacingError';
 import { redact, redactUrl } from '../core/util/redact';
 import { classifyListFailure, type ListFailure } from '../core/models/listFailure';

@@ -141,7 +141,7 @@ export class NativeReplayMemory implements NativeReplay {
   /**
    * Restores a persisted memory in its saved order (oldest first), under the same bounds, so it evicts in the
    * order the saved one would have. The layouts passed their validator when loaded (validLayout in
-   * core/state/records.ts); one too big to be remembered is dropped.
+   * core/request/savedRecords.ts); one too big to be remembered is dropped.
    */
   static fromJSON(value: Readonly<Record<string, AssistantLayout>>): NativeReplayMemory {
     const memory = new NativeReplayMemory();

@@ -75,7 +75,7 @@ export class ReasoningMemory {
     return Object.fromEntries(this.byCallId.entriesInOrder());
   }
 
-  /** From texts validated by core/state/records.ts (validReasoning), the one place their rules live. */
+  /** From texts validated by core/request/savedRecords.ts (validReasoning), the one place their rules live. */
   static fromJSON(value: Readonly<Record<string, string>>): ReasoningMemory {
     const memory = new ReasoningMemory();
     for (const [id, text] of Object.entries(value)) memory.byCallId.set(id, text);

@@ -72,7 +72,7 @@ export class ImageDescriptions {
     return Object.fromEntries(this.entries.entriesInOrder());
   }
 
-  /** From validated records (state/records.ts validImageDescription), in saved order; the bounds apply again. */
+  /** From validated records (request/savedRecords.ts validImageDescription), in saved order; the bounds apply again. */
   static fromJSON(value: Readonly<Record<string, ImageDescription>>): ImageDescriptions {
     const memo = new ImageDescriptions();
     for (const [key, d] of Object.entries(value)) if (IMAGE_KEY.test(key)) memo.set(key, d);

@@ -3,7 +3,7 @@
  * window it names when it names one (OpenAI's "Your input exceeds the context window of this model" names none).
  * What the engine learns from them is learnedLimits.ts.
  */
-import { MIN_CONTEXT_WINDOW } from '../state/records';
+import { MIN_CONTEXT_WINDOW } from './learnedLimits';
 
 /**
  * Providers' "the prompt is too long" wordings that name the window (or the input limit), the number captured.

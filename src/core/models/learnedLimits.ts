@@ -9,7 +9,44 @@
  * estimate for a refused prompt). The model table applies them (modelTable.ts); the engine teaches them.
  */
 import { PerModel } from '../util/perModel';
-import { MIN_CONTEXT_WINDOW, type LearnedLimitRecord } from '../state/records';
+import * as v from 'valibot';
+import { integer, validator } from '../state/persisted';
+import { MAX_TOKEN_LIMIT } from '../util/tokenLimit';
+
+/** No real model has a smaller window: a smaller number in an error (parseContextLimit) or in saved state is not a window. */
+export const MIN_CONTEXT_WINDOW = 1_000;
+/** The one bound (util/tokenLimit.ts): the /models fetch clamps to it, so a saved list never fails this check. */
+export const MAX_CONTEXT_WINDOW = MAX_TOKEN_LIMIT;
+
+/**
+ * What an endpoint taught about one model's limits (models/learnedLimits.ts): the window its error named, the
+ * smallest prompt it refused as too long without naming one, the input ceiling the trim aims under since, and the
+ * largest prompt it accepted. Prompt sizes are in the endpoint's tokens.
+ */
+export interface LearnedLimitRecord {
+  window?: number;
+  refused?: number;
+  ceiling?: number;
+  fits?: number;
+}
+
+const limitField = v.optional(integer(MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW));
+
+/**
+ * A learned limit: a bare number is a window (as versions before refusals without a number saved it), else the
+ * record; a ceiling only with the refusal it stays below, and below it. Unknown fields are left out.
+ */
+export const validLearnedLimit = validator<LearnedLimitRecord>(
+  v.union([
+    v.pipe(integer(MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW), v.transform((window) => ({ window }))),
+    v.pipe(
+      v.object({ window: limitField, refused: limitField, ceiling: limitField, fits: v.optional(integer(1, MAX_CONTEXT_WINDOW)) }),
+      v.check((r) => (r.ceiling === undefined) === (r.refused === undefined) && (r.ceiling === undefined || r.ceiling < (r.refused ?? 0))),
+      v.check((r) => Object.values(r).some((value) => value !== undefined)),
+      v.transform((r) => Object.fromEntries(Object.entries(r).filter(([, value]) => value !== undefined)) as LearnedLimitRecord),
+    ),
+  ]),
+);
 
 export type LearnedLimit = Readonly<LearnedLimitRecord>;
 
@@ -60,7 +97,7 @@ export function learnedInputLimit(inputLimit: number | undefined, contextWindow:
 export class LearnedLimits {
   private readonly limits: PerModel<LearnedLimit>;
 
-  /** From the persisted map, already validated on load (core/state/records.ts validLearnedLimit): no second check here. */
+  /** From the persisted map, already validated on load (validLearnedLimit below): no second check here. */
   constructor(saved: Readonly<Record<string, LearnedLimit>> = {}) {
     this.limits = new PerModel(saved);
   }

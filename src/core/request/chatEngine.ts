@@ -9,7 +9,8 @@ import type { Settings } from '../config/settings';
 import { loadChunked } from '../state/chunkedMap';
 import { StateWriter, WRITE_DELAY_MS } from '../state/stateWriter';
 import { PersistedStore } from '../state/persisted';
-import { MAX_REFUSED_PARAMS, validCalibration, validImageDescription, validLearnedLimit, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from '../state/records';
+import { MAX_REFUSED_PARAMS, validCalibration, validImageDescription, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from './savedRecords';
+import { validLearnedLimit } from '../models/learnedLimits';
 import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../answer/nativeReplay';
 import { routeById } from '../routes/registry/registry';
 import type { RouteId } from '../routeId';
@@ -89,7 +90,7 @@ export class ChatEngine {
   /** Pinned routes (opencode.models api) the gateway refused in this activation, and the route that answered. */
   private readonly refusedPins = new RefusedPins();
 
-  /** Everything saved is loaded through a validator (core/state/records.ts); invalid records are dropped with one WARN. */
+  /** Everything saved is loaded through a validator (core/request/savedRecords.ts); invalid records are dropped with one WARN. */
   constructor(private readonly deps: EngineDeps) {
     this.store = new PersistedStore(deps.store, deps.log);
     this.memo = deps.memo ?? new SizeMemo();

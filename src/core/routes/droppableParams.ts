@@ -1,6 +1,6 @@
 /**
  * The request parameters we add ourselves and may leave out for a model that refuses them (core/request/refusedParams.ts);
- * saved refusals are validated against this list (core/state/records.ts).
+ * saved refusals are validated against this list (core/request/savedRecords.ts).
  *
  * Chat's names first; then the native routes' own (Responses max_output_tokens/include/reasoning, Messages
  * stop_sequences); then the thinking-effort fields (sendBody.ts), so a level a model refuses is dropped too; then the

@@ -80,7 +80,7 @@ export class SessionIds {
     return Object.fromEntries(this.claims.entriesInOrder());
   }
 
-  /** Entries already validated (core/state/records.ts), oldest first. */
+  /** Entries already validated (core/request/savedRecords.ts), oldest first. */
   static fromEntries(entries: Iterable<[string, string]>, onClaim?: () => void, scope?: string): SessionIds {
     const ids = new SessionIds(onClaim, scope);
     for (const [base, answer] of entries) ids.claims.set(base, answer);

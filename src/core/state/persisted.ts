@@ -3,6 +3,7 @@
  * record from an older version, a hand edit or a corrupt file can never break a request. Invalid records are
  * dropped (never repaired silently), with one WARN line per store; saving goes through here too.
  */
+import * as v from 'valibot';
 import type { Logger } from '../log';
 import { isRecord } from '../util/isRecord';
 import { OnceKeys } from '../util/onceKeys';
@@ -14,6 +15,17 @@ export interface KeyValueStore {
 
 /** A record's valid form, or undefined when it must be dropped. Never throws. */
 export type Validate<V> = (value: unknown) => V | undefined;
+
+/** A schema as a Validate (persisted.ts): the parsed value, or undefined when the record must be dropped. Never throws. */
+export function validator<T>(schema: v.GenericSchema<unknown, T>): (value: unknown) => T | undefined {
+  return (value) => {
+    const result = v.safeParse(schema, value);
+    return result.success ? result.output : undefined;
+  };
+}
+
+/** An integer schema within [min, max], the bound every saved count and limit uses. */
+export const integer = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 
 export interface Loaded<V> {
   entries: [string, V][];

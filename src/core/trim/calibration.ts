@@ -54,7 +54,7 @@ export class Calibrations {
   /** A first sample far from the default factor, waiting for a second that agrees (not persisted). */
   private readonly firstOutliers = new PerModel<number>();
 
-  /** From the persisted map, already validated on load (core/state/records.ts validCalibration): no second check here. */
+  /** From the persisted map, already validated on load (core/request/savedRecords.ts validCalibration): no second check here. */
   constructor(saved: Readonly<Record<string, CalibrationRecord>> = {}) {
     this.records = new PerModel(saved);
   }

@@ -126,7 +126,7 @@ export class ConversationStates {
     return Object.fromEntries(this.states.entriesInOrder());
   }
 
-  /** From records validated by core/state/records.ts (validTrimState), the one place their rules live. */
+  /** From records validated by core/request/savedRecords.ts (validTrimState), the one place their rules live. */
   static fromJSON(value: Readonly<Record<string, ConversationTrimState>>, capacity?: number): ConversationStates {
     const states = new ConversationStates(capacity);
     for (const [id, state] of Object.entries(value)) states.put(id, state);
