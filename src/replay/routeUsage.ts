@@ -9,10 +9,10 @@ import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import type { TrimPlan } from '../core/request/prepareRequest';
 import { anthropicUsage } from '../core/routes/messages/messagesUsage';
 import { routeById } from '../core/routes/registry/registry';
-import { responsesUsage } from '../core/routes/responses/responsesUsage';
+import { responsesUsage } from '../core/routes/responses/responsesReader';
 import type { RouteId } from '../core/routeId';
 import type { NormalizedUsage } from '../core/types';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
+import { normalizeUsage } from '../core/routes/chat/chatChunk';
 
 export class RouteCaches {
   private readonly prefix = new PrefixCacheModel();

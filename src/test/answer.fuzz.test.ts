@@ -13,6 +13,7 @@ import { ToolCallArgumentsError } from '../core/answer/toolCallError';
 import type { WireEvent } from '../core/answer/wireEvent';
 import { ROUTE_IDS } from '../core/routeId';
 import type { StreamEvent } from '../core/types';
+import { readUsage } from '../core/routes/chat/chatChunk';
 
 const key = fc.constantFrom('0', '1', '2', 'fc_a');
 const id = fc.constantFrom(undefined, '', 'call_1', 'call_2');
@@ -27,7 +28,7 @@ const event: fc.Arbitrary<WireEvent> = fc.oneof(
   fc.string({ maxLength: 8 }).map((text) => ({ kind: 'refusal', text }) as const),
   fc.record({ key, id, name, args }).map((p) => ({ kind: 'toolPart', ...p }) as const),
   fc.record({ key, id, name, args }).map((p) => ({ kind: 'toolEnd', ...p }) as const),
-  fc.record({ raw: rawUsage, merge: fc.constantFrom('fields', 'replace') }).map((u) => ({ kind: 'usage', ...u }) as WireEvent),
+  fc.record({ raw: rawUsage, merge: fc.constantFrom('fields', 'replace') }).map((u) => ({ kind: 'usage', read: readUsage, ...u }) as WireEvent),
   fc.constantFrom('stop', 'tool_calls', 'length', 'content_filter').map((reason) => ({ kind: 'finish', reason, wire: reason.toUpperCase() }) as const),
   fc.constant({ kind: 'keepAlive' } as const),
   fc.double({ min: 0, max: 1, noNaN: true }).map((usd) => ({ kind: 'cost', usd }) as const),

@@ -6,11 +6,11 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { DEFAULT_CACHE_LIFETIME, isOpenAiFamily, longLivedWrites, type CacheLifetime } from '../core/routes/cacheLifetime';
 import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routeId';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
+import { DEFAULT_CACHE_LIFETIME, isOpenAiFamily, longLivedWrites, type CacheLifetime } from '../core/routes/requestParts';
 
 const TOOLS: WireTool[] = [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
 const LIFETIMES: CacheLifetime[] = [

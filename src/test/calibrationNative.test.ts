@@ -12,10 +12,10 @@ import { RequestRecording } from '../core/replay/requestRecording';
 import { sentRecord } from '../core/replay/sentRecord';
 import { parseReplayLines } from '../core/replay/replayFile';
 import type { ChatMessage } from '../core/types';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { bodyTokens } from './support/bodyMeasure';
 import { defaultSettings, filler } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
+import { normalizeUsage } from '../core/routes/chat/chatChunk';
 
 
 /** What the engine does with an answer's usage (accountUsage.ts): the [usage] line, calibration, overflow. */

@@ -10,9 +10,9 @@ import type { AddressInfo } from 'net';
 import OpenAI from 'openai';
 import { openAIClientOptions } from '../core/request/clientOptions';
 import { routeById } from '../core/routes/registry/registry';
-import { sendRoute } from '../core/routes/routeHttp';
 import { clientFor } from '../core/request/chatTransport';
 import { streamRoute } from '../core/request/routeTransport';
+import { sendRoute } from '../core/routes/requestParts';
 
 const LEAK = 'LEAKED-FROM-ENV';
 const HOSTILE_ENV: Record<string, string> = {

@@ -5,7 +5,7 @@ import { reportedCostOf } from '../core/cost/costFrame';
 import { pricesAt, pricesFor } from '../core/cost/prices';
 import { computedUsd, costField, formatUsd, requestCost } from '../core/cost/requestCost';
 import type { NormalizedUsage } from '../core/types';
-import { formatUsageLine } from '../core/usage/usageLine';
+import { formatUsageLine } from '../core/usage/usage';
 
 const usage = (context: number, cached: number, written: number, completion: number): NormalizedUsage => ({ shape: 'anthropic', contextTokens: context, cachedTokens: cached, cacheWriteTokens: written, completionTokens: completion, totalTokens: context + completion });
 

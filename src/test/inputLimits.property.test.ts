@@ -14,11 +14,11 @@ import { planTrim } from '../core/request/prepareRequest';
 import { computeBudget } from '../core/trim/budget';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { reportedSizes } from '../vscode/modelInfo';
 import { runs } from './support/propertyRuns';
 import { filler } from './support/trimHarness';
+import { normalizeUsage } from '../core/routes/chat/chatChunk';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 

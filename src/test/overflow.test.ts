@@ -1,12 +1,12 @@
 import * as assert from 'assert';
 import type { NormalizedUsage } from '../core/types';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
 import {
   DEFAULT_RESERVED_OUTPUT_TOKENS,
   overflowLine,
   isOverflowing,
   usableTokens,
 } from '../core/overflow/overflow';
+import { normalizeUsage } from '../core/routes/chat/chatChunk';
 
 function usage(raw: object): NormalizedUsage {
   const normalized = normalizeUsage(raw);

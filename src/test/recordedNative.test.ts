@@ -17,10 +17,10 @@ import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { calibrationRawTokens } from '../core/trim/historyTrim';
 import { SizeMemo } from '../core/trim/messageSize';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { parseReplayLines } from '../core/replay/replayFile';
 import { defaultSettings } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
+import { normalizeUsage } from '../core/routes/chat/chatChunk';
 
 
 describe('a recording of a native-route session replays onto the live cuts', () => {

@@ -13,8 +13,8 @@ import { failureClass } from '../core/request/retryPolicy';
 import { MAX_REDIRECTS, RedirectRefusedError, refusedRedirectOf } from '../core/request/clientOptions';
 import { toUserFacingError } from '../core/request/userFacingError';
 import { routeById } from '../core/routes/registry/registry';
-import { sendRoute } from '../core/routes/routeHttp';
 import { ROUTE_IDS } from '../core/routeId';
+import { sendRoute } from '../core/routes/requestParts';
 
 interface Seen {
   method: string;

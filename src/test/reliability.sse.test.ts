@@ -7,12 +7,12 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import { SseDecoder } from '../core/stream/sseDecoder';
-import { frameOf } from '../core/stream/streamFrame';
 import { FIXTURE_DIR } from './support/streamFixtures';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 import { rawSseServer } from './support/rawSseServer';
 import { runs } from './support/propertyRuns';
+import { SseDecoder } from '../core/stream/answerStream';
+import { frameOf } from '../core/routes/chat/chatReader';
 
 const fixture = fs.readFileSync(path.join(FIXTURE_DIR, 'gateway-crlf-keepalive.sse'), 'utf8');
 

@@ -1,5 +1,4 @@
 /** The Gemini route's body, schema reduction, tool names and stream reader (no HTTP: see routes.gemini.http.test.ts). */
-import { KEY_HEADER } from '../core/routes/headers';
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
@@ -14,6 +13,7 @@ import { geminiFrames } from '../fakeServer/geminiFrames';
 import { conversationArb } from './support/conversationArb';
 import { callsOf, lastUsage, readSplit, textOf } from './support/routeHarness';
 import { runs } from './support/propertyRuns';
+import { KEY_HEADER } from '../core/routes/requestParts';
 
 type Json = Record<string, unknown>;
 const TOOLS: WireTool[] = [

@@ -1,10 +1,10 @@
 /** The context-limit safety net (the safety net) and the overflow sensor wired into the engine, over real HTTP. */
 import * as assert from 'assert';
 import { accountUsage } from '../core/request/accountUsage';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { filler } from './support/trimHarness';
 import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { normalizeUsage } from '../core/routes/chat/chatChunk';
 
 function longChat(turns: number, tokensPerTurn: number) {
   return chat('ANCHOR: build the parser', ...Array.from({ length: turns * 2 }, (_, i) => `${i} ${filler(tokensPerTurn, i)}`), 'current question');

@@ -8,13 +8,13 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { routeById } from '../core/routes/registry/registry';
-import { SseDecoder, type SseEvent } from '../core/stream/sseDecoder';
 import { usageEvent } from './support/routeHarness';
 import type { StreamEvent } from '../core/types';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 import { cutAt } from './support/cutAt';
 import { rawSseServer } from './support/rawSseServer';
 import { runs } from './support/propertyRuns';
+import { SseDecoder, type SseEvent } from '../core/stream/answerStream';
 
 interface Answer {
   reasoning: string[];

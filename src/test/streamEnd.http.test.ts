@@ -5,12 +5,12 @@
  * answer or an error; a [retry] line never carries a whole HTML page.
  */
 import * as assert from 'assert';
-import { AFTER_USAGE_MS } from '../core/stream/answerEnd';
 import { RETRY_DETAIL_MAX } from '../core/util/excerpt';
 import { startFakeServer, type FaultSpec } from '../fakeServer';
 import { defaultReplyText } from '../fakeServer/replies';
 import { chat, engineFor, runOnce, runSettled } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { AFTER_USAGE_MS } from '../core/stream/answerStream';
 
 /** Long enough that waiting for it fails the test (mocha's timeout is 20 s); the answers must not wait it. */
 const IDLE_MS = 15_000;

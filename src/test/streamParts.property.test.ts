@@ -7,14 +7,13 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { checkChunk } from '../core/stream/chunkShape';
-import { ThinkTagSplitter, type SplitPiece } from '../core/stream/thinkTagSplitter';
-import type { ToolCallDelta } from '../core/stream/chunkShape';
+import type { ToolCallDelta } from '../core/routes/chat/chatChunk';
 import { ChatCallFeed } from './support/chatCallFeed';
-import { mergeUsage } from '../core/usage/mergeUsage';
-import { readUsage } from '../core/usage/normalizeUsage';
 import { cutAt } from './support/cutAt';
 import { runs } from './support/propertyRuns';
+import { checkChunk, readUsage } from '../core/routes/chat/chatChunk';
+import { ThinkTagSplitter, type SplitPiece } from '../core/routes/chat/chatReader';
+import { mergeUsage } from '../core/usage/usage';
 
 /** Plain objects (fast-check's dictionaries have no prototype; JSON round trip gives what a parser gives). */
 const argumentsObject = fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 4 }).map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);

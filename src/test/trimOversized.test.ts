@@ -12,10 +12,10 @@ import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { stableCut } from '../core/trim/truncateOversized';
 import { estimateTextTokens } from '../core/tokens/estimate';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { countTextTokens, countValueTokens, TOKENS_PER_IMAGE, TOOL_CALL_OVERHEAD_TOKENS } from '../cacheModel/valueTokens';
 import { defaultSettings, filler } from './support/trimHarness';
+import { normalizeUsage } from '../core/routes/chat/chatChunk';
 
 const BUDGET = 108_000;
 

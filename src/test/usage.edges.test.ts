@@ -6,9 +6,8 @@
 import * as assert from 'assert';
 import { routeById } from '../core/routes/registry/registry';
 import type { NormalizedUsage } from '../core/types';
-import { mergeUsage } from '../core/usage/mergeUsage';
-import { normalizeUsage, readUsage } from '../core/usage/normalizeUsage';
-import { formatUsageLine } from '../core/usage/usageLine';
+import { mergeUsage, formatUsageLine } from '../core/usage/usage';
+import { normalizeUsage, readUsage } from '../core/routes/chat/chatChunk';
 
 function usage(raw: unknown): NormalizedUsage {
   const normalized = normalizeUsage(raw);

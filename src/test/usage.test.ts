@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import type { NormalizedUsage } from '../core/types';
-import { normalizeUsage } from '../core/usage/normalizeUsage';
-import { cacheHitPercent, formatUsageLine, usageDataPartPayload } from '../core/usage/usageLine';
+import { normalizeUsage } from '../core/routes/chat/chatChunk';
+import { cacheHitPercent, formatUsageLine, usageDataPartPayload } from '../core/usage/usage';
 
 function usage(raw: unknown): NormalizedUsage {
   const normalized = normalizeUsage(raw);

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { StreamEvent } from '../core/types';
-import { usageDataPartPayload } from '../core/usage/usageLine';
+import { usageDataPartPayload } from '../core/usage/usage';
 
 type PartConstructor = new (...args: never[]) => vscode.LanguageModelResponsePart;
 type DataPartClass = { json?(value: unknown, mime?: string): unknown } & (new (data: Uint8Array, mimeType: string) => unknown);

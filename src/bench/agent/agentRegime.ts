@@ -21,9 +21,9 @@ import { planTrim } from '../../core/request/prepareRequest';
 import { Calibrations } from '../../core/trim/calibration';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
-import { normalizeUsage } from '../../core/usage/normalizeUsage';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { PromptBlocks } from '../cache/promptBlocks';
+import { normalizeUsage } from '../../core/routes/chat/chatChunk';
 
 export interface AgentRegimeSpec {
   title: string;

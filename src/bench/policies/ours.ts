@@ -11,10 +11,10 @@ import { Calibrations } from '../../core/trim/calibration';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { cutGeometry } from '../../core/trim/cutPolicy';
 import { SizeMemo } from '../../core/trim/messageSize';
-import { normalizeUsage } from '../../core/usage/normalizeUsage';
 import type { RegimeSpec } from '../sessions/regimes';
 import { benchLimits, benchSettings, type HistoryTrimOverrides } from './benchSettings';
 import type { Policy, PolicyRun } from './policy';
+import { normalizeUsage } from '../../core/routes/chat/chatChunk';
 
 const MODEL_ID = 'bench-model';
 

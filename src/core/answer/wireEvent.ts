@@ -1,13 +1,10 @@
 /**
  * The neutral vocabulary every route's reader translates its wire events into (docs/architecture.md "Readers
  * translate; one assembler decides"). A reader only says what arrived; the assembler (assembler.ts) applies every
- * rule of an answer to these, the same on every route. A reader never parses tool arguments, never normalizes
- * usage, never decides whether an answer is complete.
+ * rule of an answer to these, the same on every route. A reader never parses tool arguments, never reads usage
+ * itself (it names its route's usage conversion, run on the merged frames), never decides whether an answer is complete.
  */
-import type { UsageShape } from '../types';
-
-/** The usage shape a route's usage object has (the normalizer reads it as that shape; see normalizeUsage.ts). */
-export type WireUsageShape = Exclude<UsageShape, 'none'>;
+import type { UsageRead } from '../usage/usage';
 
 export type WireEvent =
   | { kind: 'text'; text: string }
@@ -21,8 +18,11 @@ export type WireEvent =
   | { kind: 'toolPart'; key: string; id?: string; name?: string; args?: string }
   /** The wire says the call is complete; `args`, when present and non-empty, are its whole arguments. */
   | { kind: 'toolEnd'; key: string; id?: string; name?: string; args?: string }
-  /** A raw usage object as the wire sent it; `merge` says whether it updates the earlier fields or replaces them. */
-  | { kind: 'usage'; raw: Record<string, unknown>; shape?: WireUsageShape; merge: 'fields' | 'replace' }
+  /**
+   * A raw usage object as the wire sent it; `read`: the route's usage conversion (its folder's), run on the merged
+   * record; `merge` says whether it updates the earlier fields or replaces them.
+   */
+  | { kind: 'usage'; raw: Record<string, unknown>; read: UsageRead; merge: 'fields' | 'replace' }
   /** `reason` normalized (stop | tool_calls | length | content_filter | …); `wire` as the wire said it. */
   | { kind: 'finish'; reason: string; wire: string }
   | { kind: 'error'; error: Record<string, unknown> }

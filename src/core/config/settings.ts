@@ -6,11 +6,11 @@
 
 import type { EndpointCatalog } from '../models/modelData';
 import { validateModelOverrides, type ModelOverride } from '../models/modelOverrides';
-import type { AnthropicTtl, CacheLifetime, OpenAiRetention } from '../routes/cacheLifetime';
 import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
 import { defaultEndpoint, resolveEndpoints, type EndpointConfig } from './endpoints';
 import { resolveEditorSettings, type EditorSettings } from './editorSettings';
+import { type AnthropicTtl, type CacheLifetime, type OpenAiRetention } from '../routes/requestParts';
 
 export const PRESET_URLS = {
   go: 'https://opencode.ai/zen/go/v1',

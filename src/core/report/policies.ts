@@ -12,13 +12,13 @@ import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
 import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
 import { recordedNativeOf } from '../trim/nativeSizes';
-import { normalizeUsage } from '../usage/normalizeUsage';
 import { minimalFitDropUnits } from './minimalFitCut';
 import { decisionAfterDropping, sizeHistory } from './unitCut';
 import type { Logger } from '../log';
 import type { ModelLimits } from '../types';
 import type { RequestRecord } from './requestLog';
 import type { PolicyRunner, SimDecision, SimRequest } from './simulate';
+import { normalizeUsage } from '../routes/chat/chatChunk';
 
 const MODEL_ID = 'report-model';
 const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} };

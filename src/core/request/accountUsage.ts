@@ -11,9 +11,9 @@ import { calibrationLine, type Calibrations } from '../trim/calibration';
 import { calibrationRawTokens } from '../trim/historyTrim';
 import type { ConversationStates } from '../trim/conversationState';
 import type { NormalizedUsage } from '../types';
-import { formatUsageLine } from '../usage/usageLine';
 import type { TrimPlan } from './prepareRequest';
 import type { RequestPurpose } from './purpose';
+import { formatUsageLine } from '../usage/usage';
 
 export interface AccountingState {
   log: Logger;

@@ -32,7 +32,6 @@ import { ImageDescriber } from './describeImages';
 import { IMAGE_DESCRIPTION_BOUNDS, ImageDescriptions } from '../images/imageDescriptions';
 import type { RequestCost } from '../cost/requestCost';
 import { pricesFor } from '../cost/prices';
-import { longLivedWrites } from '../routes/cacheLifetime';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { bodyFor, convertForRequest, prepareConverted, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { sentRecord } from '../replay/sentRecord';
@@ -48,6 +47,7 @@ import { OnceKeys } from '../util/onceKeys';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
 import { outsideText } from '../util/excerpt';
+import { longLivedWrites } from '../routes/requestParts';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';

@@ -10,8 +10,8 @@
  */
 import type { ClientOptions as OpenAIOptions } from 'openai';
 import { redactUrl } from '../util/redact';
-import { KEY_HEADER, type KeyHeaderName } from '../routes/headers';
 import { EXTENSION_VERSION } from './version';
+import { KEY_HEADER, type KeyHeaderName } from '../routes/requestParts';
 
 /** The extension's name as it introduces itself to endpoints (OpenCode asks clients for their own User-Agent). */
 export const CLIENT_NAME = 'opencode-chat-provider';

@@ -10,10 +10,8 @@
  * the answer was complete (docs/issues/009).
  */
 import { APIError } from 'openai';
-import { sendRoute, ssePayloads } from '../routes/routeHttp';
 import type { ReadResult, StreamReader } from '../answer/streamReader';
 import type { Route } from '../routes/route';
-import { AnswerEnd } from '../stream/answerEnd';
 import { bodyText, peekBody } from '../stream/bodyPeek';
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { isRecord } from '../util/isRecord';
@@ -21,6 +19,8 @@ import { redact } from '../util/redact';
 import { clientFor, type Endpoint } from './chatTransport';
 import { NotAnAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { excerptOf } from '../util/excerpt';
+import { sendRoute } from '../routes/requestParts';
+import { ssePayloads, AnswerEnd } from '../stream/answerStream';
 
 export interface RouteSendOptions {
   route: Route;

@@ -8,8 +8,8 @@ import type { StreamReader } from '../answer/streamReader';
 import type { Logger } from '../log';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import type { NativeReplay } from '../answer/nativeReplay';
-import type { CacheLifetime } from './cacheLifetime';
 import type { RouteId } from '../routeId';
+import { type CacheLifetime } from './requestParts';
 
 /** Sampling options VS Code may pass; each route maps the ones its format has. */
 export interface SamplingOptions {

@@ -8,11 +8,11 @@ import { requestCost } from '../cost/requestCost';
 import type { EndpointCatalog } from '../models/modelData';
 import type { Endpoint } from '../request/chatTransport';
 import { streamRoute } from '../request/routeTransport';
-import { longLivedWrites } from '../routes/cacheLifetime';
 import { routeById } from '../routes/registry/registry';
 import { newRequestId } from '../session/sessionId';
 import type { NormalizedUsage } from '../types';
 import type { WarmOutcome, WarmTarget } from './cacheWarmer';
+import { longLivedWrites } from '../routes/requestParts';
 
 const NO_USAGE: NormalizedUsage = { shape: 'none', contextTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, totalTokens: 0 };
 

@@ -1,6 +1,6 @@
 /** Chat tool-call fragments fed one by one through the chat route's reader, then closed by a finish reason. */
 import { routeById } from '../../core/routes/registry/registry';
-import type { ToolCallDelta } from '../../core/stream/chunkShape';
+import type { ToolCallDelta } from '../../core/routes/chat/chatChunk';
 
 export class ChatCallFeed {
   private readonly reader;

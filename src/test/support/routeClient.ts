@@ -2,13 +2,14 @@
 import { APIError } from 'openai';
 import { clientFor } from '../../core/request/chatTransport';
 import { routeById } from '../../core/routes/registry/registry';
-import { sendRoute, ssePayloads } from '../../core/routes/routeHttp';
 import type { AnswerResult } from '../../core/answer/assembler';
 import type { RouteId } from '../../core/routeId';
 import type { BodyInput } from '../../core/routes/route';
 import type { AssistantLayout } from '../../core/answer/nativeReplay';
 import type { StreamEvent } from '../../core/types';
 import { usageEvent } from './routeHarness';
+import { sendRoute } from '../../core/routes/requestParts';
+import { ssePayloads } from '../../core/stream/answerStream';
 
 export interface RouteAnswer {
   events: StreamEvent[];

@@ -2,9 +2,9 @@
  * Drives a route's stream reader the way the transport will: bytes split anywhere → SSE events (data and event
  * name) → shown events; then, as the engine reports it, the answer's usage once at the end.
  */
-import { SseDecoder, type SseEvent } from '../../core/stream/sseDecoder';
 import type { StreamReader } from '../../core/answer/streamReader';
 import type { StreamEvent } from '../../core/types';
+import { SseDecoder, type SseEvent } from '../../core/stream/answerStream';
 
 export interface ReadOutcome {
   events: StreamEvent[];

@@ -1,10 +1,10 @@
 /** Recorded provider streams (one chunk per line) kept as fixtures, replayed through the chat route's reader. */
 import * as fs from 'fs';
 import * as path from 'path';
-import { checkChunk, type Chunk } from '../../core/stream/chunkShape';
 import { routeById } from '../../core/routes/registry/registry';
 import type { StreamEvent } from '../../core/types';
 import { usageEvent } from './routeHarness';
+import { checkChunk, type Chunk } from '../../core/routes/chat/chatChunk';
 
 export const FIXTURE_DIR = path.join(__dirname, '..', '..', '..', 'src', 'test', 'fixtures', 'streams');
 

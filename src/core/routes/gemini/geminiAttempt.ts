@@ -4,9 +4,9 @@
  */
 import { isRecord } from '../../util/isRecord';
 import { recordField } from '../../util/jsonFields';
-import { inMemoryPrefixMs } from '../cacheLifetime';
 import type { AttemptRules } from '../route';
 import { noteStandIn } from './standInNote';
+import { inMemoryPrefixMs } from '../requestParts';
 
 export const geminiAttempt: AttemptRules = {
   required: ['contents'],

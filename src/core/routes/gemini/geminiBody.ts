@@ -7,10 +7,10 @@
  */
 import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireTypes';
 import type { BodyInput } from '../route';
-import { withinRoom } from '../sampling';
 import { geminiParameters } from './geminiSchema';
 import { geminiToolName } from './geminiToolNames';
 import { callSignatures, type CallSignature } from './geminiReplay';
+import { withinRoom } from '../requestParts';
 
 export type Part = Record<string, unknown>;
 export interface GeminiContent {

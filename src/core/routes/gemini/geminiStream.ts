@@ -13,6 +13,7 @@ import { filledString, stringField } from '../../util/jsonFields';
 import { synthesizedCallId } from './geminiCallIds';
 import { signedCallItem, type CallSignature } from './geminiReplay';
 import { originalToolName } from './geminiToolNames';
+import { readGeminiUsage } from './geminiUsage';
 
 type Payload = Record<string, unknown>;
 interface ReadCall extends CallSignature {
@@ -41,7 +42,7 @@ export class GeminiWire implements WireReader {
     const candidate = Array.isArray(data.candidates) && isRecord(data.candidates[0]) ? data.candidates[0] : undefined;
     const parts = candidate && isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
     for (const part of parts) if (isRecord(part)) this.part(part, events);
-    if (isRecord(data.usageMetadata)) events.push({ kind: 'usage', raw: data.usageMetadata, shape: 'gemini', merge: 'replace' });
+    if (isRecord(data.usageMetadata)) events.push({ kind: 'usage', raw: data.usageMetadata, read: readGeminiUsage, merge: 'replace' });
     if (typeof candidate?.finishReason === 'string') this.finish(candidate.finishReason, events);
     const blocked = isRecord(data.promptFeedback) ? data.promptFeedback.blockReason : undefined;
     if (typeof blocked === 'string' && !candidate) this.finish(blocked, events, 'content_filter');

@@ -4,8 +4,8 @@
  * cache breakpoints, where it lives; warming asks for one token, except with a thinking budget.
  */
 import { isRecord } from '../../util/isRecord';
-import { breakpointPrefixMs, withoutTtl } from '../cacheLifetime';
 import type { AttemptRules } from '../route';
+import { breakpointPrefixMs, withoutTtl } from '../requestParts';
 
 export const messagesAttempt: AttemptRules = {
   required: ['model', 'messages', 'max_tokens'],

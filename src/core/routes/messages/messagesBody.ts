@@ -9,9 +9,8 @@ import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireType
 import { anthropicToolId } from '../callIds';
 import { isCompleteNative, type AssistantLayout } from '../../answer/nativeReplay';
 import type { BodyInput } from '../route';
-import { samplingFields, withinRoom } from '../sampling';
 import { placeBreakpoints } from './cacheBreakpoints';
-import { breakpointMarker } from '../cacheLifetime';
+import { samplingFields, withinRoom, breakpointMarker } from '../requestParts';
 
 export type Block = Record<string, unknown>;
 export interface AnthropicMessage {

@@ -9,6 +9,7 @@ import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
 import { numberField, recordField, stringField } from '../../util/jsonFields';
+import { readAnthropicUsage } from './messagesUsage';
 
 type Payload = Record<string, unknown>;
 
@@ -103,7 +104,7 @@ export class MessagesWire implements WireReader {
 }
 
 function usageOf(raw: unknown): WireEvent[] {
-  return isRecord(raw) ? [{ kind: 'usage', raw, shape: 'anthropic', merge: 'fields' }] : [{ kind: 'keepAlive' }];
+  return isRecord(raw) ? [{ kind: 'usage', raw, read: readAnthropicUsage, merge: 'fields' }] : [{ kind: 'keepAlive' }];
 }
 
 export const newMessagesReader = (seed?: string): AnswerReader => new AnswerReader('messages', new MessagesWire(), seed);

@@ -2,21 +2,19 @@
  * Every route by id, one row each: where it posts, where the key goes, how its body is built and how its
  * stream is read. A new route is its folder (body + stream) plus one row here (docs/routes.md).
  */
-import { chatAttempt } from '../chat/chatAttempt';
-import { buildChatBody } from '../chat/chatBody';
-import { newChatReader } from '../chat/chatStream';
+import { buildChatBody, chatAttempt } from '../chat/chatBody';
 import { geminiAttempt } from '../gemini/geminiAttempt';
 import { buildGeminiBody } from '../gemini/geminiBody';
 import { newGeminiReader } from '../gemini/geminiStream';
-import { anthropicHeaders, bearerHeaders, googleKeyHeaders } from '../headers';
 import { messagesAttempt } from '../messages/messagesAttempt';
 import { buildMessagesBody } from '../messages/messagesBody';
 import { newMessagesReader } from '../messages/messagesStream';
-import { responsesAttempt } from '../responses/responsesAttempt';
-import { buildResponsesBody } from '../responses/responsesBody';
-import { newResponsesReader } from '../responses/responsesStream';
+import { buildResponsesBody, responsesAttempt } from '../responses/responsesBody';
 import type { RouteId } from '../../routeId';
 import type { Route } from '../route';
+import { newChatReader } from '../chat/chatReader';
+import { anthropicHeaders, bearerHeaders, googleKeyHeaders } from '../requestParts';
+import { newResponsesReader } from '../responses/responsesReader';
 
 /** Gemini names the model in the path (its body has no `model` field). */
 const geminiPath = (modelId: string): string => `/models/${encodeURIComponent(modelId)}:streamGenerateContent?alt=sse`;

@@ -2,14 +2,13 @@
  * The trimmed neutral history → a Responses API body (OpenAI `/responses`, OpenCode's "openai" format).
  * Stateless (`store: false`): every turn sends the whole input, so each item must encode to the same bytes
  * every time — items are built only from the history and the native-replay memory, and `input` is the last
- * field so a longer history only appends bytes. See docs/routes.md.
+ * field so a longer history only appends bytes. See docs/routes.md. Below the body: the route's per-attempt rules.
  */
 import type { WireMessage, WireTool } from '../../wire/wireTypes';
 import { responsesItemId } from '../callIds';
 import { isCompleteNative, type AssistantLayout } from '../../answer/nativeReplay';
-import type { BodyInput } from '../route';
-import { samplingFields } from '../sampling';
-import { retentionField } from '../cacheLifetime';
+import type { AttemptRules, BodyInput } from '../route';
+import { inMemoryPrefixMs, retentionField, samplingFields } from '../requestParts';
 
 type Item = Record<string, unknown>;
 type AssistantMessage = Extract<WireMessage, { role: 'assistant' }>;
@@ -97,3 +96,17 @@ function assistantText(text: string): Item {
 function functionCall(call: NonNullable<AssistantMessage['tool_calls']>[number]): Item {
   return { type: 'function_call', id: responsesItemId(call.id), call_id: call.id, name: call.function.name, arguments: call.function.arguments };
 }
+
+/**
+ * The Responses route's per-attempt rules (core/routes/route.ts AttemptRules): the model and the input are required;
+ * warming asks for the smallest answer Responses takes (it refuses max_output_tokens below 16).
+ */
+export const RESPONSES_MIN_OUTPUT = 16;
+
+export const responsesAttempt: AttemptRules = {
+  required: ['model', 'input'],
+  warming: {
+    body: (body, refused) => (refused.has('max_output_tokens') ? { ...body } : { ...body, max_output_tokens: RESPONSES_MIN_OUTPUT }),
+    prefixLifetimeMs: inMemoryPrefixMs,
+  },
+};

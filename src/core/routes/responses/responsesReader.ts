@@ -4,12 +4,16 @@
  * id; `response.completed`'s output is matched to the streamed items by position, so a call it repeats under
  * another id is the same call); its `call_id` and name come with `output_item.added` or `.done`; its whole
  * arguments with `arguments.done` or `.done`. Reasoning items are kept from `output_item.done` (the `.added` copy
- * may lack the encrypted content) to be passed back verbatim. `response.failed` is an error.
+ * may lack the encrypted content) to be passed back verbatim. `response.failed` is an error. The usage of
+ * `response.completed` is read by responsesUsageParts below: `input_tokens` already includes the cached tokens
+ * (`input_tokens_details.cached_tokens`); `output_tokens` includes reasoning.
  */
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import { isRecord } from '../../util/isRecord';
 import { recordField, stringField } from '../../util/jsonFields';
+import type { NormalizedUsage } from '../../types';
+import { countField, hasUsageField, nestedCount, usageReading, type RawUsage, type UsageParts, type UsageReading } from '../../usage/usage';
 
 type Payload = Record<string, unknown>;
 
@@ -83,7 +87,7 @@ export class ResponsesWire implements WireReader {
       const key = this.itemAt.get(index) ?? (stringField(item.id) || `#${index}`);
       events.push({ kind: 'toolEnd', key, id: stringField(item.call_id), name: stringField(item.name), args: stringField(item.arguments) || this.wholeArgs.get(key) });
     });
-    if (isRecord(response.usage)) events.push({ kind: 'usage', raw: response.usage, shape: 'responses', merge: 'replace' });
+    if (isRecord(response.usage)) events.push({ kind: 'usage', raw: response.usage, read: readResponsesUsage, merge: 'replace' });
     const details = isRecord(response.incomplete_details) ? stringField(response.incomplete_details.reason) : '';
     if (p.type === 'response.incomplete') events.push({ kind: 'finish', reason: INCOMPLETE_REASONS[details] ?? (details || 'incomplete'), wire: details || 'incomplete' });
     else events.push({ kind: 'finish', reason: 'stop', wire: 'completed' });
@@ -117,3 +121,23 @@ function failure(p: Payload): Payload {
 }
 
 export const newResponsesReader = (seed?: string): AnswerReader => new AnswerReader('responses', new ResponsesWire(), seed);
+
+export function responsesUsageParts(raw: RawUsage): UsageParts {
+  return {
+    shape: 'responses',
+    contextTokens: countField(raw, 'input_tokens'),
+    cachedTokens: nestedCount(raw, 'input_tokens_details', 'cached_tokens'),
+    cacheWriteTokens: 0,
+    completionTokens: countField(raw, 'output_tokens'),
+    reportedTotal: countField(raw, 'total_tokens'),
+  };
+}
+
+/** Responses usage, or undefined for a record with none of its fields (an empty `usage: {}`). */
+export function readResponsesUsage(raw: RawUsage): UsageReading | undefined {
+  return hasUsageField(raw, 'input_tokens', 'output_tokens', 'total_tokens', 'input_tokens_details') ? usageReading(responsesUsageParts(raw)) : undefined;
+}
+
+export function responsesUsage(raw: unknown): NormalizedUsage | undefined {
+  return isRecord(raw) ? readResponsesUsage(raw)?.usage : undefined;
+}
