@@ -156,7 +156,7 @@ export class ChatEngine {
       log: this.deps.log,
       reasoningMemory: this.reasoningMemory,
       sessionIds: this.sessionIds,
-      route: routeById(choice.route),
+      route: routeById(choice.route, this.deps.routes),
       reasons: choice.reasons,
       reasonsOn: choice.reasonsOn,
       replay: this.nativeReplay,

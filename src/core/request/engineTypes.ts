@@ -13,6 +13,7 @@ import type { NormalizedUsage, StreamEvent } from '../types';
 import type { Endpoint } from './chatTransport';
 import type { ChatRequest, PreparedRequest } from './prepareRequest';
 import type { DescribeTally } from './describeImages';
+import type { RouteRegistry } from '../routes/registry/registry';
 
 export interface EngineDeps {
   log: Logger;
@@ -44,6 +45,8 @@ export interface EngineDeps {
   onAttempt?: (prepared: PreparedRequest) => void;
   /** Waiting and jitter between attempts, and the idle timeout; real ones unless a test injects its own. */
   timing?: Partial<EngineTiming>;
+  /** The routes a model's route id is looked up in (routes/registry/registry.ts); the shipped ones when absent. */
+  routes?: RouteRegistry;
 }
 
 export interface EngineTiming {
