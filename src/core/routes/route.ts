@@ -1,8 +1,9 @@
 /**
  * One route = one wire format of the gateway (Chat Completions, Responses, Anthropic Messages, Gemini).
  * Everything before "build the body" (convert, repair, trim) and after "read the stream" (accounting, retry)
- * is route-neutral; a route only knows its path, its headers, its body and its stream. Adding a route is one
- * more folder under src/core/routes and one row in registry/registry.ts. See docs/routes.md.
+ * is route-neutral; a route only knows its path, its headers, its body, its stream and its usage. Adding a route is
+ * one more folder under src/core/routes and one row in registry/registry.ts (the engine takes the registry as a
+ * value: src/test/fifthRoute.test.ts adds a test route so). See docs/routes.md.
  */
 import type { StreamReader } from '../answer/streamReader';
 import type { Logger } from '../log';
@@ -40,7 +41,7 @@ export interface BodyInput {
   reasons?: boolean;
   /** Native items of earlier answers (reasoning items, signed thinking blocks), looked up by tool-call id. */
   replay?: NativeReplay;
-  /** The cache lifetime the settings ask for (cacheLifetime.ts); absent: the provider's default lifetime. */
+  /** The cache lifetime the settings ask for (requestParts.ts); absent: the provider's default lifetime. */
   cacheLifetime?: CacheLifetime;
 }
 
@@ -52,11 +53,6 @@ export interface HeaderInput {
 }
 
 /**
- * What a route adjusts per attempt, beyond its body (core/request/sendBody.ts applies these, route-neutral):
- * fields it never drops, refused parameters it keeps below the top level, the catalogue's quirks on its format,
- * whether usage was asked for, and what is worth saying before sending.
- */
-/**
  * Warming (core/warming/cacheWarmer.ts) sends a conversation's last body again, asking for the smallest answer the
  * format allows, shortly before its cached prefix expires.
  */
@@ -67,6 +63,11 @@ export interface WarmingRules {
   prefixLifetimeMs(body: Record<string, unknown>): number | undefined;
 }
 
+/**
+ * What a route adjusts per attempt, beyond its body (core/request/sendBody.ts applies these, route-neutral):
+ * fields it never drops, refused parameters it keeps below the top level, the catalogue's quirks on its format,
+ * whether usage was asked for, and what is worth saying before sending.
+ */
 export interface AttemptRules {
   /** Fields a refused-parameter rule never removes (the model, the conversation, a field the format requires). */
   required: readonly string[];
