@@ -3,23 +3,33 @@
  * existed. What is sent: the body from the converted history (core/convert) as it always was, with a tool's images
  * moved to a user message (the format's tool messages carry text only), and the route's per-attempt rules.
  */
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { toWireToolChoice } from '../../convert/toWireTools';
-import type { WireContentPart, WireMessage } from '../../wire/wireTypes';
+import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireTypes';
 import type { AttemptRules, BodyInput } from '../route';
 import { inMemoryPrefixMs, retentionField, samplingFields } from '../requestParts';
 
-/** `messages` last, as on every route: a longer history only appends bytes. */
+/**
+ * The body as the SDK types it (`import type` only: nothing of the SDK runs here), its messages and tools the
+ * converted ones (WireMessage: `reasoning_content` passed back, which the SDK's assistant message does not name;
+ * WireTool: a tool's JSON schema as VS Code gave it).
+ */
+type ChatBody = Omit<ChatCompletionCreateParamsStreaming, 'messages' | 'tools'> & { messages: WireMessage[]; tools?: WireTool[] };
+
+/** `messages` last, as on every route: a longer history only appends bytes (the fields in this order). */
 export function buildChatBody(input: BodyInput): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: input.modelId };
-  if (input.tools.length > 0) body.tools = input.tools;
   const toolChoice = input.toolChoice && toWireToolChoice(input.toolChoice, input.tools.length);
-  if (toolChoice) body.tool_choice = toolChoice;
-  Object.assign(body, samplingFields(input.options, { maxTokens: 'max_tokens', stop: true }, input.outputRoom));
-  body.stream = true;
   const retention = retentionField(input);
-  if (retention) body.prompt_cache_retention = retention;
-  body.stream_options = { include_usage: true };
-  body.messages = withToolImagesAsUser(input.messages);
+  const body: ChatBody = {
+    model: input.modelId,
+    ...(input.tools.length > 0 ? { tools: [...input.tools] } : {}),
+    ...(toolChoice ? { tool_choice: toolChoice } : {}),
+    ...samplingFields(input.options, { maxTokens: 'max_tokens', stop: true }, input.outputRoom),
+    stream: true,
+    ...(retention ? { prompt_cache_retention: retention } : {}),
+    stream_options: { include_usage: true },
+    messages: withToolImagesAsUser(input.messages),
+  };
   return body;
 }
 

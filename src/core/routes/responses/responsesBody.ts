@@ -4,6 +4,7 @@
  * every time — items are built only from the history and the native-replay memory, and `input` is the last
  * field so a longer history only appends bytes. See docs/routes.md. Below the body: the route's per-attempt rules.
  */
+import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import type { WireMessage, WireTool } from '../../wire/wireTypes';
 import { responsesItemId } from '../callIds';
 import { isCompleteNative, type AssistantLayout } from '../../answer/nativeReplay';
@@ -13,19 +14,30 @@ import { inMemoryPrefixMs, retentionField, samplingFields } from '../requestPart
 type Item = Record<string, unknown>;
 type AssistantMessage = Extract<WireMessage, { role: 'assistant' }>;
 
+/**
+ * The body as the SDK types it (`import type` only), its input items and tools built here: items pass back native
+ * ones verbatim (reasoning with its encrypted content), and a tool's JSON schema is VS Code's as it came.
+ */
+type ResponsesBody = Omit<ResponseCreateParamsStreaming, 'input' | 'tools'> & { input: Item[]; tools?: Item[] };
+
 export function buildResponsesBody(input: BodyInput): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: input.modelId, stream: true, store: false, prompt_cache_key: input.sessionId };
   const retention = retentionField(input);
-  if (retention) body.prompt_cache_retention = retention;
-  // Always, known model or not: a model that reasons anyway returns items that can only be passed back with their
-  // encrypted content under store:false. The summary is asked of models known to reason only.
-  body.include = ['reasoning.encrypted_content'];
-  if (input.reasons) body.reasoning = { summary: 'auto' };
-  if (input.tools.length > 0) body.tools = input.tools.map(toResponsesTool);
-  if (input.toolChoice === 'required' && input.tools.length > 0) body.tool_choice = 'required';
-  // Responses has no `stop`; max_output_tokens counts reasoning too.
-  Object.assign(body, samplingFields(input.options, { maxTokens: 'max_output_tokens', stop: false }, input.outputRoom));
-  body.input = toResponsesInput(input);
+  const body: ResponsesBody = {
+    model: input.modelId,
+    stream: true,
+    store: false,
+    prompt_cache_key: input.sessionId,
+    ...(retention ? { prompt_cache_retention: retention } : {}),
+    // Always, known model or not: a model that reasons anyway returns items that can only be passed back with their
+    // encrypted content under store:false. The summary is asked of models known to reason only.
+    include: ['reasoning.encrypted_content'],
+    ...(input.reasons ? { reasoning: { summary: 'auto' } } : {}),
+    ...(input.tools.length > 0 ? { tools: input.tools.map(toResponsesTool) } : {}),
+    ...(input.toolChoice === 'required' && input.tools.length > 0 ? { tool_choice: 'required' } : {}),
+    // Responses has no `stop`; max_output_tokens counts reasoning too.
+    ...samplingFields(input.options, { maxTokens: 'max_output_tokens', stop: false }, input.outputRoom),
+    input: toResponsesInput(input),
+  };
   return body;
 }
 
