@@ -2,9 +2,9 @@
  * What the chat reader reads of a parsed chat-completion chunk, checked in one place, and the chat route's usage
  * conversion.
  *
- * The chunk: hand-written guards on isRecord: fields we do not read pass unchecked; a field we read with the wrong
- * type (`choices` an object, `[null]`, `tool_calls` an object, content a number) is dropped and counted, and the rest
- * of the chunk is kept, so one bad field never costs the text or the usage beside it (docs/issues/012).
+ * The chunk: one valibot schema, parsed once per payload: fields we do not read pass unchecked; a field we read with
+ * the wrong type (`choices` an object, `[null]`, `tool_calls` an object, content a number) is dropped and counted, and
+ * the rest of the chunk is kept, so one bad field never costs the text or the usage beside it (docs/issues/012).
  *
  * The usage: the gateways behind Chat Completions send every shape, so the shape is detected from the fields, first
  * match wins (OpenAI-style prompt_tokens already include cached tokens; DeepSeek splits them into hit + miss; the
@@ -18,6 +18,7 @@
  *   5. anthropic  input_tokens / output_tokens alone (a message without cache fields, or a message_delta)
  *   6. gemini     prompt_token_count, candidates_token_count, … or camelCase (routes/gemini)
  */
+import * as v from 'valibot';
 import type { NormalizedUsage } from '../../types';
 import { countField, hasUsageField, nestedCount, usageReading, type RawUsage, type UsageParts, type UsageReading } from '../../usage/usage';
 import { isRecord } from '../../util/isRecord';
@@ -58,94 +59,87 @@ export interface CheckedChunk {
   problems: number;
 }
 
-const absent = (value: unknown): boolean => value === undefined || value === null;
+/** Wrong-typed fields met while one chunk is checked (checkChunk is synchronous: one counter is enough). */
+let wrongFields = 0;
+/** A field's fallback: valibot also asks it for a key that is absent (no dataset then), which is no problem. */
+const dropped = (dataset?: unknown): undefined => {
+  if (dataset) wrongFields++;
+  return undefined;
+};
 
-export function checkChunk(parsed: Record<string, unknown>): CheckedChunk {
-  const found = { problems: 0 };
-  const chunk: Chunk = { choices: choicesOf(parsed.choices, found) };
-  const usage = usageOf(parsed, found);
-  if (usage) chunk.usage = usage;
-  return { chunk, problems: found.problems };
+/** A field we read: `schema`, or absent (undefined, null: left as it came); any other value is dropped and counted. */
+function field<T>(schema: v.GenericSchema<unknown, T>): v.GenericSchema<unknown, T | null | undefined> {
+  return v.fallback(v.nullish(schema), dropped);
 }
 
-function choicesOf(raw: unknown, found: { problems: number }): ChunkChoice[] {
-  if (absent(raw)) return [];
-  if (!Array.isArray(raw)) return bad(found, []);
-  const choices: ChunkChoice[] = [];
-  for (const item of raw) {
-    if (!isRecord(item)) {
-      found.problems++;
-      continue;
-    }
-    const choice: ChunkChoice = {};
-    if (!absent(item.delta)) {
-      if (isRecord(item.delta)) choice.delta = deltaOf(item.delta, found);
-      else found.problems++;
-    }
-    const finish = item.finish_reason;
-    if (typeof finish === 'string' && finish) choice.finish_reason = finish;
-    else if (!absent(finish) && finish !== '') found.problems++;
-    choices.push(choice);
-  }
-  return choices;
+/** A list whose items of the wrong type are dropped and counted, the others kept. */
+function list<T>(item: v.GenericSchema<unknown, T>): v.GenericSchema<unknown, T[] | null | undefined> {
+  const kept: v.GenericSchema<unknown, T | undefined> = item; // widened: a dropped item falls back to undefined
+  return field(v.pipe(v.array(v.fallback(kept, dropped)), v.transform((items) => items.filter((i): i is T => i !== undefined))));
 }
 
-function deltaOf(raw: Record<string, unknown>, found: { problems: number }): ChunkDelta {
-  const delta: ChunkDelta = {};
-  const content = stringField(raw.content, found);
-  if (content !== undefined) delta.content = content;
-  // DeepSeek and most gateways say reasoning_content; OpenRouter-style gateways say reasoning.
-  const reasoning = stringField(raw.reasoning_content, found) ?? stringField(raw.reasoning, found);
-  if (reasoning !== undefined) delta.reasoning = reasoning;
-  const refusal = stringField(raw.refusal, found);
-  if (refusal !== undefined) delta.refusal = refusal;
-  if (!absent(raw.tool_calls)) {
-    if (Array.isArray(raw.tool_calls)) delta.tool_calls = raw.tool_calls.flatMap((call) => toolCallOf(call, found));
-    else found.problems++;
-  }
-  return delta;
+/** A plain JSON object (an array is not one), then its fields. */
+function record<T extends v.ObjectEntries>(entries: T) {
+  return v.pipe(v.custom<Record<string, unknown>>(isRecord), v.object(entries));
 }
 
-function toolCallOf(raw: unknown, found: { problems: number }): ToolCallDelta[] {
-  if (!isRecord(raw)) return bad(found, []);
-  const call: ToolCallDelta = {};
-  if (typeof raw.index === 'number' && Number.isInteger(raw.index) && raw.index >= 0) call.index = raw.index;
-  else if (!absent(raw.index)) found.problems++;
-  const id = stringField(raw.id, found);
-  if (id) call.id = id;
-  if (isRecord(raw.function)) {
-    const name = stringField(raw.function.name, found);
-    const args = argumentsOf(raw.function.arguments, found);
-    call.function = { ...(name ? { name } : {}), ...(args ? { arguments: args } : {}) };
-  } else if (!absent(raw.function)) found.problems++;
-  return [call];
-}
+const text = field(v.string());
 
 /** Arguments are JSON text; a gateway that sends them already parsed (an object) sends them whole. */
-function argumentsOf(raw: unknown, found: { problems: number }): string | undefined {
-  if (isRecord(raw)) return JSON.stringify(raw);
-  return stringField(raw, found);
-}
+const toolArguments = field(v.union([v.string(), v.pipe(v.custom<Record<string, unknown>>(isRecord), v.transform((o) => JSON.stringify(o)))]));
 
-function stringField(raw: unknown, found: { problems: number }): string | undefined {
-  if (typeof raw === 'string') return raw;
-  if (!absent(raw)) found.problems++;
-  return undefined;
-}
+const TOOL_CALL = v.pipe(
+  record({ index: field(v.pipe(v.number(), v.integer(), v.minValue(0))), id: text, function: field(record({ name: text, arguments: toolArguments })) }),
+  v.transform((raw): ToolCallDelta => {
+    const call: ToolCallDelta = {};
+    if (raw.index != null) call.index = raw.index;
+    if (raw.id) call.id = raw.id;
+    if (raw.function) call.function = { ...(raw.function.name ? { name: raw.function.name } : {}), ...(raw.function.arguments ? { arguments: raw.function.arguments } : {}) };
+    return call;
+  }),
+);
 
-function usageOf(parsed: Record<string, unknown>, found: { problems: number }): Record<string, unknown> | undefined {
-  let usage: Record<string, unknown> | undefined;
-  for (const key of ['usage', 'usageMetadata']) {
-    const raw = parsed[key];
-    if (isRecord(raw)) usage = { ...usage, ...raw };
-    else if (!absent(raw)) found.problems++;
-  }
-  return usage;
-}
+const DELTA = v.pipe(
+  record({ content: text, reasoning_content: text, reasoning: v.optional(v.unknown()), refusal: text, tool_calls: list(TOOL_CALL) }),
+  v.transform((raw): ChunkDelta => {
+    const delta: ChunkDelta = {};
+    if (raw.content != null) delta.content = raw.content;
+    // DeepSeek and most gateways say reasoning_content; OpenRouter-style gateways say reasoning (read only without the other).
+    const reasoning = raw.reasoning_content ?? v.parse(text, raw.reasoning);
+    if (reasoning != null) delta.reasoning = reasoning;
+    if (raw.refusal != null) delta.refusal = raw.refusal;
+    if (raw.tool_calls) delta.tool_calls = raw.tool_calls;
+    return delta;
+  }),
+);
 
-function bad<T>(found: { problems: number }, value: T): T {
-  found.problems++;
-  return value;
+const CHOICE = v.pipe(
+  record({ delta: field(DELTA), finish_reason: field(v.string()) }),
+  v.transform((raw): ChunkChoice => {
+    const choice: ChunkChoice = {};
+    if (raw.delta) choice.delta = raw.delta;
+    if (raw.finish_reason) choice.finish_reason = raw.finish_reason;
+    return choice;
+  }),
+);
+
+const usageObject = field(v.custom<Record<string, unknown>>(isRecord));
+
+/** `usage`, or a gateway's chunk-level `usageMetadata` (Gemini's name); both, merged, when both came. */
+const CHUNK = v.pipe(
+  v.object({ choices: list(CHOICE), usage: usageObject, usageMetadata: usageObject }),
+  v.transform((raw): Chunk => {
+    const chunk: Chunk = { choices: raw.choices ?? [] };
+    if (raw.usage || raw.usageMetadata) chunk.usage = { ...raw.usage, ...raw.usageMetadata };
+    return chunk;
+  }),
+);
+
+/** The chunk as the reader reads it, parsed once; every field of the wrong type dropped and counted. */
+export function checkChunk(parsed: Record<string, unknown>): CheckedChunk {
+  wrongFields = 0;
+  const chunk = v.parse(CHUNK, parsed);
+  return { chunk, problems: wrongFields };
 }
 
 function fromDeepSeek(raw: RawUsage): UsageParts {
