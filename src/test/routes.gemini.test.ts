@@ -2,10 +2,8 @@
 import { KEY_HEADER } from '../core/routes/headers';
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
-import { geminiToolName, originalToolName } from '../core/routes/gemini/geminiToolNames';
-import { newGeminiReader } from '../core/routes/gemini/geminiStream';
-import { geminiUsage } from '../core/routes/gemini/geminiUsage';
+import { buildGeminiBody, geminiToolName, originalToolName } from '../core/routes/gemini/geminiBody';
+import { geminiUsage, newGeminiReader } from '../core/routes/gemini/geminiStream';
 import { routeById } from '../core/routes/registry/registry';
 import { NativeReplayMemory } from '../core/answer/nativeReplay';
 import type { BodyInput } from '../core/routes/route';

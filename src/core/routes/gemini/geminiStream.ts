@@ -1,20 +1,48 @@
 /**
- * Gemini `streamGenerateContent?alt=sse` chunks → neutral events (core/answer/wireEvent.ts). Translation only.
- * Each chunk is a GenerateContentResponse: `text` parts → text, `thought: true` parts → thinking, each
- * `functionCall` part → a whole call (Gemini sends calls whole), `usageMetadata` → usage (cumulative: the newest
- * replaces), `finishReason` → finish (Gemini has no separate end event). Call ids: Gemini's own when it sends one,
- * else synthesized (geminiCallIds.ts); a call's signature (and Gemini's id) is a native item placed right before it.
- * A signature can arrive alone on a later, empty part, so calls are passed on at the finish reason (or the end).
+ * The Gemini route's reader and usage. `streamGenerateContent?alt=sse` chunks → neutral events
+ * (core/answer/wireEvent.ts). Each chunk is a GenerateContentResponse, parsed once by a valibot schema (Chunk): a
+ * field read with the wrong type reads as its neutral value, as a missing one does. Translation only: `text` parts →
+ * text, `thought: true` parts → thinking, each `functionCall` part → a whole call (Gemini sends calls whole),
+ * `usageMetadata` → usage (cumulative: the newest replaces), `finishReason` → finish (Gemini has no separate end
+ * event). Call ids: Gemini's own when it sends one, else synthesized (synthesizedCallId); a call's signature (and
+ * Gemini's id) is a native item placed right before it. A signature can arrive alone on a later, empty part, so
+ * calls are passed on at the finish reason (or the end).
  */
+import * as v from 'valibot';
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
+import type { NormalizedUsage } from '../../types';
+import { normalizeUsage } from '../../usage/normalizeUsage';
+import { hashId } from '../../util/hashId';
 import { isRecord } from '../../util/isRecord';
-import { filledString, stringField } from '../../util/jsonFields';
-import { synthesizedCallId } from './geminiCallIds';
-import { signedCallItem, type CallSignature } from './geminiReplay';
-import { originalToolName } from './geminiToolNames';
+import { originalToolName, signedCallItem, type CallSignature } from './geminiBody';
 
-type Payload = Record<string, unknown>;
+/** A text field: a missing or mistyped one adds nothing (an empty id or signature is none). */
+const Text = v.fallback(v.string(), '');
+const Optional = <S extends v.GenericSchema>(schema: S) => v.fallback(v.optional(schema), undefined);
+/** Kept as sent, unchecked: usage objects have their own reader (core/usage). */
+const Raw = Optional(v.custom<Record<string, unknown>>(isRecord));
+/** An object whose fields all read neutral when it is missing or not an object (an empty part adds nothing). */
+const orEmpty = <S extends v.GenericSchema>(schema: S): v.SchemaWithFallback<S, v.InferOutput<S>> => v.fallback(schema, v.parse(schema, {}));
+
+const GeminiPart = orEmpty(v.object({
+  text: Text,
+  thought: v.fallback(v.boolean(), false),
+  thoughtSignature: Text,
+  // `args` as sent: arguments that are not an object are refused by the assembler, never run as `{}`.
+  functionCall: Optional(v.object({ name: Text, id: Text, args: v.optional(v.unknown()) })),
+}));
+const Candidate = Optional(v.object({ content: orEmpty(v.object({ parts: v.fallback(v.array(GeminiPart), []) })), finishReason: Optional(v.string()) }));
+const Chunk = v.object({
+  responseId: Optional(v.string()),
+  // Only the first candidate is read (the product never asks for more).
+  candidates: v.fallback(v.tuple([Candidate]), [undefined]),
+  usageMetadata: Raw,
+  promptFeedback: orEmpty(v.object({ blockReason: Optional(v.string()) })),
+});
+type ReadPart = v.InferOutput<typeof GeminiPart>;
+type ReadFunctionCall = NonNullable<ReadPart['functionCall']>;
+
 interface ReadCall extends CallSignature {
   callId: string;
   name: string;
@@ -36,39 +64,36 @@ export class GeminiWire implements WireReader {
   read(data: unknown): WireEvent[] {
     if (!isRecord(data)) return [{ kind: 'malformed', raw: String(data) }];
     if (data.type === 'ping') return [{ kind: 'keepAlive' }];
-    if (typeof data.responseId === 'string' && !this.responseId) this.responseId = data.responseId;
+    const chunk = v.parse(Chunk, data);
+    if (chunk.responseId !== undefined && !this.responseId) this.responseId = chunk.responseId;
     const events: WireEvent[] = [];
-    const candidate = Array.isArray(data.candidates) && isRecord(data.candidates[0]) ? data.candidates[0] : undefined;
-    const parts = candidate && isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
-    for (const part of parts) if (isRecord(part)) this.part(part, events);
-    if (isRecord(data.usageMetadata)) events.push({ kind: 'usage', raw: data.usageMetadata, shape: 'gemini', merge: 'replace' });
-    if (typeof candidate?.finishReason === 'string') this.finish(candidate.finishReason, events);
-    const blocked = isRecord(data.promptFeedback) ? data.promptFeedback.blockReason : undefined;
-    if (typeof blocked === 'string' && !candidate) this.finish(blocked, events, 'content_filter');
+    const candidate = chunk.candidates[0];
+    for (const part of candidate?.content.parts ?? []) this.part(part, events);
+    if (chunk.usageMetadata) events.push({ kind: 'usage', raw: chunk.usageMetadata, shape: 'gemini', merge: 'replace' });
+    if (candidate?.finishReason !== undefined) this.finish(candidate.finishReason, events);
+    const blocked = chunk.promptFeedback.blockReason;
+    if (blocked !== undefined && !candidate) this.finish(blocked, events, 'content_filter');
     return events.length > 0 ? events : [{ kind: 'keepAlive' }];
   }
 
-  private part(part: Payload, events: WireEvent[]): void {
-    const signature = filledString(part.thoughtSignature);
-    if (isRecord(part.functionCall)) return this.functionCall(part.functionCall, signature);
-    const text = stringField(part.text);
-    if (text) events.push({ kind: part.thought === true ? 'thinking' : 'text', text });
+  private part(part: ReadPart, events: WireEvent[]): void {
+    const signature = part.thoughtSignature || undefined;
+    if (part.functionCall) return this.functionCall(part.functionCall, signature);
+    if (part.text) events.push({ kind: part.thought ? 'thinking' : 'text', text: part.text });
     // A signature alone on a later, empty part belongs to the call it followed, if no call was signed yet.
     const last = this.held[this.held.length - 1];
-    if (signature && !text && last && !this.signed) {
+    if (signature && !part.text && last && !this.signed) {
       last.thoughtSignature = signature;
       this.signed = true;
     }
   }
 
-  private functionCall(call: Payload, signature: string | undefined): void {
-    const name = stringField(call.name);
-    // Arguments that are not an object are refused by the assembler, never run as `{}`.
+  private functionCall(call: ReadFunctionCall, signature: string | undefined): void {
     const args = call.args === undefined ? '' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
-    const geminiId = filledString(call.id);
-    const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.count++, name, args, signature });
+    const geminiId = call.id || undefined;
+    const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.count++, name: call.name, args, signature });
     if (signature) this.signed = true;
-    this.held.push({ callId, name: originalToolName(name), args, thoughtSignature: signature, geminiId });
+    this.held.push({ callId, name: originalToolName(call.name), args, thoughtSignature: signature, geminiId });
   }
 
   private finish(wire: string, events: WireEvent[], reason = FINISH[wire] ?? wire.toLowerCase()): void {
@@ -97,3 +122,24 @@ export class GeminiWire implements WireReader {
 }
 
 export const newGeminiReader = (seed?: string): AnswerReader => new AnswerReader('gemini', new GeminiWire(), seed);
+
+/**
+ * Gemini often sends function calls without ids; VS Code needs one per call, and the same history must give the
+ * same bytes. The id is a hash of what identifies the call inside its answer — the response id, its position, name,
+ * arguments and signature — so it is unique per call (the response id differs per answer) and never changes
+ * afterwards (VS Code keeps it in the history; it is never recomputed).
+ */
+function synthesizedCallId(call: { responseId: string; index: number; name: string; args: string; signature?: string }): string {
+  const text = JSON.stringify([call.responseId, call.index, call.name, call.args, call.signature ?? '']);
+  return `call_gm_${hashId(text, 24)}`;
+}
+
+/**
+ * Gemini `usageMetadata` → NormalizedUsage, through the one normalizer (core/usage/normalizeUsage.ts).
+ * `promptTokenCount` already includes `cachedContentTokenCount`; `toolUsePromptTokenCount` (tool-use prompt, e.g.
+ * search results) also sits in the context; thoughts are output. Each chunk carries the whole usage so far, so in
+ * a stream the newest replaces the older.
+ */
+export function geminiUsage(raw: unknown): NormalizedUsage | undefined {
+  return normalizeUsage(raw, 'gemini');
+}

@@ -5,8 +5,7 @@
 import { chatAttempt } from '../chat/chatAttempt';
 import { buildChatBody } from '../chat/chatBody';
 import { newChatReader } from '../chat/chatStream';
-import { geminiAttempt } from '../gemini/geminiAttempt';
-import { buildGeminiBody } from '../gemini/geminiBody';
+import { buildGeminiBody, geminiAttempt } from '../gemini/geminiBody';
 import { newGeminiReader } from '../gemini/geminiStream';
 import { anthropicHeaders, bearerHeaders, googleKeyHeaders } from '../headers';
 import { buildMessagesBody, messagesAttempt } from '../messages/messagesBody';
