@@ -1,7 +1,7 @@
 /**
  * The Gemini route's reader and usage. `streamGenerateContent?alt=sse` chunks → neutral events
  * (core/answer/wireEvent.ts). Each chunk is a GenerateContentResponse, parsed once by a valibot schema (Chunk): a
- * field read with the wrong type reads as its neutral value, as a missing one does. Translation only: `text` parts →
+ * field of the wrong type reads as a missing one does. Translation only: `text` parts →
  * text, `thought: true` parts → thinking, each `functionCall` part → a whole call (Gemini sends calls whole),
  * `usageMetadata` → usage (cumulative: the newest replaces), `finishReason` → finish (Gemini has no separate end
  * event). Call ids: Gemini's own when it sends one, else synthesized (synthesizedCallId); a call's signature (and
@@ -17,28 +17,29 @@ import { hashId } from '../../util/hashId';
 import { isRecord } from '../../util/isRecord';
 import { originalToolName, signedCallItem, type CallSignature } from './geminiBody';
 
-/** A text field: a missing or mistyped one adds nothing (an empty id or signature is none). */
-const Text = v.fallback(v.string(), '');
+/**
+ * The schema reads only the fields the reader uses (each one listed costs time on every chunk). A field of the wrong
+ * type reads as absent (Optional), so the rest of the chunk is kept (docs/issues/012).
+ */
 const Optional = <S extends v.GenericSchema>(schema: S) => v.fallback(v.optional(schema), undefined);
+const Text = Optional(v.string());
 /** Kept as sent, unchecked: usage objects have their own reader (core/usage). */
 const Raw = Optional(v.custom<Record<string, unknown>>(isRecord));
-/** An object whose fields all read neutral when it is missing or not an object (an empty part adds nothing). */
-const orEmpty = <S extends v.GenericSchema>(schema: S): v.SchemaWithFallback<S, v.InferOutput<S>> => v.fallback(schema, v.parse(schema, {}));
-
-const GeminiPart = orEmpty(v.object({
+/** A part that is not an object reads as an empty one, which adds nothing. */
+const GeminiPart = v.fallback(v.object({
   text: Text,
-  thought: v.fallback(v.boolean(), false),
+  thought: Optional(v.boolean()),
   thoughtSignature: Text,
   // `args` as sent: arguments that are not an object are refused by the assembler, never run as `{}`.
   functionCall: Optional(v.object({ name: Text, id: Text, args: v.optional(v.unknown()) })),
-}));
-const Candidate = Optional(v.object({ content: orEmpty(v.object({ parts: v.fallback(v.array(GeminiPart), []) })), finishReason: Optional(v.string()) }));
+}), {});
+const Candidate = Optional(v.object({ content: Optional(v.object({ parts: Optional(v.array(GeminiPart)) })), finishReason: Text }));
 const Chunk = v.object({
-  responseId: Optional(v.string()),
+  responseId: Text,
   // Only the first candidate is read (the product never asks for more).
-  candidates: v.fallback(v.tuple([Candidate]), [undefined]),
+  candidates: Optional(v.tuple([Candidate])),
   usageMetadata: Raw,
-  promptFeedback: orEmpty(v.object({ blockReason: Optional(v.string()) })),
+  promptFeedback: Optional(v.object({ blockReason: Text })),
 });
 type ReadPart = v.InferOutput<typeof GeminiPart>;
 type ReadFunctionCall = NonNullable<ReadPart['functionCall']>;
@@ -67,11 +68,11 @@ export class GeminiWire implements WireReader {
     const chunk = v.parse(Chunk, data);
     if (chunk.responseId !== undefined && !this.responseId) this.responseId = chunk.responseId;
     const events: WireEvent[] = [];
-    const candidate = chunk.candidates[0];
-    for (const part of candidate?.content.parts ?? []) this.part(part, events);
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) this.part(part, events);
     if (chunk.usageMetadata) events.push({ kind: 'usage', raw: chunk.usageMetadata, shape: 'gemini', merge: 'replace' });
     if (candidate?.finishReason !== undefined) this.finish(candidate.finishReason, events);
-    const blocked = chunk.promptFeedback.blockReason;
+    const blocked = chunk.promptFeedback?.blockReason;
     if (blocked !== undefined && !candidate) this.finish(blocked, events, 'content_filter');
     return events.length > 0 ? events : [{ kind: 'keepAlive' }];
   }
@@ -79,7 +80,7 @@ export class GeminiWire implements WireReader {
   private part(part: ReadPart, events: WireEvent[]): void {
     const signature = part.thoughtSignature || undefined;
     if (part.functionCall) return this.functionCall(part.functionCall, signature);
-    if (part.text) events.push({ kind: part.thought ? 'thinking' : 'text', text: part.text });
+    if (part.text) events.push({ kind: part.thought === true ? 'thinking' : 'text', text: part.text });
     // A signature alone on a later, empty part belongs to the call it followed, if no call was signed yet.
     const last = this.held[this.held.length - 1];
     if (signature && !part.text && last && !this.signed) {
@@ -91,9 +92,10 @@ export class GeminiWire implements WireReader {
   private functionCall(call: ReadFunctionCall, signature: string | undefined): void {
     const args = call.args === undefined ? '' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
     const geminiId = call.id || undefined;
-    const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.count++, name: call.name, args, signature });
+    const name = call.name ?? '';
+    const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.count++, name, args, signature });
     if (signature) this.signed = true;
-    this.held.push({ callId, name: originalToolName(call.name), args, thoughtSignature: signature, geminiId });
+    this.held.push({ callId, name: originalToolName(name), args, thoughtSignature: signature, geminiId });
   }
 
   private finish(wire: string, events: WireEvent[], reason = FINISH[wire] ?? wire.toLowerCase()): void {

@@ -1,7 +1,7 @@
 /**
  * The Messages route's reader and usage. Anthropic Messages stream events → neutral events (core/answer/wireEvent.ts).
- * Each payload is parsed once by the valibot schema of its `type` (MessagesEvent): a field read with the wrong type
- * reads as its neutral value ('' / -1 / {}), as a missing one does; an unknown type is a keep-alive. Translation
+ * Each payload is parsed once, by the valibot schema of its `type`: a field of the wrong type reads as a missing one
+ * does (no text, index -1); an unknown type is a keep-alive. Translation
  * only: blocks arrive as start / deltas / stop by `index`; text and thinking deltas pass on as they come; a tool_use
  * block is a call keyed by its index (its id the model's), closed at its stop; each thinking / redacted_thinking
  * block is kept whole with its signature to be passed back unmodified. Usage: message_start's, then each cumulative
@@ -15,29 +15,33 @@ import type { NormalizedUsage } from '../../types';
 import { normalizeUsage } from '../../usage/normalizeUsage';
 import { isRecord } from '../../util/isRecord';
 
-/** A text field: a missing or mistyped one adds nothing. */
-const Text = v.fallback(v.string(), '');
+/**
+ * The schemas read only the fields the reader uses, and the reader picks one by the event's `type` (and a delta's):
+ * valibot's `variant` does the same dispatch, slower, and every field a schema lists costs time on every payload.
+ * A field of the wrong type reads as absent (Optional), so the rest of the payload is kept (docs/issues/012).
+ */
+const Optional = <S extends v.GenericSchema>(schema: S) => v.fallback(v.optional(schema), undefined);
+const Text = Optional(v.string());
 const Index = v.fallback(v.number(), -1);
 /** Kept as sent, unchecked: usage objects have their own reader (core/usage), a tool's input is the model's. */
-const Raw = v.fallback(v.optional(v.custom<Record<string, unknown>>(isRecord)), undefined);
-/** An object whose fields all read neutral when it is missing or not an object. */
+const Raw = Optional(v.custom<Record<string, unknown>>(isRecord));
+/** An object whose fields all read absent when it is missing or not an object. */
 const orEmpty = <S extends v.GenericSchema>(schema: S): v.SchemaWithFallback<S, v.InferOutput<S>> => v.fallback(schema, v.parse(schema, {}));
 
+const MessageStart = v.object({ message: orEmpty(v.object({ usage: Raw })) });
 const Block = orEmpty(v.object({ type: Text, text: Text, thinking: Text, signature: Text, id: Text, name: Text, data: Text, input: Raw }));
-const Delta = orEmpty(v.object({ type: Text, text: Text, partial_json: Text, thinking: Text, signature: Text }));
-const MessagesEvent = v.variant('type', [
-  v.object({ type: v.literal('message_start'), message: orEmpty(v.object({ usage: Raw })) }),
-  v.object({ type: v.literal('content_block_start'), index: Index, content_block: Block }),
-  v.object({ type: v.literal('content_block_delta'), index: Index, delta: Delta }),
-  v.object({ type: v.literal('content_block_stop'), index: Index }),
-  v.object({ type: v.literal('message_delta'), delta: orEmpty(v.object({ stop_reason: Text })), usage: Raw }),
-  v.object({ type: v.literal('message_stop') }),
-]);
-type BlockStart = v.InferOutput<typeof Block>;
-type BlockDelta = v.InferOutput<typeof Delta>;
+const BlockStart = v.object({ index: Index, content_block: Block });
+const BlockStop = v.object({ index: Index });
+const MessageDelta = v.object({ delta: orEmpty(v.object({ stop_reason: Text })), usage: Raw });
+/** content_block_delta by `delta.type`: text needs no block, the others add to the open block at `index`. */
+const TextDelta = v.object({ delta: v.object({ text: Text }) });
+const JsonDelta = v.object({ index: Index, delta: v.object({ partial_json: Text }) });
+const ThinkingDelta = v.object({ index: Index, delta: v.object({ thinking: Text }) });
+const SignatureDelta = v.object({ index: Index, delta: v.object({ signature: Text }) });
+type OpenedBlock = v.InferOutput<typeof Block>;
 
 interface OpenBlock {
-  start: BlockStart;
+  start: OpenedBlock;
   sawJson: boolean;
   thinking: string;
   signature: string;
@@ -50,19 +54,19 @@ export class MessagesWire implements WireReader {
 
   read(data: unknown): WireEvent[] {
     if (!isRecord(data)) return [{ kind: 'malformed', raw: String(data) }];
-    const parsed = v.safeParse(MessagesEvent, data);
-    if (!parsed.success) return [{ kind: 'keepAlive' }];
-    const p = parsed.output;
-    switch (p.type) {
-      case 'message_start':
-        return usageOf(p.message.usage);
-      case 'content_block_start':
-        return this.blockStart(p.index, p.content_block);
+    switch (data.type) {
       case 'content_block_delta':
-        return this.blockDelta(p.index, p.delta);
+        return this.blockDelta(data);
+      case 'content_block_start': {
+        const p = v.parse(BlockStart, data);
+        return this.blockStart(p.index, p.content_block);
+      }
       case 'content_block_stop':
-        return this.blockStop(p.index);
+        return this.blockStop(v.parse(BlockStop, data).index);
+      case 'message_start':
+        return usageOf(v.parse(MessageStart, data).message.usage);
       case 'message_delta': {
+        const p = v.parse(MessageDelta, data);
         const reason = p.delta.stop_reason;
         const events: WireEvent[] = reason ? [{ kind: 'finish', reason: STOP_REASONS[reason] ?? reason, wire: reason }] : [];
         return [...events, ...usageOf(p.usage)];
@@ -70,29 +74,39 @@ export class MessagesWire implements WireReader {
       case 'message_stop':
         return [{ kind: 'end' }];
     }
-  }
-
-  private blockStart(index: number, block: BlockStart): WireEvent[] {
-    this.blocks.set(index, { start: block, sawJson: false, thinking: block.thinking, signature: block.signature });
-    if (block.type === 'text') return [{ kind: 'text', text: block.text }];
-    if (block.type === 'thinking') return [{ kind: 'thinking', text: block.thinking }];
-    if (block.type === 'tool_use') return [{ kind: 'toolPart', key: String(index), id: block.id, name: block.name }];
     return [{ kind: 'keepAlive' }];
   }
 
-  private blockDelta(index: number, delta: BlockDelta): WireEvent[] {
-    const open = this.blocks.get(index);
-    if (delta.type === 'text_delta') return [{ kind: 'text', text: delta.text }];
-    if (!open) return [{ kind: 'keepAlive' }];
-    if (delta.type === 'input_json_delta') {
+  private blockStart(index: number, block: OpenedBlock): WireEvent[] {
+    this.blocks.set(index, { start: block, sawJson: false, thinking: block.thinking ?? '', signature: block.signature ?? '' });
+    if (block.type === 'text') return [{ kind: 'text', text: block.text ?? '' }];
+    if (block.type === 'thinking') return [{ kind: 'thinking', text: block.thinking ?? '' }];
+    if (block.type === 'tool_use') return [{ kind: 'toolPart', key: String(index), id: block.id ?? '', name: block.name ?? '' }];
+    return [{ kind: 'keepAlive' }];
+  }
+
+  private blockDelta(data: Record<string, unknown>): WireEvent[] {
+    const type = isRecord(data.delta) ? data.delta.type : undefined;
+    if (type === 'text_delta') return [{ kind: 'text', text: v.parse(TextDelta, data).delta.text ?? '' }];
+    if (type === 'input_json_delta') {
+      const p = v.parse(JsonDelta, data);
+      const open = this.blocks.get(p.index);
+      if (!open) return [{ kind: 'keepAlive' }];
       open.sawJson = true;
-      return [{ kind: 'toolPart', key: String(index), args: delta.partial_json }];
+      return [{ kind: 'toolPart', key: String(p.index), args: p.delta.partial_json ?? '' }];
     }
-    if (delta.type === 'thinking_delta') {
-      open.thinking += delta.thinking;
-      return [{ kind: 'thinking', text: delta.thinking }];
+    if (type === 'thinking_delta') {
+      const p = v.parse(ThinkingDelta, data);
+      const open = this.blocks.get(p.index);
+      if (!open) return [{ kind: 'keepAlive' }];
+      open.thinking += p.delta.thinking ?? '';
+      return [{ kind: 'thinking', text: p.delta.thinking ?? '' }];
     }
-    if (delta.type === 'signature_delta') open.signature += delta.signature;
+    if (type === 'signature_delta') {
+      const p = v.parse(SignatureDelta, data);
+      const open = this.blocks.get(p.index);
+      if (open) open.signature += p.delta.signature ?? '';
+    }
     return [{ kind: 'keepAlive' }];
   }
 
@@ -108,7 +122,7 @@ export class MessagesWire implements WireReader {
       return [{ kind: 'toolEnd', key: String(index), args: whole }];
     }
     if (type === 'thinking') return [{ kind: 'native', item: { type: 'thinking', thinking: open.thinking, signature: open.signature } }];
-    if (type === 'redacted_thinking') return [{ kind: 'native', item: { type: 'redacted_thinking', data: open.start.data } }];
+    if (type === 'redacted_thinking') return [{ kind: 'native', item: { type: 'redacted_thinking', data: open.start.data ?? '' } }];
     return [{ kind: 'keepAlive' }];
   }
 
