@@ -37,7 +37,7 @@ const Candidate = Optional(v.object({ content: Optional(v.object({ parts: Option
 const Chunk = v.object({
   responseId: Text,
   // Only the first candidate is read (the product never asks for more).
-  candidates: Optional(v.tuple([Candidate])),
+  candidates: Optional(v.array(Candidate)),
   usageMetadata: Raw,
   promptFeedback: Optional(v.object({ blockReason: Text })),
 });
