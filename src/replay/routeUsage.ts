@@ -7,7 +7,7 @@
 import { BreakpointCache, type MessagesPrompt } from '../cacheModel/breakpointCache';
 import { PrefixCacheModel } from '../cacheModel/prefixCache';
 import type { TrimPlan } from '../core/request/prepareRequest';
-import { anthropicUsage } from '../core/routes/messages/messagesUsage';
+import { anthropicUsage } from '../core/routes/messages/messagesStream';
 import { routeById } from '../core/routes/registry/registry';
 import { responsesUsage } from '../core/routes/responses/responsesReader';
 import type { RouteId } from '../core/routeId';

@@ -37,6 +37,23 @@ describe('the product apart from its tools', () => {
     assert.deepStrictEqual(await lint('src/bench/x.ts', "import { parseArgs } from '../replay/replayArgs';\nexport const p = parseArgs;\n"), []);
   });
 
+  it('shipped code may name the oracle SDKs\' types (import type) but never import a value from them', async () => {
+    const refused = (messages: string[]): boolean => messages.some((m) => m.startsWith('@typescript-eslint/no-restricted-imports:'));
+    const typeOnly = [
+      "import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';\nexport type B = MessageCreateParamsStreaming;\n",
+      "import type { Part } from '@google/genai';\nexport type P = Part;\n",
+    ];
+    const values = [
+      "import Anthropic from '@anthropic-ai/sdk';\nexport const a = Anthropic;\n",
+      "import { GoogleGenAI } from '@google/genai';\nexport const g = GoogleGenAI;\n",
+    ];
+    for (const file of ['src/core/routes/messages/x.ts', 'src/vscode/x.ts']) {
+      for (const code of typeOnly) assert.ok(!refused(await lint(file, code)), `${file}: ${code}`);
+      for (const code of values) assert.ok(refused(await lint(file, code)), `${file}: ${code}`);
+    }
+    assert.ok(!refused(await lint('src/test/x.ts', values[0])), 'the differential tests import the SDKs');
+  });
+
   it('the bundle holds only product code (its inputs, when it was built)', function () {
     const inputs = path.join(root, 'dist', 'extension.inputs.json');
     if (!fs.existsSync(inputs)) this.skip();

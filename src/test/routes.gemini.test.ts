@@ -1,10 +1,8 @@
 /** The Gemini route's body, schema reduction, tool names and stream reader (no HTTP: see routes.gemini.http.test.ts). */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
-import { geminiToolName, originalToolName } from '../core/routes/gemini/geminiToolNames';
-import { newGeminiReader } from '../core/routes/gemini/geminiStream';
-import { geminiUsage } from '../core/routes/gemini/geminiUsage';
+import { buildGeminiBody, geminiToolName, originalToolName } from '../core/routes/gemini/geminiBody';
+import { geminiUsage, newGeminiReader } from '../core/routes/gemini/geminiStream';
 import { routeById } from '../core/routes/registry/registry';
 import { NativeReplayMemory } from '../core/answer/nativeReplay';
 import type { BodyInput } from '../core/routes/route';

@@ -13,7 +13,7 @@ import type { Logger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
 import { accountUsage } from '../../core/request/accountUsage';
 import { planTrim } from '../../core/request/prepareRequest';
-import { anthropicUsage } from '../../core/routes/messages/messagesUsage';
+import { anthropicUsage } from '../../core/routes/messages/messagesStream';
 import { routeById } from '../../core/routes/registry/registry';
 import { Calibrations } from '../../core/trim/calibration';
 import { ConversationStates } from '../../core/trim/conversationState';

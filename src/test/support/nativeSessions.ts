@@ -1,10 +1,10 @@
 /** Agent sessions on a native route for tests: one tool call per answer, with the layout the route would record. */
 import { createHash } from 'crypto';
-import { signedCallItem } from '../../core/routes/gemini/geminiReplay';
 import { NativeReplayMemory, type AssistantLayout } from '../../core/answer/nativeReplay';
 import type { RouteId } from '../../core/routeId';
 import type { ChatMessage } from '../../core/types';
 import { filler } from './trimHarness';
+import { signedCallItem } from '../../core/routes/gemini/geminiBody';
 
 export type NativeRoute = Exclude<RouteId, 'chat'>;
 export interface Turn {

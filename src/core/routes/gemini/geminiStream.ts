@@ -1,21 +1,49 @@
 /**
- * Gemini `streamGenerateContent?alt=sse` chunks → neutral events (core/answer/wireEvent.ts). Translation only.
- * Each chunk is a GenerateContentResponse: `text` parts → text, `thought: true` parts → thinking, each
- * `functionCall` part → a whole call (Gemini sends calls whole), `usageMetadata` → usage (cumulative: the newest
- * replaces), `finishReason` → finish (Gemini has no separate end event). Call ids: Gemini's own when it sends one,
- * else synthesized (geminiCallIds.ts); a call's signature (and Gemini's id) is a native item placed right before it.
- * A signature can arrive alone on a later, empty part, so calls are passed on at the finish reason (or the end).
+ * The Gemini route's reader and usage. `streamGenerateContent?alt=sse` chunks → neutral events
+ * (core/answer/wireEvent.ts). Each chunk is a GenerateContentResponse, parsed once by a valibot schema (Chunk): a
+ * field of the wrong type reads as a missing one does. Translation only: `text` parts →
+ * text, `thought: true` parts → thinking, each `functionCall` part → a whole call (Gemini sends calls whole),
+ * `usageMetadata` → usage (cumulative: the newest replaces), `finishReason` → finish (Gemini has no separate end
+ * event). Call ids: Gemini's own when it sends one, else synthesized (synthesizedCallId); a call's signature (and
+ * Gemini's id) is a native item placed right before it. A signature can arrive alone on a later, empty part, so
+ * calls are passed on at the finish reason (or the end).
  */
+import * as v from 'valibot';
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
+import type { NormalizedUsage } from '../../types';
+import { countField, hasUsageField, usageReading, type RawUsage, type UsageParts, type UsageReading } from '../../usage/usage';
+import { hashId } from '../../util/hashId';
 import { isRecord } from '../../util/isRecord';
-import { filledString, stringField } from '../../util/jsonFields';
-import { synthesizedCallId } from './geminiCallIds';
-import { signedCallItem, type CallSignature } from './geminiReplay';
-import { originalToolName } from './geminiToolNames';
-import { readGeminiUsage } from './geminiUsage';
+import { originalToolName, signedCallItem, type CallSignature } from './geminiBody';
 
-type Payload = Record<string, unknown>;
+/**
+ * The schema reads only the fields the reader uses (each one listed costs time on every chunk). A field of the wrong
+ * type reads as absent (Optional), so the rest of the chunk is kept (docs/issues/012).
+ */
+const Optional = <S extends v.GenericSchema>(schema: S) => v.fallback(v.optional(schema), undefined);
+const Text = Optional(v.string());
+/** Kept as sent, unchecked: usage objects have their own reader (core/usage). */
+const Raw = Optional(v.custom<Record<string, unknown>>(isRecord));
+/** A part that is not an object reads as an empty one, which adds nothing. */
+const GeminiPart = v.fallback(v.object({
+  text: Text,
+  thought: Optional(v.boolean()),
+  thoughtSignature: Text,
+  // `args` as sent: arguments that are not an object are refused by the assembler, never run as `{}`.
+  functionCall: Optional(v.object({ name: Text, id: Text, args: v.optional(v.unknown()) })),
+}), {});
+const Candidate = Optional(v.object({ content: Optional(v.object({ parts: Optional(v.array(GeminiPart)) })), finishReason: Text }));
+const Chunk = v.object({
+  responseId: Text,
+  // Only the first candidate is read (the product never asks for more).
+  candidates: Optional(v.array(Candidate)),
+  usageMetadata: Raw,
+  promptFeedback: Optional(v.object({ blockReason: Text })),
+});
+type ReadPart = v.InferOutput<typeof GeminiPart>;
+type ReadFunctionCall = NonNullable<ReadPart['functionCall']>;
+
 interface ReadCall extends CallSignature {
   callId: string;
   name: string;
@@ -37,36 +65,34 @@ export class GeminiWire implements WireReader {
   read(data: unknown): WireEvent[] {
     if (!isRecord(data)) return [{ kind: 'malformed', raw: String(data) }];
     if (data.type === 'ping') return [{ kind: 'keepAlive' }];
-    if (typeof data.responseId === 'string' && !this.responseId) this.responseId = data.responseId;
+    const chunk = v.parse(Chunk, data);
+    if (chunk.responseId !== undefined && !this.responseId) this.responseId = chunk.responseId;
     const events: WireEvent[] = [];
-    const candidate = Array.isArray(data.candidates) && isRecord(data.candidates[0]) ? data.candidates[0] : undefined;
-    const parts = candidate && isRecord(candidate.content) && Array.isArray(candidate.content.parts) ? candidate.content.parts : [];
-    for (const part of parts) if (isRecord(part)) this.part(part, events);
-    if (isRecord(data.usageMetadata)) events.push({ kind: 'usage', raw: data.usageMetadata, read: readGeminiUsage, merge: 'replace' });
-    if (typeof candidate?.finishReason === 'string') this.finish(candidate.finishReason, events);
-    const blocked = isRecord(data.promptFeedback) ? data.promptFeedback.blockReason : undefined;
-    if (typeof blocked === 'string' && !candidate) this.finish(blocked, events, 'content_filter');
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) this.part(part, events);
+    if (chunk.usageMetadata) events.push({ kind: 'usage', raw: chunk.usageMetadata, read: readGeminiUsage, merge: 'replace' });
+    if (candidate?.finishReason !== undefined) this.finish(candidate.finishReason, events);
+    const blocked = chunk.promptFeedback?.blockReason;
+    if (blocked !== undefined && !candidate) this.finish(blocked, events, 'content_filter');
     return events.length > 0 ? events : [{ kind: 'keepAlive' }];
   }
 
-  private part(part: Payload, events: WireEvent[]): void {
-    const signature = filledString(part.thoughtSignature);
-    if (isRecord(part.functionCall)) return this.functionCall(part.functionCall, signature);
-    const text = stringField(part.text);
-    if (text) events.push({ kind: part.thought === true ? 'thinking' : 'text', text });
+  private part(part: ReadPart, events: WireEvent[]): void {
+    const signature = part.thoughtSignature || undefined;
+    if (part.functionCall) return this.functionCall(part.functionCall, signature);
+    if (part.text) events.push({ kind: part.thought === true ? 'thinking' : 'text', text: part.text });
     // A signature alone on a later, empty part belongs to the call it followed, if no call was signed yet.
     const last = this.held[this.held.length - 1];
-    if (signature && !text && last && !this.signed) {
+    if (signature && !part.text && last && !this.signed) {
       last.thoughtSignature = signature;
       this.signed = true;
     }
   }
 
-  private functionCall(call: Payload, signature: string | undefined): void {
-    const name = stringField(call.name);
-    // Arguments that are not an object are refused by the assembler, never run as `{}`.
+  private functionCall(call: ReadFunctionCall, signature: string | undefined): void {
     const args = call.args === undefined ? '' : typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
-    const geminiId = filledString(call.id);
+    const geminiId = call.id || undefined;
+    const name = call.name ?? '';
     const callId = geminiId ?? synthesizedCallId({ responseId: this.responseId, index: this.count++, name, args, signature });
     if (signature) this.signed = true;
     this.held.push({ callId, name: originalToolName(name), args, thoughtSignature: signature, geminiId });
@@ -98,3 +124,46 @@ export class GeminiWire implements WireReader {
 }
 
 export const newGeminiReader = (seed?: string): AnswerReader => new AnswerReader('gemini', new GeminiWire(), seed);
+
+/**
+ * Gemini often sends function calls without ids; VS Code needs one per call, and the same history must give the
+ * same bytes. The id is a hash of what identifies the call inside its answer — the response id, its position, name,
+ * arguments and signature — so it is unique per call (the response id differs per answer) and never changes
+ * afterwards (VS Code keeps it in the history; it is never recomputed).
+ */
+function synthesizedCallId(call: { responseId: string; index: number; name: string; args: string; signature?: string }): string {
+  const text = JSON.stringify([call.responseId, call.index, call.name, call.args, call.signature ?? '']);
+  return `call_gm_${hashId(text, 24)}`;
+}
+
+/**
+ * Gemini `usageMetadata` → NormalizedUsage (the route's usage conversion; the finishing rule is core/usage/usage.ts).
+ * `promptTokenCount` already includes `cachedContentTokenCount`; `toolUsePromptTokenCount` (tool-use prompt, e.g.
+ * search results) also sits in the context; thoughts are output. Each chunk carries the whole usage so far, so in
+ * a stream the newest replaces the older. Snake_case or camelCase (gateways in front of Gemini use either).
+ */
+export const GEMINI_USAGE_FIELDS = ['prompt_token_count', 'promptTokenCount', 'candidates_token_count', 'candidatesTokenCount',
+  'cached_content_token_count', 'cachedContentTokenCount', 'total_token_count', 'totalTokenCount',
+  'tool_use_prompt_token_count', 'toolUsePromptTokenCount', 'thoughts_token_count', 'thoughtsTokenCount'];
+
+export function geminiUsageParts(raw: RawUsage): UsageParts {
+  const either = (snake: string, camel: string): number => countField(raw, snake) || countField(raw, camel);
+  return {
+    shape: 'gemini',
+    contextTokens: either('prompt_token_count', 'promptTokenCount') + either('tool_use_prompt_token_count', 'toolUsePromptTokenCount'),
+    cachedTokens: either('cached_content_token_count', 'cachedContentTokenCount'),
+    cacheWriteTokens: 0,
+    // Thinking tokens are output too, but Gemini reports them apart from the candidates.
+    completionTokens: either('candidates_token_count', 'candidatesTokenCount') + either('thoughts_token_count', 'thoughtsTokenCount'),
+    reportedTotal: either('total_token_count', 'totalTokenCount'),
+  };
+}
+
+/** Gemini usage, or undefined for a record with none of its fields. */
+export function readGeminiUsage(raw: RawUsage): UsageReading | undefined {
+  return hasUsageField(raw, ...GEMINI_USAGE_FIELDS) ? usageReading(geminiUsageParts(raw)) : undefined;
+}
+
+export function geminiUsage(raw: unknown): NormalizedUsage | undefined {
+  return isRecord(raw) ? readGeminiUsage(raw)?.usage : undefined;
+}

@@ -5,11 +5,9 @@
  * (src/test/fifthRoute.test.ts adds a test route that way, nothing of it shipped).
  */
 import { buildChatBody, chatAttempt } from '../chat/chatBody';
-import { geminiAttempt } from '../gemini/geminiAttempt';
-import { buildGeminiBody } from '../gemini/geminiBody';
+import { buildGeminiBody, geminiAttempt } from '../gemini/geminiBody';
 import { newGeminiReader } from '../gemini/geminiStream';
-import { messagesAttempt } from '../messages/messagesAttempt';
-import { buildMessagesBody } from '../messages/messagesBody';
+import { buildMessagesBody, messagesAttempt } from '../messages/messagesBody';
 import { newMessagesReader } from '../messages/messagesStream';
 import { buildResponsesBody, responsesAttempt } from '../responses/responsesBody';
 import type { RouteId } from '../../routeId';
