@@ -144,8 +144,10 @@ export function routeNameUses(files: readonly string[], sources: Readonly<Record
   const routes = new Set<string>(ROUTE_IDS);
   const candidates = files.filter((file) => sources[file] !== undefined || /['"`](chat|responses|messages|gemini)['"`]/.test(fs.readFileSync(file, 'utf8')));
   if (!candidates.length) return [];
-  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, strict: true, noEmit: true, skipLibCheck: true, esModuleInterop: true, types: ['node'] };
+  // The product's own files only (no DOM, no @types, no packages): the types that say what a literal is are ours.
+  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], module: ts.ModuleKind.CommonJS, strict: true, noEmit: true, skipLibCheck: true, types: [] };
   const host = ts.createCompilerHost(options);
+  host.resolveModuleNames = (names, containing) => names.map((name) => (name.startsWith('.') ? ts.resolveModuleName(name, containing, options, host).resolvedModule : undefined));
   const readFile = host.readFile.bind(host);
   host.readFile = (file) => sources[file] ?? readFile(file);
   const fileExists = host.fileExists.bind(host);

@@ -4,13 +4,13 @@
  * a warning names the setting and the value actually used.
  */
 
-import type { EndpointCatalog } from '../models/modelData';
 import { validateModelOverrides, type ModelOverride } from '../models/modelOverrides';
 import type { AnthropicTtl, CacheLifetime, OpenAiRetention } from '../routes/cacheLifetime';
 import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
 import { defaultEndpoint, resolveEndpoints, type EndpointConfig } from './endpoints';
 import { resolveEditorSettings, type EditorSettings } from './editorSettings';
+import { type EndpointCatalog } from '../routeId';
 
 export const PRESET_URLS = {
   go: 'https://opencode.ai/zen/go/v1',

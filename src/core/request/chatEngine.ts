@@ -15,9 +15,6 @@ import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type Assistan
 import { routeById } from '../routes/registry/registry';
 import type { RouteId } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
-import { limitsOf, modelFacts, resolveEntry } from '../models/modelEntries';
-import type { ListedFields, ModelFacts } from '../models/modelTable';
-import type { RouteChoice } from '../routes/select/selectRoute';
 import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
@@ -48,6 +45,8 @@ import { OnceKeys } from '../util/onceKeys';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
 import { outsideText } from '../util/excerpt';
+import { limitsOf, modelFacts, resolveEntry } from '../models/modelTable';
+import { type ListedFields, type ModelFacts, type RouteChoice } from '../models/modelFacts';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';

@@ -32,9 +32,6 @@ const ROUTES: Readonly<Record<RouteId, Route>> = {
   gemini: { id: 'gemini', path: '/models', pathFor: geminiPath, headers: googleKeyHeaders, buildBody: buildGeminiBody, attempt: geminiAttempt, newReader: newGeminiReader },
 };
 
-/** The route of a model nothing else names (any OpenAI-compatible endpoint speaks it). */
-export const DEFAULT_ROUTE: RouteId = 'chat';
-
 export function routeById(id: RouteId): Route {
   return ROUTES[id];
 }
