@@ -81,7 +81,7 @@ export interface Settings {
   editor?: EditorSettings;
   /**
    * `opencode.imageDescription.model`: the model that describes images for a model without image input; '' (or
-   * absent) = a vision model of the same endpoint, `none` = never (the note stays). models/modelEntries.ts describingModel.
+   * absent) = a vision model of the same endpoint, `none` = never (the note stays). models/modelTable.ts describingModel.
    */
   imageDescriptionModel?: string;
   /** Cache lifetimes and warming; absent (tests' literal settings) means the defaults. */

@@ -11,7 +11,7 @@
  */
 import type { ModelCard, ModelData } from './modelData';
 import { bareId } from './modelTable';
-import { type EndpointCatalog } from '../routeId';
+import type { EndpointCatalog } from '../routeId';
 
 export interface IdReading {
   /** The family word: the id's first token without its digits (`qwen3.6` → `qwen`); empty when it has none. */

@@ -3,7 +3,7 @@
  * endpoint, per model id, what the model is. Produced only by fromModelsDev.ts, so both sources follow one rule.
  */
 import type { RouteId } from '../routeId';
-import { type ReasoningControl } from '../routes/select/reasoningControl';
+import type { ReasoningControl } from '../routes/select/reasoningControl';
 
 /** USD per 1M tokens. Cache prices are undefined when not published. */
 export interface PriceSet {

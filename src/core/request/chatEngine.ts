@@ -120,7 +120,7 @@ export class ChatEngine {
 
   /**
    * What the model table says of a model on this endpoint, with this engine's settings and what the endpoint taught
-   * it (learned limits): the one source of model facts for every request and for the picker (models/modelEntries.ts).
+   * it (learned limits): the one source of model facts for every request and for the picker (models/modelTable.ts).
    */
   factsFor(modelId: string, listed: ListedFields): ModelFacts {
     return modelFacts(modelId, listed, this.deps.settings(), this.learned.get(modelId));
