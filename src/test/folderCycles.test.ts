@@ -3,7 +3,9 @@
  * are the first level under src/core, each route's own folder (core/routes/<route>) counted apart, plus src/vscode.
  * Type-only imports count too: a cycle of types is a cycle of concepts.
  * The ratchets that held the mutual pairs and the one tangle while the one-way layout landed are gone: since
- * 2026-12-02 the folders form no cycle of any length, and a new one fails here.
+ * 2026-12-02 the folders form no cycle of any length, and a new one fails here. Route names (the RouteId strings)
+ * are written only where routes live — core/routes (route folders, the registry, route selection) and core/routeId.ts
+ * — and a route name used as a route anywhere else in core or vscode fails here with its file:line.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -79,7 +81,7 @@ describe('folders import one way', () => {
       "type Purpose = 'chat' | 'inline';",
       "const a: RouteId = 'gemini';",
       "const p: Purpose = 'chat';",
-      "declare const r: RouteId; if (r === 'messages') r.trim();",
+      "declare const r: RouteId; if (r === 'messages') r.trim(); switch (r) { case 'chat': break; }",
       "declare const o: { messages: string[] }; export type M = (typeof o)['messages'] | Omit<typeof o, 'messages'>;",
       "const labels = new Map([['chat', 'x'], ['responses', 'y']]);",
       "const keys = new Set(['messages', 'input']);",
@@ -88,7 +90,7 @@ describe('folders import one way', () => {
     ].join('\n');
     assert.deepStrictEqual(routeNameUses([SAMPLE], { [SAMPLE]: sample }), [
       "sample.ts:1 'chat'", "sample.ts:1 'responses'", "sample.ts:1 'messages'", "sample.ts:1 'gemini'",
-      "sample.ts:3 'gemini'", "sample.ts:5 'messages'", "sample.ts:7 'chat'", "sample.ts:7 'responses'", "sample.ts:9 'chat'", "sample.ts:9 'responses'",
+      "sample.ts:3 'gemini'", "sample.ts:5 'messages'", "sample.ts:5 'chat'", "sample.ts:7 'chat'", "sample.ts:7 'responses'", "sample.ts:9 'chat'", "sample.ts:9 'responses'",
     ]);
   });
 
@@ -141,63 +143,87 @@ const SAMPLE = path.join(SRC, 'sample.ts');
  * union of route names only (the RouteId type spelled out).
  */
 export function routeNameUses(files: readonly string[], sources: Readonly<Record<string, string>> = {}): string[] {
-  const routes = new Set<string>(ROUTE_IDS);
-  const candidates = files.filter((file) => sources[file] !== undefined || /['"`](chat|responses|messages|gemini)['"`]/.test(fs.readFileSync(file, 'utf8')));
+  const textOf = (file: string): string => sources[file] ?? fs.readFileSync(file, 'utf8');
+  const candidates = files.filter((file) => /['"`](chat|responses|messages|gemini)['"`]/.test(textOf(file)));
   if (!candidates.length) return [];
-  // The product's own files only (no DOM, no @types, no packages): the types that say what a literal is are ours.
-  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], module: ts.ModuleKind.CommonJS, strict: true, noEmit: true, skipLibCheck: true, types: [] };
-  const host = ts.createCompilerHost(options);
-  host.resolveModuleNames = (names, containing) => names.map((name) => (name.startsWith('.') ? ts.resolveModuleName(name, containing, options, host).resolvedModule : undefined));
-  const readFile = host.readFile.bind(host);
-  host.readFile = (file) => sources[file] ?? readFile(file);
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (file) => sources[file] !== undefined || fileExists(file);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) => (sources[file] !== undefined ? ts.createSourceFile(file, sources[file], language) : getSourceFile(file, language, ...rest));
-  const program = ts.createProgram(candidates, options, host);
+  const program = programOf(candidates, sources, textOf);
   const checker = program.getTypeChecker();
-  /** 'route' (holds every route id), 'other' (another literal vocabulary), or 'untyped' (string, unknown, none). */
-  const kindOf = (type: ts.Type | undefined): 'route' | 'other' | 'untyped' => {
-    const literals = (type?.isUnion() ? type.types : type ? [type] : []).filter((t) => t.isStringLiteral()).map((t) => (t as ts.StringLiteralType).value);
-    if (!literals.length) return 'untyped';
-    return ROUTE_IDS.every((id) => literals.includes(id)) ? 'route' : 'other';
-  };
   const found: { at: string; line: number; column: number; text: string }[] = [];
   for (const file of candidates) {
     const source = program.getSourceFile(file);
     if (!source) continue;
-    const untyped = new Map<ts.Node, ts.StringLiteralLike[]>();
+    const untypedByStatement = new Map<ts.Node, ts.StringLiteralLike[]>();
     const report = (node: ts.StringLiteralLike): void => {
       const { line, character } = source.getLineAndCharacterOfPosition(node.getStart());
       found.push({ at: path.relative(SRC, file).split(path.sep).join('/'), line: line + 1, column: character, text: node.text });
     };
     const visit = (node: ts.Node): void => {
-      if (ts.isStringLiteralLike(node) && routes.has(node.text)) classify(node);
+      if (ts.isStringLiteralLike(node) && ROUTE_NAMES.has(node.text)) {
+        const use = routeUseOf(node, checker);
+        if (use === 'route') report(node);
+        if (use === 'untyped') untypedByStatement.set(statementOf(node), [...(untypedByStatement.get(statementOf(node)) ?? []), node]);
+      }
       ts.forEachChild(node, visit);
     };
-    const classify = (node: ts.StringLiteralLike): void => {
-      const parent = node.parent;
-      if (ts.isLiteralTypeNode(parent)) {
-        const union = parent.parent;
-        const members = ts.isUnionTypeNode(union) ? union.types.filter((t) => !(t.kind === ts.SyntaxKind.UndefinedKeyword || (ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword))) : [];
-        if (members.length && members.every((t) => ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) && routes.has(t.literal.text))) report(node);
-        return;
-      }
-      if (ts.isElementAccessExpression(parent) && parent.argumentExpression === node) return;
-      if (ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent) || ts.isExternalModuleReference(parent)) return;
-      let kind = kindOf(checker.getContextualType(node));
-      if (ts.isBinaryExpression(parent) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken].includes(parent.operatorToken.kind)) {
-        kind = kindOf(checker.getTypeAtLocation(parent.left === node ? parent.right : parent.left));
-      } else if (ts.isCaseClause(parent)) kind = kindOf(checker.getTypeAtLocation(parent.parent.parent.expression));
-      if (kind === 'route') report(node);
-      if (kind !== 'untyped') return;
-      let statement: ts.Node = node;
-      while (statement.parent && !ts.isSourceFile(statement.parent) && !ts.isBlock(statement.parent) && !ts.isCaseOrDefaultClause(statement.parent) && !ts.isClassLike(statement.parent)) statement = statement.parent;
-      untyped.set(statement, [...(untyped.get(statement) ?? []), node]);
-    };
     visit(source);
-    for (const nodes of untyped.values()) if (new Set(nodes.map((n) => n.text)).size > 1) nodes.forEach(report);
+    for (const nodes of untypedByStatement.values()) if (new Set(nodes.map((n) => n.text)).size > 1) nodes.forEach(report);
   }
   found.sort((a, b) => a.at.localeCompare(b.at) || a.line - b.line || a.column - b.column);
   return found.map((f) => `${f.at}:${f.line} '${f.text}'`);
+}
+
+const ROUTE_NAMES = new Set<string>(ROUTE_IDS);
+const EQUALITY = [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken];
+
+/**
+ * The files and what they import, one step deep (where the types that say what their literals are are declared),
+ * checked as the product's own code only: no DOM, no @types, no packages. Deeper imports are left unresolved (any).
+ */
+function programOf(candidates: readonly string[], sources: Readonly<Record<string, string>>, textOf: (file: string) => string): ts.Program {
+  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], module: ts.ModuleKind.CommonJS, strict: true, noEmit: true, skipLibCheck: true, types: [] };
+  const host = ts.createCompilerHost(options);
+  const resolve = (name: string, containing: string) => (name.startsWith('.') ? ts.resolveModuleName(name, containing, options, host).resolvedModule : undefined);
+  const near = new Set(candidates);
+  for (const file of candidates) {
+    for (const match of textOf(file).matchAll(/from '(\.[^']+)'/g)) {
+      const target = resolve(match[1], file)?.resolvedFileName;
+      if (target) near.add(target);
+    }
+  }
+  host.resolveModuleNames = (names, containing) => names.map((name) => {
+    const module = resolve(name, containing);
+    return module && near.has(module.resolvedFileName) ? module : undefined;
+  });
+  const { fileExists, getSourceFile } = host;
+  host.fileExists = (file) => sources[file] !== undefined || fileExists(file);
+  host.getSourceFile = (file, language, ...rest) => (sources[file] !== undefined ? ts.createSourceFile(file, sources[file], language) : getSourceFile(file, language, ...rest));
+  return ts.createProgram([...near], options, host);
+}
+
+/** What a type says of a literal in it: a route (it holds every route id), another vocabulary, or nothing (string, unknown). */
+function kindOf(type: ts.Type | undefined): 'route' | 'other' | 'untyped' {
+  const literals = (type?.isUnion() ? type.types : type ? [type] : []).filter((t) => t.isStringLiteral()).map((t) => (t as ts.StringLiteralType).value);
+  if (!literals.length) return 'untyped';
+  return ROUTE_IDS.every((id) => literals.includes(id)) ? 'route' : 'other';
+}
+
+/** A route-name literal: used as a route, as something else (a key, another vocabulary), or untyped. */
+function routeUseOf(node: ts.StringLiteralLike, checker: ts.TypeChecker): 'route' | 'other' | 'untyped' {
+  const parent = node.parent;
+  if (ts.isLiteralTypeNode(parent)) {
+    // A route only in a union of route names (undefined and null aside): RouteId spelled out.
+    const members = ts.isUnionTypeNode(parent.parent) ? parent.parent.types.filter((t) => t.kind !== ts.SyntaxKind.UndefinedKeyword && !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword)) : [];
+    return members.every((t) => ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) && ROUTE_NAMES.has(t.literal.text)) && members.length ? 'route' : 'other';
+  }
+  if ((ts.isElementAccessExpression(parent) && parent.argumentExpression === node) || ts.isImportDeclaration(parent) || ts.isExportDeclaration(parent) || ts.isExternalModuleReference(parent)) return 'other';
+  if (ts.isBinaryExpression(parent) && EQUALITY.includes(parent.operatorToken.kind)) return kindOf(checker.getTypeAtLocation(parent.left === node ? parent.right : parent.left));
+  if (ts.isCaseClause(parent)) return kindOf(checker.getTypeAtLocation(parent.parent.parent.expression));
+  return kindOf(checker.getContextualType(node));
+}
+
+/** The statement (or class member) a node is part of. */
+function statementOf(node: ts.Node): ts.Node {
+  let at = node;
+  while (at.parent && !ts.isSourceFile(at.parent) && !ts.isBlock(at.parent) && !ts.isCaseOrDefaultClause(at.parent) && !ts.isClassLike(at.parent)) at = at.parent;
+  return at;
 }
