@@ -2,6 +2,7 @@
  * The neutral chat model shared by the core. The VS Code adapter maps VS Code's message and part classes
  * onto these plain shapes, so everything under src/core runs without VS Code.
  */
+import type { RouteId } from './routeId';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
@@ -78,7 +79,7 @@ export interface ModelEntry extends ModelLimits {
   toolCalling: boolean;
   imageInput: boolean;
   /** The wire API the endpoint's `/models` states for it (`api`), when it does: the route, without probing. */
-  api?: 'chat' | 'responses' | 'messages' | 'gemini';
+  api?: RouteId;
   /** Where the limits came from, for the log. */
   limitSource: 'endpoint' | 'bundled' | 'learned' | 'estimated' | 'fallback' | 'setting' | 'unknown';
 }

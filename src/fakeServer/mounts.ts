@@ -5,8 +5,8 @@
  * keeps the fake's own catalogue with its limit fields.
  */
 import { SNAPSHOT } from '../core/models/data/snapshot';
-import type { EndpointCatalog } from '../core/models/modelData';
 import type { FakeModel } from './types';
+import { type EndpointCatalog } from '../core/routeId';
 
 const MOUNTS: readonly { prefix: string; catalog: EndpointCatalog }[] = [
   { prefix: '/zen/go/v1', catalog: 'go' },

@@ -1,8 +1,6 @@
 /** Thinking effort → request fields on every route, and the picker's configurationSchema. */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { CONTROLS } from '../core/models/reasoningControl';
-import { type EffortSubject } from '../core/models/reasoningControl';
 import { effortFields, mergeEffort } from '../core/routes/effort';
 import { allCards, cardOf } from './support/modelCards';
 import { effortConfigurationSchema, EFFORT_PROPERTY } from '../core/routes/effortPicker';
@@ -11,6 +9,7 @@ import { buildResponsesBody } from '../core/routes/responses/responsesBody';
 import { buildMessagesBody } from '../core/routes/messages/messagesBody';
 import type { BodyInput } from '../core/routes/route';
 import { runs } from './support/propertyRuns';
+import { CONTROLS, type EffortSubject } from '../core/routes/select/reasoningControl';
 
 const entry = cardOf;
 const input = (modelId: string, extra: Partial<BodyInput> = {}): BodyInput => ({ modelId, messages: [{ role: 'user', content: 'hi' }], tools: [], sessionId: 's', ...extra });

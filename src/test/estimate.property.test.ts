@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { readId } from '../core/models/estimate';
 import type { ModelCard, ModelData } from '../core/models/modelData';
 import { MODEL_TABLE, ModelTable } from '../core/models/modelTable';
-import type { EffortLevel } from '../core/models/reasoningControl';
 import { runs } from './support/propertyRuns';
+import { type EffortLevel } from '../core/routes/select/reasoningControl';
 
 const FAMILIES = ['gpt', 'claude', 'gemini', 'glm', 'kimi', 'nova', 'orca'];
 const VARIANTS = ['mini', 'pro', 'flash', 'codex', 'max', 'opus', 'haiku', 'free'];

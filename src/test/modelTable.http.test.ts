@@ -6,13 +6,13 @@
  */
 import * as assert from 'assert';
 import { SNAPSHOT } from '../core/models/data/snapshot';
-import { resolveEntry } from '../core/models/modelEntries';
 import { parseModelList } from '../core/models/parseModelList';
 import { fetchModelList } from '../core/request/chatTransport';
 import { setHostVersion, userAgent } from '../core/request/clientOptions';
 import type { ChatMessage, StreamEvent } from '../core/types';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { resolveEntry } from '../core/models/modelTable';
 
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 10_000 };
 const TOOLS = [{ name: 'read', description: 'read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];

@@ -3,14 +3,13 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import fc from 'fast-check';
 import { SNAPSHOT } from '../core/models/data/snapshot';
-import { familyOf, isFreeTierId } from '../core/models/familyRule';
-import { fromModelsDev, MAX_MODELS_PER_PROVIDER, reasoningControlOf } from '../core/models/fromModelsDev';
-import { offered, resolveEntry } from '../core/models/modelEntries';
+import { fromModelsDev, MAX_MODELS_PER_PROVIDER } from '../core/models/fromModelsDev';
 import type { ModelCard, ModelData } from '../core/models/modelData';
-import { MODEL_TABLE, ModelTable, pricesFor, type ModelQuery } from '../core/models/modelTable';
-import { CONTROLS } from '../core/models/reasoningControl';
+import { MODEL_TABLE, ModelTable, pricesFor, familyOf, isFreeTierId, offered, resolveEntry } from '../core/models/modelTable';
 import { ROUTE_IDS, type RouteId } from '../core/routeId';
 import { SAVED_COPY, SNAPSHOT_FILE, snapshotSource } from '../tools/snapshotUpdate';
+import { reasoningControlOf, CONTROLS } from '../core/routes/select/reasoningControl';
+import { type ModelQuery } from '../core/models/modelFacts';
 
 const data = (zen: Record<string, ModelCard>, go: Record<string, ModelCard> = {}, date = '2027-01-01'): ModelData => ({ date, source: 'test', zen, go });
 

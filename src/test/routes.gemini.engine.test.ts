@@ -5,10 +5,10 @@
  */
 import * as assert from 'assert';
 import type { ChatMessage, StreamEvent } from '../core/types';
-import { selectRoute } from '../core/routes/select/selectRoute';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import { standInCount } from '../core/routes/gemini/geminiBody';
+import { selectRoute } from '../core/models/modelTable';
 
 /** selectRoute's choice without its per-route rule (a function), for comparing. */
 const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {

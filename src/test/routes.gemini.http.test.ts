@@ -4,7 +4,6 @@ import { APIError } from 'openai';
 import { NativeReplayMemory } from '../core/answer/nativeReplay';
 import { effortFields, mergeEffort } from '../core/routes/effort';
 import { buildGeminiBody } from '../core/routes/gemini/geminiBody';
-import type { EffortSubject } from '../core/models/reasoningControl';
 import { classifyOpenCodeError } from '../core/routes/select/openCodeErrors';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage } from '../core/wire/wireTypes';
@@ -12,6 +11,7 @@ import type { FaultSpec } from '../fakeServer';
 import { useFakeServer } from './support/suiteHooks';
 import { askRoute, rejection } from './support/routeClient';
 import { callsOf, lastUsage, textOf } from './support/routeHarness';
+import { type EffortSubject } from '../core/routes/select/reasoningControl';
 
 const MODEL = 'fake-native-gemini';
 const SYSTEM = 'You are a careful assistant. '.repeat(200);

@@ -1,7 +1,6 @@
 /** Every route over real HTTP against the fake OpenCode server, using the route modules directly. */
 import * as assert from 'assert';
 import { APIError } from 'openai';
-import { nextRoute } from '../core/routes/select/selectRoute';
 import { classifyOpenCodeError } from '../core/routes/select/openCodeErrors';
 import { NativeReplayMemory } from '../core/answer/nativeReplay';
 import type { RouteId } from '../core/routeId';
@@ -10,6 +9,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { useFakeServer } from './support/suiteHooks';
 import { askRoute, rejection } from './support/routeClient';
 import { callsOf, lastUsage, textOf } from './support/routeHarness';
+import { nextRoute } from '../core/models/modelTable';
 
 const MODEL: Record<RouteId, string> = { chat: 'fake-large', responses: 'fake-responses', messages: 'fake-messages', gemini: 'fake-native-gemini' };
 const NATIVE: RouteId[] = ['responses', 'messages'];

@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import { buildCommitPrompt, cleanCommitMessage, summarizedNote, RECENT_SUBJECTS } from '../core/commit/commitPrompt';
 import type { InlineEngine } from '../core/inline/inlineRequest';
-import type { ListedFields } from '../core/models/modelTable';
 import { pickModelFor, type PickableModels } from './modelPick';
 import type { SettingsReader } from './settingsReader';
 import { outsideText } from '../core/util/excerpt';
+import { type ListedFields } from '../core/models/modelFacts';
 
 export const COMMIT_COMMAND = 'opencode.generateCommitMessage';
 

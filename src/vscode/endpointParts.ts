@@ -6,15 +6,15 @@
 import type * as vscode from 'vscode';
 import { enabledEndpoints, endpointSettings, fromPickId, pickId, type EndpointConfig } from '../core/config/endpoints';
 import type { Settings } from '../core/config/settings';
-import type { EndpointCatalog } from '../core/models/modelData';
 import type { ChatEngine } from '../core/request/chatEngine';
-import { describingModel, listedFields, offered } from '../core/models/modelEntries';
 import { pricesFor } from '../core/cost/prices';
 import type { DescribingModel } from '../core/request/describeImages';
-import type { ListedFields } from '../core/models/modelTable';
 import type { ChatMessage, ModelEntry } from '../core/types';
 import type { KeyTarget } from './apiKey';
 import type { ModelList } from './modelList';
+import { type EndpointCatalog } from '../core/routeId';
+import { describingModel, listedFields, offered } from '../core/models/modelTable';
+import { type ListedFields } from '../core/models/modelFacts';
 
 export interface EndpointPart {
   /** The endpoint as the settings say now. */

@@ -12,8 +12,8 @@ import { inlineLogLine } from '../core/inline/inlineLog';
 import { offersInline } from '../core/inline/inlineWhere';
 import { requestSuggestion, type InlineEngine } from '../core/inline/inlineRequest';
 import { InlineScheduler, REAL_TIMERS, type Timers } from '../core/inline/inlineScheduler';
-import type { ListedFields } from '../core/models/modelTable';
 import type { SettingsReader } from './settingsReader';
+import { type ListedFields } from '../core/models/modelFacts';
 
 const MAX_NEIGHBOURS = 4;
 

@@ -7,13 +7,13 @@
  */
 import type * as vscode from 'vscode';
 import type { Settings } from '../core/config/settings';
-import type { ModelFacts } from '../core/models/modelTable';
 import type { Prices } from '../core/models/modelData';
 import { MODEL_TABLE } from '../core/models/modelTable';
 import { effortConfigurationSchema } from '../core/routes/effortPicker';
 import { computeBudget } from '../core/trim/budget';
 import type { ModelEntry, ModelLimits } from '../core/types';
 import type { ListFailure } from '../core/models/listFailure';
+import { type ModelFacts } from '../core/models/modelFacts';
 
 /** Reported when a model's window is unknown and the fallback is off: a conservative, common size. */
 const NOMINAL_UNKNOWN_WINDOW = 128_000;

@@ -4,17 +4,17 @@
  */
 import * as vscode from 'vscode';
 import { catalogOf, isLoopbackUrl } from '../core/config/endpoint';
-import { dataEntries } from '../core/models/modelEntries';
 import { parseModelList } from '../core/models/parseModelList';
 import { fetchModelList, type Endpoint } from '../core/request/chatTransport';
 import type { ModelEntry } from '../core/types';
-import type { EndpointCatalog } from '../core/models/modelData';
 import { PersistedStore } from '../core/state/persisted';
 import { validModelList, type CachedModelList } from '../core/models/cachedModelList';
 import { errorDetail } from '../core/request/userFacingError';
 import { redact, redactUrl } from '../core/util/redact';
 import { classifyListFailure, type ListFailure } from '../core/models/listFailure';
 import { outsideList } from '../core/util/excerpt';
+import { dataEntries } from '../core/models/modelTable';
+import { type EndpointCatalog } from '../core/routeId';
 
 const STALE_AFTER_MS = 30 * 60 * 1000;
 

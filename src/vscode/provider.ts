@@ -10,10 +10,10 @@ import { describeModel } from './modelInfo';
 import { carriesImages, describerOf, type EndpointPart, type EndpointRegistry } from './endpointParts';
 import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
-import { limitsOf, listedFields, offered } from '../core/models/modelEntries';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
 import { isSideRequest } from '../core/request/sideRequest';
+import { limitsOf, listedFields, offered } from '../core/models/modelTable';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();

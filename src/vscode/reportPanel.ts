@@ -10,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { QuotaService } from '../core/quota/quotaService';
 import { pricesFor } from '../core/cost/prices';
-import type { EndpointCatalog } from '../core/models/modelData';
 import { reportDataOf, whatIfOf, whatIfSettings, type ReportData } from '../core/report/reportData';
 import { DEFAULT_CACHED_PRICE } from '../core/report/totals';
 import { basisKey, catchUp, ConversationFigures, type TrackedReplay } from '../core/report/reportFigures';
@@ -23,6 +22,7 @@ import { listRecordings, readRecordingFile, type RecordingFile } from './recordi
 import { pickItems } from './reportList';
 import type { ConversationIndex } from '../core/report/conversationIndex';
 import type { SettingsReader } from './settingsReader';
+import { type EndpointCatalog } from '../core/routeId';
 
 /** Report ids of conversations read from a recording: this prefix and the file's path. */
 const RECORDED = 'recorded:';

@@ -1,6 +1,6 @@
 /** Facts about the endpoint URL that decide whether a key is needed and whether to warn. */
-import type { EndpointCatalog } from '../models/modelData';
 import { redactUrl } from '../util/redact';
+import { type EndpointCatalog } from '../routeId';
 
 export function isLoopbackUrl(baseUrl: string): boolean {
   try {

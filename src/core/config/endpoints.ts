@@ -4,12 +4,12 @@
  * endpoint by URL. A model's identity is endpoint + id: the default endpoint's models keep their bare ids (picks made
  * before several endpoints existed still work), another endpoint's are `<endpoint id>/<model id>`.
  */
-import type { EndpointCatalog } from '../models/modelData';
 import { outsideText } from '../util/excerpt';
 import { redact } from '../util/redact';
 import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
 import type { Settings } from './settings';
+import { type EndpointCatalog } from '../routeId';
 
 export interface EndpointConfig {
   /** Short and stable: the key's name in secret storage, the prefix of its models' ids, the scope of its saved state. */

@@ -4,13 +4,13 @@
  * a warning names the setting and the value actually used.
  */
 
-import type { EndpointCatalog } from '../models/modelData';
 import { validateModelOverrides, type ModelOverride } from '../models/modelOverrides';
 import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
 import { defaultEndpoint, resolveEndpoints, type EndpointConfig } from './endpoints';
 import { resolveEditorSettings, type EditorSettings } from './editorSettings';
 import { type AnthropicTtl, type CacheLifetime, type OpenAiRetention } from '../routes/requestParts';
+import { type EndpointCatalog } from '../routeId';
 
 export const PRESET_URLS = {
   go: 'https://opencode.ai/zen/go/v1',
@@ -81,7 +81,7 @@ export interface Settings {
   editor?: EditorSettings;
   /**
    * `opencode.imageDescription.model`: the model that describes images for a model without image input; '' (or
-   * absent) = a vision model of the same endpoint, `none` = never (the note stays). models/modelEntries.ts describingModel.
+   * absent) = a vision model of the same endpoint, `none` = never (the note stays). models/modelTable.ts describingModel.
    */
   imageDescriptionModel?: string;
   /** Cache lifetimes and warming; absent (tests' literal settings) means the defaults. */

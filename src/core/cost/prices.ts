@@ -2,8 +2,8 @@
  * What a model's tokens cost: one price table per model, looked up through `pricesFor` alone, so the source of the
  * prices (the one model table: live models.dev data, else the bundled snapshot) is named in one place.
  */
-import type { EndpointCatalog } from '../models/modelData';
 import { MODEL_TABLE } from '../models/modelTable';
+import { type EndpointCatalog } from '../routeId';
 
 /** input, output, cache read, cache write: USD per million tokens (a cache price may be unlisted). */
 export type PriceTuple = [number, number, number?, number?];

@@ -4,10 +4,10 @@
  * what the `[inline]` line reports.
  */
 import type { ChatEngine } from '../request/chatEngine';
-import type { ListedFields } from '../models/modelTable';
 import type { NormalizedUsage } from '../types';
 import { cleanSuggestion } from './inlineAnswer';
 import type { InlinePrompt } from './inlinePrompt';
+import { type ListedFields } from '../models/modelFacts';
 
 export type InlineEngine = Pick<ChatEngine, 'run'>;
 

@@ -9,8 +9,9 @@
  * max output, reasoning and its effort levels, temperature quirk), never prices, free tier or status. Pure; the
  * reading of each data set is kept per data object.
  */
-import { bareId } from './familyRule';
-import type { EndpointCatalog, ModelCard, ModelData } from './modelData';
+import type { ModelCard, ModelData } from './modelData';
+import { bareId } from './modelTable';
+import type { EndpointCatalog } from '../routeId';
 
 export interface IdReading {
   /** The family word: the id's first token without its digits (`qwen3.6` → `qwen`); empty when it has none. */

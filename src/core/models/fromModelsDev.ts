@@ -4,17 +4,19 @@
  * call it, so an offline user and an online one read the same facts the same way. Defensive: a malformed model is
  * left out with a reason, never guessed; a provider missing altogether makes the whole answer invalid.
  *
- * The route comes from the model's `provider.npm` (OpenCode's own client picks its SDK package by it: the OpenAI
- * package speaks Responses, the Anthropic one Messages, the Google one Gemini), else the provider's npm (the
- * OpenAI-compatible package: Chat Completions). Reasoning controls come from `reasoning_options` (docs/effort.md).
+ * The route comes from the model's `provider.npm`, else its `provider.shape`, else the provider's npm (which route
+ * each names: routes/select/routeRules.ts). Reasoning controls come from `reasoning_options`, mapped to the route's
+ * control (routes/select/reasoningControl.ts, docs/effort.md).
  */
-import { isRouteId, type RouteId } from '../routeId';
+import { isRouteId, type RouteId, type EndpointCatalog } from '../routeId';
 import { isRecord } from '../util/isRecord';
 import { isNonNegative, recordField } from '../util/jsonFields';
-import { isFreeTierId } from './familyRule';
+import { isFreeTierId } from './modelTable';
+import { DEFAULT_ROUTE, routeOfNpm, routeOfShape } from '../routes/select/routeRules';
+import { ROUTE_TRAITS } from '../routes/select/routeTraits';
 import { clampedTokenLimit } from '../util/tokenLimit';
-import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, PriceSet, Prices } from './modelData';
-import { CONTROLS, EFFORT_LEVELS, type EffortLevel, type ReasoningControl } from './reasoningControl';
+import type { ModelCard, ModelData, ModelStatus, PriceSet, Prices } from './modelData';
+import { reasoningControlOf } from '../routes/select/reasoningControl';
 
 export const PROVIDER_OF: Readonly<Record<EndpointCatalog, string>> = { zen: 'opencode', go: 'opencode-go' };
 /** More models than any provider has listed by far: an answer beyond this is not the catalogue. */
@@ -22,13 +24,6 @@ export const MAX_MODELS_PER_PROVIDER = 2_000;
 const MAX_PRICE = 100_000;
 const ID = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 const RELEASE_DATE = /^\d{4}-\d{2}(?:-\d{2})?$/;
-
-const NPM_ROUTES: Readonly<Record<string, RouteId>> = {
-  '@ai-sdk/openai': 'responses',
-  '@ai-sdk/anthropic': 'messages',
-  '@ai-sdk/google': 'gemini',
-  '@ai-sdk/openai-compatible': 'chat',
-};
 
 export interface Converted {
   data?: ModelData;
@@ -45,7 +40,7 @@ export function fromModelsDev(raw: unknown, date: string, source: string): Conve
     if (!isRecord(provider) || !isRecord(provider.models)) return { problems: [`provider "${PROVIDER_OF[catalog]}" is missing or has no models`] };
     const entries = Object.entries(provider.models);
     if (entries.length > MAX_MODELS_PER_PROVIDER) return { problems: [`provider "${PROVIDER_OF[catalog]}" lists ${entries.length} models (more than ${MAX_MODELS_PER_PROVIDER})`] };
-    const defaultRoute = routeOfNpm(provider.npm) ?? 'chat';
+    const defaultRoute = routeOfNpm(provider.npm) ?? DEFAULT_ROUTE;
     for (const [id, model] of entries) {
       const card = ID.test(id) && isRecord(model) ? cardOf(id, model, defaultRoute) : undefined;
       if (card) out[catalog][id] = card;
@@ -56,14 +51,9 @@ export function fromModelsDev(raw: unknown, date: string, source: string): Conve
   return { data: { date, source, zen: out.zen, go: out.go }, problems };
 }
 
-function routeOfNpm(npm: unknown): RouteId | undefined {
-  return typeof npm === 'string' ? NPM_ROUTES[npm] : undefined;
-}
-
 function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteId): ModelCard | undefined {
   const provider = recordField(model.provider);
-  const shape = provider.shape === 'responses' ? 'responses' : provider.shape === 'completions' ? 'chat' : undefined;
-  const route = routeOfNpm(provider.npm) ?? shape ?? defaultRoute;
+  const route = routeOfNpm(provider.npm) ?? routeOfShape(provider.shape) ?? defaultRoute;
   if (!isRouteId(route)) return undefined;
   const limit = recordField(model.limit);
   const contextWindow = tokens(limit.context);
@@ -80,7 +70,7 @@ function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteI
   if (input) card.imageInput = input.includes('image');
   const reasoningControl = model.reasoning === true ? reasoningControlOf(route, model.reasoning_options) : undefined;
   if (reasoningControl) card.reasoningControl = reasoningControl;
-  if (route === 'chat' && (model.interleaved === true || (isRecord(model.interleaved) && model.interleaved.field === 'reasoning_content'))) card.echoReasoningContent = true;
+  if (ROUTE_TRAITS[route].echoesReasoningContent && (model.interleaved === true || (isRecord(model.interleaved) && model.interleaved.field === 'reasoning_content'))) card.echoReasoningContent = true;
   if (model.temperature === false) card.noTemperature = true;
   const prices = pricesOf(model.cost);
   if (prices) card.prices = prices;
@@ -135,37 +125,4 @@ function isFree(id: string, prices: Prices | undefined): boolean {
 function statusOf(status: unknown): ModelStatus | undefined {
   if (status === 'deprecated') return 'deprecated';
   return status === 'alpha' || status === 'beta' ? 'preview' : undefined;
-}
-
-/**
- * `reasoning_options` → the control our route speaks and the levels to offer. `effort` values are levels as such;
- * `toggle` adds off/on (or just off beside effort levels); `budget_tokens` is a budget control. Levels a control
- * cannot express are dropped, so a card never offers what the request cannot carry.
- */
-export function reasoningControlOf(route: RouteId, options: unknown): ReasoningControl {
-  const list = Array.isArray(options) ? options.filter(isRecord) : [];
-  const effort = list.find((o) => o.type === 'effort');
-  const values = Array.isArray(effort?.values) ? effort.values.filter((v): v is EffortLevel => EFFORT_LEVELS.includes(v as EffortLevel)) : [];
-  const toggle = list.some((o) => o.type === 'toggle');
-  const budget = list.find((o) => o.type === 'budget_tokens');
-  const maxBudget = tokens(budget?.max);
-  const pick = (control: ReasoningControl['control'], levels: EffortLevel[], withBudget = false): ReasoningControl => {
-    const allowed = CONTROLS[control].levels;
-    const out: ReasoningControl = { control, levels: [...new Set(levels)].filter((l) => allowed.includes(l)) };
-    if (withBudget && maxBudget !== undefined) out.maxBudget = maxBudget;
-    return out;
-  };
-  switch (route) {
-    case 'responses':
-      return pick('responses-effort', values);
-    case 'gemini':
-      return values.length || !budget ? pick('gemini-level', values) : pick('gemini-budget', ['off', 'low', 'medium', 'high', 'max'], true);
-    case 'messages':
-      if (values.length) return pick('anthropic-adaptive', values);
-      if (budget) return pick('anthropic-budget', ['off', 'low', 'medium', 'high'], true);
-      return pick('thinking-toggle', toggle ? ['off', 'on'] : []);
-    case 'chat':
-      if (values.length) return pick('reasoning_effort', toggle ? ['off', ...values] : values);
-      return toggle ? pick('thinking-toggle', ['off', 'on']) : pick('reasoning_effort', []);
-  }
 }

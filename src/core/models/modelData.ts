@@ -3,11 +3,7 @@
  * endpoint, per model id, what the model is. Produced only by fromModelsDev.ts, so both sources follow one rule.
  */
 import type { RouteId } from '../routeId';
-import type { ReasoningControl } from './reasoningControl';
-
-/** The OpenCode endpoints with published model data. A custom endpoint has none of its own. */
-export type EndpointCatalog = 'zen' | 'go';
-export const ENDPOINT_CATALOGS: readonly EndpointCatalog[] = ['zen', 'go'];
+import type { ReasoningControl } from '../routes/select/reasoningControl';
 
 /** USD per 1M tokens. Cache prices are undefined when not published. */
 export interface PriceSet {

@@ -5,8 +5,8 @@
  * never disables the others.
  */
 import { isRecord } from '../util/isRecord';
-import { EFFORT_LEVELS, type EffortLevel } from './reasoningControl';
 import { isRouteId, ROUTE_IDS, type RouteId } from '../routeId';
+import { EFFORT_LEVELS, type EffortLevel } from '../routes/select/reasoningControl';
 
 export interface ModelOverride {
   api?: RouteId;

@@ -11,87 +11,21 @@
  * `/models` fields (a proxy in front of Zen still finds Zen's windows), and never for the first route (an Ollama
  * `qwen3` is chat, not Zen's Messages); there the family rule picks the route only after a wrong-format refusal,
  * and no estimate is made (a local `qwen3` is not Zen's). The input limit is the data's (or the estimate's), below a
- * ceiling learned from refusals while the data does not explain them (learnedLimits.ts). One matching rule
- * (familyRule.bareId). Pure apart from the live data it holds.
+ * ceiling learned from refusals while the data does not explain them (learnedLimits.ts). One matching rule (bareId);
+ * the family rule's table and each route's traits are route selection's (routes/select). Also the table's answers
+ * as the picker's and the engine's entries, and the route choice. Pure apart from the live data it holds; its
+ * types are modelFacts.ts.
  */
-import type { ModelOverride } from './modelOverrides';
-import type { EffortSubject } from './reasoningControl';
-import type { RouteId } from '../routeId';
+import type { RouteId, EndpointCatalog } from '../routeId';
+import { ROUTE_IDS } from '../routeId';
 import { SNAPSHOT } from './data/snapshot';
 import { estimateFor, type Estimate } from './estimate';
-import { bareId, familyOf, isFreeTierId } from './familyRule';
 import { learnedInputLimit, type LearnedLimit } from './learnedLimits';
-import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, Prices } from './modelData';
-import type { ReasoningControl } from './reasoningControl';
-
-export type FactSource = 'setting' | 'learned' | 'live' | 'snapshot' | 'family' | 'endpoint' | 'estimate' | 'fallback' | 'default' | 'unknown';
-
-/** What the endpoint's own `/models` entry said (parseModelList.ts). */
-export interface ListedFields {
-  name?: string;
-  contextWindow?: number;
-  maxOutputTokens?: number;
-  imageInput?: boolean;
-  toolCalling?: boolean;
-  /** The route the endpoint states for the model. */
-  api?: RouteId;
-}
-
-export interface ModelQuery {
-  modelId: string;
-  /** The endpoint's OpenCode catalogue; undefined for a custom endpoint. */
-  catalog?: EndpointCatalog;
-  override?: ModelOverride;
-  learnedRoute?: RouteId;
-  /** What the endpoint's refusals taught (learnedLimits.ts): a window it named (learnedWins), an input ceiling. */
-  learned?: LearnedLimit;
-  listed?: ListedFields;
-  /** `opencode.contextLimitFallback` (0: none). */
-  fallbackWindow?: number;
-}
-
-export interface ModelFacts {
-  id: string;
-  name: string;
-  route: RouteId;
-  routeSource: FactSource;
-  contextWindow?: number;
-  windowSource: FactSource;
-  /** The most prompt tokens it takes, when below the window: the data's (models.dev `limit.input`) or a learned ceiling. */
-  inputLimit?: number;
-  inputSource?: FactSource;
-  maxOutputTokens?: number;
-  imageInput: boolean;
-  toolCalling: boolean;
-  /** The card's reasoning control, when its route is the route taken (a control exists on its own route only). */
-  reasoningControl?: ReasoningControl;
-  /**
-   * The levels the picker offers: the card on the route taken, else the model's card on its own route (on a custom
-   * endpoint the first refusal moves the request there; sendBody applies a level only on the card's route).
-   */
-  offeredControl?: ReasoningControl;
-  /** The model reasons on `route`: Responses asks for encrypted reasoning, Gemini for thoughts. */
-  reasons: boolean;
-  /** The same rule for another route (a switch rebuilds the body for it). */
-  reasonsOn: (route: RouteId) => boolean;
-  echoReasoningContent: boolean;
-  noTemperature: boolean;
-  prices?: Prices;
-  free: boolean;
-  status?: ModelStatus;
-  /** Where the card came from, if any ("live", "snapshot"). */
-  cardSource?: 'live' | 'snapshot';
-  /** The date of the data the card came from. */
-  dataDate?: string;
-  /** No data lists the id: these facts stand in from the newest model of its family on the endpoint (estimate.ts). */
-  estimatedFrom?: string;
-}
-
-/** What shapes a request body on one route (effort fields, per-family quirks: core/request/sendBody.ts). */
-export interface RouteCard extends EffortSubject {
-  echoReasoningContent: boolean;
-  noTemperature: boolean;
-}
+import type { ModelCard, ModelData, Prices } from './modelData';
+import type { DescribingCandidate, FactSource, ListedFields, ModelFacts, ModelQuery, ModelSettings, RouteCard, RouteChoice, RouteQuery } from './modelFacts';
+import type { ModelEntry, ModelLimits } from '../types';
+import { DEFAULT_ROUTE, FAMILIES, type Family } from '../routes/select/routeRules';
+import { ROUTE_TRAITS } from '../routes/select/routeTraits';
 
 interface FoundCard {
   card: ModelCard;
@@ -177,7 +111,7 @@ export class ModelTable {
     const reasonsOn = (on: RouteId): boolean => {
       const reasons = cardReasons ?? familyReasons;
       // Every Gemini model served reasons; elsewhere only a model known to reason asks for its reasoning.
-      return on === 'gemini' ? reasons !== false : reasons === true;
+      return ROUTE_TRAITS[on].reasonsUnlessTold ? reasons !== false : reasons === true;
     };
     return {
       id: modelId,
@@ -218,12 +152,12 @@ function routeOf(query: ModelQuery, found: FoundCard | undefined, familyRoute: R
   if (query.learnedRoute) return [query.learnedRoute, 'learned'];
   // A custom endpoint: the route its /models states, else chat first; a wrong-format refusal then lets the family
   // rule choose (nextRoute). On Go or Zen the model data knows better than a gateway's list.
-  if (!query.catalog) return query.listed?.api ? [query.listed.api, 'endpoint'] : ['chat', 'default'];
+  if (!query.catalog) return query.listed?.api ? [query.listed.api, 'endpoint'] : [DEFAULT_ROUTE, 'default'];
   if (found) return [found.card.route, found.source];
   if (query.listed?.api) return [query.listed.api, 'endpoint'];
   if (familyRoute) return [familyRoute, 'family'];
   if (estimatedRoute) return [estimatedRoute, 'estimate'];
-  return ['chat', 'default'];
+  return [DEFAULT_ROUTE, 'default'];
 }
 
 function windowOf(query: ModelQuery, found: FoundCard | undefined, estimated: Estimate | undefined): [number | undefined, FactSource] {
@@ -263,4 +197,92 @@ export const MODEL_TABLE = new ModelTable();
 /** The price lookup for the cost feature: USD per 1M tokens, or undefined. */
 export function pricesFor(modelId: string, catalog: EndpointCatalog | undefined): Prices | undefined {
   return MODEL_TABLE.pricesFor(modelId, catalog);
+}
+
+/** The family an id belongs to (routeRules.ts). `catalog` undefined (a custom endpoint): the first row whatever its endpoints. */
+export function familyOf(modelId: string, catalog: EndpointCatalog | undefined): Family | undefined {
+  const id = bareId(modelId);
+  return FAMILIES.find((family) => id.startsWith(family.prefix) && (!catalog || family.catalogs.includes(catalog)));
+}
+
+/** OpenCode's free-tier ids end in `-free`. */
+export function isFreeTierId(modelId: string): boolean {
+  return bareId(modelId).endsWith('-free');
+}
+
+/** The one id-matching rule: lowercase, without a `provider/` prefix (`opencode/claude-opus-4-7`). */
+export function bareId(modelId: string): string {
+  return modelId.toLowerCase().replace(/^.*\//, '');
+}
+
+/** A model's route (the table's lookup: setting, learned, model data, family rule, else DEFAULT_ROUTE). */
+export function selectRoute(query: RouteQuery, table: ModelTable = MODEL_TABLE): RouteChoice {
+  const facts = table.lookup({ modelId: query.modelId, catalog: query.catalog, override: query.override, learnedRoute: query.learned, listed: query.listed });
+  return { route: facts.route, source: facts.routeSource, reasons: facts.reasons, reasonsOn: facts.reasonsOn };
+}
+
+/**
+ * After "not supported for format F" on `failed`: the route to try next, never one already tried — the model data's
+ * route (on a custom endpoint Zen's, then Go's), the family rule (this endpoint's, then any), then the rest in a
+ * fixed order. On a custom endpoint the first refusal so reaches the family's route (Gemini after one, not three).
+ */
+export function nextRoute(modelId: string, failed: RouteId, tried: readonly RouteId[], catalog?: EndpointCatalog, table: ModelTable = MODEL_TABLE): RouteId | undefined {
+  const excluded = new Set<RouteId>([failed, ...tried]);
+  const candidates = [table.card(modelId, catalog)?.card.route, table.card(modelId, undefined)?.card.route, familyOf(modelId, catalog)?.route, familyOf(modelId, undefined)?.route, ...ROUTE_IDS];
+  return candidates.find((route): route is RouteId => route !== undefined && !excluded.has(route));
+}
+
+const LIMIT_SOURCES: Partial<Record<FactSource, ModelEntry['limitSource']>> = { setting: 'setting', learned: 'learned', live: 'bundled', snapshot: 'bundled', endpoint: 'endpoint', estimate: 'estimated', fallback: 'fallback' };
+
+/** Before the endpoint has listed anything (no key yet): the ids the data lists for its catalogue. */
+export function dataEntries(catalog: EndpointCatalog | undefined, table: ModelTable = MODEL_TABLE): ModelEntry[] {
+  if (!catalog) return [];
+  return table.ids(catalog).map((id) => ({ id, name: id, toolCalling: true, imageInput: false, limitSource: 'unknown' }));
+}
+
+/** What the endpoint's own `/models` entry said, as the table's listed fields (an image flag it did not set is unknown). */
+export function listedFields(listed: Partial<ModelEntry> | ListedFields): ListedFields {
+  return { name: listed.name, contextWindow: listed.contextWindow, maxOutputTokens: listed.maxOutputTokens, toolCalling: listed.toolCalling, imageInput: listed.imageInput || undefined, ...(listed.api ? { api: listed.api } : {}) };
+}
+
+/** The facts of one model on an endpoint: the table's lookup with the endpoint's settings and what its engine learned. */
+export function modelFacts(modelId: string, listed: ListedFields, settings: Pick<ModelSettings, 'catalog' | 'models'>, learned?: LearnedLimit, table: ModelTable = MODEL_TABLE): ModelFacts {
+  return table.lookup({ modelId, catalog: settings.catalog, override: settings.models?.[modelId], listed: listedFields(listed), learned });
+}
+
+/** The limits a request is trimmed to, from the facts. */
+export function limitsOf(facts: ModelFacts): ModelLimits {
+  const limits: ModelLimits = { contextWindow: facts.contextWindow, maxOutputTokens: facts.maxOutputTokens };
+  if (facts.inputLimit !== undefined) limits.inputLimit = facts.inputLimit;
+  if (facts.windowSource === 'estimate' && facts.estimatedFrom) limits.estimatedFrom = facts.estimatedFrom;
+  return limits;
+}
+
+/** A listed model with what the table knows: the entry the engine trims for and the picker describes. */
+export function resolveEntry(listed: ModelEntry, settings: Pick<ModelSettings, 'catalog' | 'models'>, table: ModelTable = MODEL_TABLE, learned?: LearnedLimit): { entry: ModelEntry; facts: ModelFacts } {
+  const facts = modelFacts(listed.id, listed, settings, learned, table);
+  const entry: ModelEntry = { id: listed.id, name: facts.name, ...limitsOf(facts), toolCalling: facts.toolCalling, imageInput: facts.imageInput, limitSource: LIMIT_SOURCES[facts.windowSource] ?? 'unknown' };
+  return { entry, facts };
+}
+
+/** The picker hides free-tier models unless opencode.showFreeModels is on (OpenCode refuses them to other clients). */
+export function offered(facts: ModelFacts, settings: Pick<ModelSettings, 'showFreeModels'>): boolean {
+  return !facts.free || settings.showFreeModels === true;
+}
+
+/**
+ * Which model describes images for a model without image input (docs/editor.md "Images for text-only models"):
+ * `opencode.imageDescription.model` when set (`none`: no model, the note stays); else a vision model of the same
+ * endpoint, from the model table's facts of what it lists: the cheapest by input price (unpriced ones after the
+ * priced), then by id, so the choice is the same on every request while the list is.
+ */
+export const NO_DESCRIBING_MODEL = 'none';
+
+export function describingModel(setting: string | undefined, candidates: readonly DescribingCandidate[]): string | undefined {
+  const chosen = setting?.trim() ?? '';
+  if (chosen.toLowerCase() === NO_DESCRIBING_MODEL) return undefined;
+  if (chosen) return chosen;
+  const vision = candidates.filter((c) => c.imageInput);
+  vision.sort((a, b) => (a.inputPrice ?? Infinity) - (b.inputPrice ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return vision[0]?.id;
 }

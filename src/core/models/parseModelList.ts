@@ -4,6 +4,7 @@
  * wins (clamped to the one bound, util/tokenLimit.ts), else the field stays unknown. What the model data knows is added at lookup time (modelTable.ts), so newer
  * data applies without listing again. Duplicate ids are dropped and the list is sorted so the picker is stable.
  */
+import { isRouteId } from '../routeId';
 import type { ModelEntry } from '../types';
 import { isRecord } from '../util/isRecord';
 import { filledString } from '../util/jsonFields';
@@ -39,7 +40,7 @@ function toModelEntry(raw: Record<string, unknown> & { id: string }): ModelEntry
 /** The wire API an entry states (`api`, or `wire_api`), when it is one of the routes. */
 function statedApi(raw: Record<string, unknown>): Pick<ModelEntry, 'api'> {
   const value = raw.api ?? raw.wire_api;
-  return value === 'chat' || value === 'responses' || value === 'messages' || value === 'gemini' ? { api: value } : {};
+  return isRouteId(value) ? { api: value } : {};
 }
 
 function readCapability(raw: Record<string, unknown>, names: string[]): boolean | undefined {

@@ -8,6 +8,7 @@ import type { Quota } from '../quota/goUsage';
 import { quotaLines, quotaWarning } from '../quota/quotaText';
 import { formatUsd } from '../cost/requestCost';
 import type { ConversationLog, RequestRecord } from './requestLog';
+import { ROUTE_TRAITS } from '../routes/select/routeTraits';
 
 export interface StatusView {
   text: string;
@@ -52,12 +53,7 @@ export function shortModelName(modelId: string): string {
   return short.length > 24 ? `${short.slice(0, 23)}…` : short;
 }
 
-const ROUTE_LABELS = new Map([
-  ['chat', 'chat (/chat/completions)'],
-  ['responses', 'responses (/responses)'],
-  ['messages', 'messages (/messages)'],
-  ['gemini', 'gemini (:streamGenerateContent)'],
-]);
+const ROUTE_LABELS = new Map<string, string>(Object.entries(ROUTE_TRAITS).map(([route, traits]) => [route, traits.label]));
 
 /** A route name for the tooltip and the report: the known four by name, anything else only its safe characters. */
 export function routeLabel(route: string): string {

@@ -15,9 +15,6 @@ import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type Assistan
 import { routeById } from '../routes/registry/registry';
 import type { RouteId } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
-import { limitsOf, modelFacts, resolveEntry } from '../models/modelEntries';
-import type { ListedFields, ModelFacts } from '../models/modelTable';
-import type { RouteChoice } from '../routes/select/selectRoute';
 import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
@@ -48,6 +45,8 @@ import { cancelledError, isContextLengthError, missingKeyError, toUserFacingErro
 import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
 import { outsideText } from '../util/excerpt';
 import { longLivedWrites } from '../routes/requestParts';
+import { limitsOf, modelFacts, resolveEntry } from '../models/modelTable';
+import { type ListedFields, type ModelFacts, type RouteChoice } from '../models/modelFacts';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';
@@ -121,7 +120,7 @@ export class ChatEngine {
 
   /**
    * What the model table says of a model on this endpoint, with this engine's settings and what the endpoint taught
-   * it (learned limits): the one source of model facts for every request and for the picker (models/modelEntries.ts).
+   * it (learned limits): the one source of model facts for every request and for the picker (models/modelTable.ts).
    */
   factsFor(modelId: string, listed: ListedFields): ModelFacts {
     return modelFacts(modelId, listed, this.deps.settings(), this.learned.get(modelId));

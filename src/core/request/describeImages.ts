@@ -15,11 +15,11 @@ import type { RequestCost } from '../cost/requestCost';
 import type { SentImage } from '../images/fitImage';
 import { boundedDescription, describedImageText, describedToolImageText, IMAGE_DESCRIPTION_BOUNDS, imageKey, type ImageDescription, type ImageDescriptions } from '../images/imageDescriptions';
 import type { Logger } from '../log';
-import type { ListedFields } from '../models/modelTable';
 import type { ChatMessage, ChatPart, StreamEvent } from '../types';
 import type { ChatRequest } from './prepareRequest';
 import { BoundedMap } from '../util/boundedMap';
 import { cancelledError } from './userFacingError';
+import { type ListedFields } from '../models/modelFacts';
 
 /** At most this many images are described for one request (sequentially); the rest stay notes until a later one. */
 export const MAX_DESCRIBED_PER_REQUEST = 8;

@@ -8,12 +8,12 @@ import type { Logger } from '../log';
 import type { SentRecord } from '../replay/sentRecord';
 import type { KeyValueStore } from '../state/persisted';
 import type { SizeMemo } from '../trim/messageSize';
-import type { ListedFields } from '../models/modelTable';
 import type { NormalizedUsage, StreamEvent } from '../types';
 import type { Endpoint } from './chatTransport';
 import type { ChatRequest, PreparedRequest } from './prepareRequest';
 import type { DescribeTally } from './describeImages';
 import type { RouteRegistry } from '../routes/registry/registry';
+import { type ListedFields } from '../models/modelFacts';
 
 export interface EngineDeps {
   log: Logger;

@@ -25,12 +25,13 @@ import { historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import { fixedPartError, fixedPartOverBudget, measureFixedPart } from './fixedPartFit';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { recordedNativeOf, type NativeSizeMap } from '../trim/nativeSizes';
-import { DEFAULT_ROUTE, routeById } from '../routes/registry/registry';
+import { routeById } from '../routes/registry/registry';
 import { layoutLookup, type NativeReplay } from '../answer/nativeReplay';
 import type { RouteId } from '../routeId';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
 import type { DescribingModel } from './describeImages';
+import { DEFAULT_ROUTE } from '../routes/select/routeRules';
 
 export interface ChatRequest {
   /** What the request is for (purpose.ts): decides which after-request hooks it feeds. */

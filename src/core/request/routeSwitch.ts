@@ -12,10 +12,11 @@ import { routeById } from '../routes/registry/registry';
 import type { RouteId } from '../routeId';
 import type { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { routeSwitchLine } from '../routes/select/routeLog';
-import { nextRoute, selectRoute, type RouteChoice } from '../routes/select/selectRoute';
 import { openCodeErrorOf } from './openCodeError';
 import { bodyFor, type PreparedRequest } from './prepareRequest';
 import { outsideText } from '../util/excerpt';
+import { nextRoute, selectRoute } from '../models/modelTable';
+import { type RouteChoice } from '../models/modelFacts';
 
 /** One refused route on the way to the one that answered. */
 export interface RouteSwitch {

@@ -7,14 +7,14 @@
  * after the trim: the same model and choice give the same bytes every turn. Pure.
  */
 import type { Settings } from '../config/settings';
-import type { EndpointCatalog } from '../models/modelData';
-import { MODEL_TABLE, type RouteCard } from '../models/modelTable';
-import { EFFORT_LEVELS } from '../models/reasoningControl';
+import { MODEL_TABLE } from '../models/modelTable';
 import { effortFields, mergeEffort, type EffortChoice } from '../routes/effort';
-import type { RouteId } from '../routeId';
+import { type RouteId, type EndpointCatalog } from '../routeId';
 import { routeById } from '../routes/registry/registry';
 import type { PreparedRequest } from './prepareRequest';
 import { withoutParams } from './refusedParams';
+import { type RouteCard } from '../models/modelFacts';
+import { EFFORT_LEVELS } from '../routes/select/reasoningControl';
 
 export interface SendShape {
   modelId: string;

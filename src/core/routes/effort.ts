@@ -5,7 +5,7 @@
  * model does not offer returns undefined (the caller drops it and logs why).
  */
 import { isRecord } from '../util/isRecord';
-import type { EffortLevel, EffortSubject } from '../models/reasoningControl';
+import { type EffortLevel, type EffortSubject } from './select/reasoningControl';
 
 export type EffortChoice = EffortLevel | 'default';
 type Patch = Record<string, unknown>;

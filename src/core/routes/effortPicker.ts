@@ -1,11 +1,10 @@
+import { type EffortLevel, type EffortSubject } from './select/reasoningControl';
 /**
  * The model picker's thinking option for one model: the `configurationSchema` VS Code shows next to the model
  * (an enum with labels), a pure function of the catalogue entry. Undefined for models without levels to offer.
  * The adapter passes it on the model's LanguageModelChatInformation and reads the chosen value back
  * from the request's model configuration; `opencode.models["<id>"].reasoningEffort` is the settings fallback.
  */
-import type { EffortLevel } from '../models/reasoningControl';
-import type { EffortSubject } from '../models/reasoningControl';
 
 export const EFFORT_PROPERTY = 'reasoningEffort';
 

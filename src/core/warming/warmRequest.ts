@@ -5,7 +5,6 @@
  */
 import { pricesFor } from '../cost/prices';
 import { requestCost } from '../cost/requestCost';
-import type { EndpointCatalog } from '../models/modelData';
 import type { Endpoint } from '../request/chatTransport';
 import { streamRoute } from '../request/routeTransport';
 import { routeById } from '../routes/registry/registry';
@@ -13,6 +12,7 @@ import { newRequestId } from '../session/sessionId';
 import type { NormalizedUsage } from '../types';
 import type { WarmOutcome, WarmTarget } from './cacheWarmer';
 import { longLivedWrites } from '../routes/requestParts';
+import { type EndpointCatalog } from '../routeId';
 
 const NO_USAGE: NormalizedUsage = { shape: 'none', contextTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, totalTokens: 0 };
 

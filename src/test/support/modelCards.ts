@@ -1,8 +1,9 @@
 /** The snapshot's cards as the request rules see them (modelTable.cardOn), for tests over the whole lineup. */
 import * as assert from 'assert';
 import { SNAPSHOT } from '../../core/models/data/snapshot';
-import type { EndpointCatalog } from '../../core/models/modelData';
-import { MODEL_TABLE, type RouteCard } from '../../core/models/modelTable';
+import { MODEL_TABLE } from '../../core/models/modelTable';
+import { type EndpointCatalog } from '../../core/routeId';
+import { type RouteCard } from '../../core/models/modelFacts';
 
 /** One model's card on its own route; fails the test when the snapshot does not list it. */
 export function cardOf(catalog: EndpointCatalog, id: string): RouteCard {

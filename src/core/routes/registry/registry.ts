@@ -33,9 +33,6 @@ const SHIPPED: Readonly<Record<RouteId, Route>> = {
   gemini: { id: 'gemini', path: '/models', pathFor: geminiPath, headers: googleKeyHeaders, buildBody: buildGeminiBody, attempt: geminiAttempt, newReader: newGeminiReader },
 };
 
-/** The route of a model nothing else names (any OpenAI-compatible endpoint speaks it). */
-export const DEFAULT_ROUTE: RouteId = 'chat';
-
 export const SHIPPED_ROUTES: RouteRegistry = new Map(Object.entries(SHIPPED));
 
 /** The route with that id in the registry (the shipped one by default). */
