@@ -10,7 +10,6 @@ import { fromModelsDev } from '../core/models/fromModelsDev';
 import { limitsOf } from '../core/models/modelEntries';
 import { ModelTable } from '../core/models/modelTable';
 import { isOverflowing } from '../core/overflow/overflow';
-import { planTrim } from '../core/request/prepareRequest';
 import { computeBudget } from '../core/trim/budget';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -19,6 +18,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { reportedSizes } from '../vscode/modelInfo';
 import { runs } from './support/propertyRuns';
 import { filler } from './support/trimHarness';
+import { planTrim } from '../core/trim/planTrim';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 

@@ -13,7 +13,7 @@ import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { limitsOf, listedFields, offered } from '../core/models/modelEntries';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
-import { isSideRequest } from '../core/request/sideRequest';
+import { isSideRequest } from '../core/request/purpose';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();

@@ -15,7 +15,6 @@ import { CACHE_RULES, type CacheRule } from '../../core/cost/cacheRules';
 import { pricesFor, type ModelPrices } from '../../core/cost/prices';
 import { requestCost } from '../../core/cost/requestCost';
 import type { Logger } from '../../core/log';
-import { planTrim } from '../../core/request/prepareRequest';
 import type { AnthropicTtl } from '../../core/routes/cacheLifetime';
 import { routeById } from '../../core/routes/registry/registry';
 import { ConversationStates } from '../../core/trim/conversationState';
@@ -30,6 +29,7 @@ import type { RegimeSpec } from '../sessions/regimes';
 import { generateSession, requestAt } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
 import { drawPauses } from './pauseDistribution';
+import { planTrim } from '../../core/trim/planTrim';
 
 /** Warming requests per pause (the setting's default). */
 export const BENCH_WARM_MAX = 3;

@@ -21,7 +21,6 @@ import type { ModelCard } from '../../core/models/modelData';
 import { limitsOf } from '../../core/models/modelEntries';
 import { ModelTable } from '../../core/models/modelTable';
 import { accountUsage } from '../../core/request/accountUsage';
-import { planTrim, type TrimPlan } from '../../core/request/prepareRequest';
 import { Calibrations } from '../../core/trim/calibration';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
@@ -30,6 +29,7 @@ import { PromptBlocks } from '../cache/promptBlocks';
 import { regimeById, type RegimeSpec } from '../sessions/regimes';
 import { generateSession, requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
+import { planTrim, type TrimPlan } from '../../core/trim/planTrim';
 
 export interface RefusalRegimeSpec {
   title: string;
