@@ -176,10 +176,10 @@ export async function* streamRoute(endpoint: Endpoint, options: RouteSendOptions
     for await (const result of resultsOf(response, reader, options.apiKey)) {
       if (result.error && !end.finished) throw new APIError(undefined, redactedError(result.error, options.apiKey), undefined, response.headers);
       yield result;
-      const answer = reader.result();
-      const wait = end.note({ progress: result.progress, finishReason: !!answer.finishReason, usage: !!answer.usage, end: result.end });
+      const ending = reader.ending();
+      const wait = end.note({ progress: result.progress, finishReason: ending.finishReason, usage: ending.usage, end: result.end });
       // After the end marker, only the cost frame is worth waiting for.
-      if (answer.sawEnd && answer.cost !== undefined) return;
+      if (ending.sawEnd && ending.cost) return;
       if (wait !== undefined) idle.arm(wait);
     }
   } catch (error) {
