@@ -84,7 +84,7 @@ describe('reasoning passed back on Chat Completions without knowing the model (r
   });
 });
 
-describe('which 400s refuse reasoning_content (refusedParams.ts)', () => {
+describe('which 400s refuse reasoning_content (sendBody.ts)', () => {
   // As the extension's client reads an error: the body under `error`, else the whole body (chatTransport.ts).
   const apiError = (status: number, body: Record<string, unknown>) => new APIError(status, ('error' in body ? body.error : body) as object, undefined, new Headers());
 

@@ -1,5 +1,5 @@
 /**
- * Redirects over real HTTP (core/request/clientOptions.ts, "Redirects"): two loopback servers, the endpoint answering 307 with a
+ * Redirects over real HTTP (core/request/chatTransport.ts, "Redirects"): two loopback servers, the endpoint answering 307 with a
  * Location on the other one. On every route (chat, responses, messages, gemini) and the model list, the other
  * server receives nothing — no key, no body — and the request fails with an error naming which URL redirected
  * where. A redirect inside the base URL is still followed, with the body and the key, a bounded number of times.

@@ -1,5 +1,5 @@
 /**
- * One request end to end, without VS Code: prepare (convert, trim) → attempt (streamAnswer.ts) → retry or
+ * One request end to end, without VS Code: prepare (convert, trim) → attempt (routeTransport.ts streamAnswer) → retry or
  * not (retryPolicy.ts) → account (usage, overflow, calibration). What outlives a request (size memo, calibrations,
  * learned windows, trim states, reasoning, layouts, routes, refused parameters, session claims) is loaded and saved
  * by EngineMemory (engineMemory.ts). One context is resolved per request at its start (RunScope: the settings
@@ -63,9 +63,9 @@ export class ChatEngine extends EngineMemory {
     return modelFacts(modelId, listed, settings, this.learned.get(modelId));
   }
 
-  /** A listed model as the picker and a request see it (the same lookup as factsFor). */
-  resolve(listed: ModelEntry): { entry: ModelEntry; facts: ModelFacts } {
-    return resolveEntry(listed, this.deps.settings(), undefined, this.learned.get(listed.id));
+  /** A listed model as the picker and a request see it (the same lookup as factsFor); `settings`: a snapshot the caller already holds. */
+  resolve(listed: ModelEntry, settings: Settings = this.deps.settings()): { entry: ModelEntry; facts: ModelFacts } {
+    return resolveEntry(listed, settings, undefined, this.learned.get(listed.id));
   }
 
   /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
@@ -200,7 +200,7 @@ export class ChatEngine extends EngineMemory {
     return { sleep, random: Math.random, ...this.deps.timing };
   }
 
-  /** What learning a model's limits works with (limitLearning.ts). */
+  /** What learning a model's limits works with (accountUsage.ts). */
   private get limitLearning(): LimitLearning {
     return { learned: this.learned, states: this.states, log: this.deps.log, save: () => this.writer.changed(STORE_KEYS.learned, () => this.learned.toJSON()), changed: () => this.deps.onLimitsChanged?.() };
   }
@@ -235,7 +235,7 @@ export class ChatEngine extends EngineMemory {
     );
     const { answer } = tried;
     // Usage that arrived before a failure (a break after only thinking, an empty answer) is accounted too.
-    const cost = answer.usage ? this.account(modelId, sent, answer.usage, { trusted: !answer.usageAnomaly, reportedUsd: answer.cost, longCacheWrites: longLivedWrites(body) }) : undefined;
+    const cost = answer.usage ? this.account(settings, modelId, sent, answer.usage, { trusted: !answer.usageAnomaly, reportedUsd: answer.cost, longCacheWrites: longLivedWrites(body) }) : undefined;
     if (tried.error !== undefined) return { error: tried.error, shown: tried.shown };
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
@@ -264,9 +264,11 @@ export class ChatEngine extends EngineMemory {
    * `trusted`: the usage record was consistent (calibration learns only from such records); `reportedUsd`:
    * OpenCode's cost frame; `longCacheWrites`: the body that was sent asked for 1-hour cache writes.
    */
-  private account(modelId: string, sent: SentAttempt, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): RequestCost | undefined {
+  private account(settings: Settings, modelId: string, sent: SentAttempt, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): RequestCost | undefined {
     const { prepared } = sent;
-    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites, purpose: prepared.purpose });
+    // Priced from the request's own settings snapshot (its endpoint's catalogue), not the settings read again.
+    const accounting: AccountingState = { ...this.accounting, prices: (id) => pricesFor(id, settings.catalog) };
+    const result = accountUsage(accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites, purpose: prepared.purpose });
     if (how.trusted) learnAnswered(this.limitLearning, modelId, usage.contextTokens);
     if (result.calibrated) this.writer.changed(STORE_KEYS.calibrations, () => this.calibrations.toJSON());
     this.writer.changed(STORE_KEYS.states, () => this.states.toJSON());

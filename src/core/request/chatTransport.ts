@@ -42,7 +42,7 @@ class EndpointClient extends OpenAI {
 const clients = new BoundedMap<string, OpenAI>(4);
 
 /**
- * One SDK client per endpoint and key. Built with options that ignore the environment (clientOptions.ts):
+ * One SDK client per endpoint and key. Built with options that ignore the environment (below):
  * only the base URL, the key and the headers this extension sets reach the endpoint.
  */
 export function clientFor(endpoint: Endpoint): OpenAI {

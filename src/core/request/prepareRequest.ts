@@ -106,7 +106,7 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
 
 /**
  * Tools and instructions over the budget: no cut can help, so nothing is cut to a stub and nothing is sent; the
- * user reads what takes the room and what to do (fixedPartFit.ts). Checked before the trim, so no truncation WARN
+ * user reads what takes the room and what to do (core/trim/planTrim.ts measureFixedPart, userFacingError.ts fixedPartError). Checked before the trim, so no truncation WARN
  * and no "Over budget" ERROR describe a request that never goes.
  */
 function refuseUnfitFixedPart(modelId: string, messages: readonly WireMessage[], tools: WireTool[], ctx: PrepareContext): void {

@@ -17,7 +17,7 @@ import type { ChatMessage, ChatTool } from '../types';
 export type RequestPurpose =
   /** A turn of a conversation (VS Code's agent, `@opencode`, any `vscode.lm` caller's turn). Not the `chat` route. */
   | 'conversation'
-  /** A chat title or summary VS Code asks for beside a conversation (sideRequest.ts). */
+  /** A chat title or summary VS Code asks for beside a conversation (isSideRequest below). */
   | 'side'
   /** An inline (ghost-text) suggestion. */
   | 'inline'
