@@ -9,7 +9,7 @@ import type { Settings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { repairedHistory } from '../core/convert/convertRequest';
-import { planTrim } from '../core/request/prepareRequest';
+import { withRecordedSizes } from '../core/replay/recordedSizes';
 import { SessionIds } from '../core/session/sessionId';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
@@ -18,6 +18,7 @@ import type { ModelLimits } from '../core/types';
 import type { RouteId } from '../core/routeId';
 import type { ReplayRequest } from '../core/replay/replayFile';
 import { RouteCaches } from './routeUsage';
+import { planTrim } from '../core/trim/planTrim';
 
 export interface ReplayOptions {
   settings: Settings;
@@ -82,11 +83,10 @@ export function replaySession(requests: Iterable<ReplayRequest>, options: Replay
       limits: options.limits,
       calibration: state.calibrations.factor(modelId),
       calibrationSpread: state.calibrations.spread(modelId),
-      memo,
+      memo: withRecordedSizes(memo, request.native),
       states: state.states,
       log: logger,
       sessionIds,
-      recordedNative: request.native,
     });
     const trimMs = performance.now() - started;
     const usage = cache.observe(plan, modelId, options.api ?? request.sent?.route ?? 'chat');

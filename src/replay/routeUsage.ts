@@ -6,13 +6,13 @@
  */
 import { BreakpointCache, type MessagesPrompt } from '../cacheModel/breakpointCache';
 import { PrefixCacheModel } from '../cacheModel/prefixCache';
-import type { TrimPlan } from '../core/request/prepareRequest';
 import { anthropicUsage } from '../core/routes/messages/messagesStream';
 import { routeById } from '../core/routes/registry/registry';
 import { responsesUsage } from '../core/routes/responses/responsesReader';
 import type { RouteId } from '../core/routeId';
 import type { NormalizedUsage } from '../core/types';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
+import { type TrimPlan } from '../core/trim/planTrim';
 
 export class RouteCaches {
   private readonly prefix = new PrefixCacheModel();

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
-import { prepareRequest, type PreparedRequest } from '../core/request/prepareRequest';
+import { type PreparedRequest } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
@@ -16,6 +16,7 @@ import { bodyTokens } from './support/bodyMeasure';
 import { defaultSettings, filler } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
+import { prepareRequest } from './support/prepareRequest';
 
 
 /** What the engine does with an answer's usage (accountUsage.ts): the [usage] line, calibration, overflow. */

@@ -7,12 +7,12 @@
  */
 import * as assert from 'assert';
 import { APIError } from 'openai';
-import { refusedParamOf } from '../core/request/refusedParams';
 import type { ChatMessage } from '../core/types';
 import type { FakeModel } from '../fakeServer/types';
 import { agentStep, sentReasoningByCall, userText, type AgentStep } from './support/agentSession';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { refusedParamOf } from '../core/request/sendBody';
 
 const model = (id: string, reasoningContent?: FakeModel['reasoningContent']): FakeModel => ({ id, contextWindow: 1_000_000, maxOutputTokens: 32_000, toolCalling: true, ...(reasoningContent ? { reasoningContent } : {}) });
 
@@ -84,7 +84,7 @@ describe('reasoning passed back on Chat Completions without knowing the model (r
   });
 });
 
-describe('which 400s refuse reasoning_content (refusedParams.ts)', () => {
+describe('which 400s refuse reasoning_content (sendBody.ts)', () => {
   // As the extension's client reads an error: the body under `error`, else the whole body (chatTransport.ts).
   const apiError = (status: number, body: Record<string, unknown>) => new APIError(status, ('error' in body ? body.error : body) as object, undefined, new Headers());
 

@@ -8,9 +8,9 @@ import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import OpenAI from 'openai';
-import { openAIClientOptions } from '../core/request/clientOptions';
 import { routeById } from '../core/routes/registry/registry';
 import { clientFor } from '../core/request/chatTransport';
+import { openAIClientOptions } from '../core/request/chatTransport';
 import { streamRoute } from '../core/request/routeTransport';
 import { sendRoute } from '../core/routes/requestParts';
 

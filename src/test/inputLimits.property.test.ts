@@ -9,7 +9,6 @@ import { resolveSettings } from '../core/config/settings';
 import { fromModelsDev } from '../core/models/fromModelsDev';
 import { ModelTable, limitsOf } from '../core/models/modelTable';
 import { isOverflowing } from '../core/overflow/overflow';
-import { planTrim } from '../core/request/prepareRequest';
 import { computeBudget } from '../core/trim/budget';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -18,6 +17,7 @@ import { reportedSizes } from '../vscode/modelInfo';
 import { runs } from './support/propertyRuns';
 import { filler } from './support/trimHarness';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
+import { planTrim } from '../core/trim/planTrim';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 

@@ -7,8 +7,7 @@
 import * as assert from 'assert';
 import { SNAPSHOT } from '../core/models/data/snapshot';
 import { parseModelList } from '../core/models/parseModelList';
-import { fetchModelList } from '../core/request/chatTransport';
-import { setHostVersion, userAgent } from '../core/request/clientOptions';
+import { fetchModelList, setHostVersion, userAgent } from '../core/request/chatTransport';
 import type { ChatMessage, StreamEvent } from '../core/types';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';

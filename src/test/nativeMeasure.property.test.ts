@@ -12,7 +12,7 @@ import * as assert from 'assert';
 import { createHash } from 'crypto';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
-import { prepareRequest, type PreparedRequest } from '../core/request/prepareRequest';
+import { type PreparedRequest } from '../core/request/prepareRequest';
 import { NativeReplayMemory, type AssistantLayout, type LayoutSlot } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routeId';
@@ -24,6 +24,7 @@ import { bodyTokens } from './support/bodyMeasure';
 import { defaultSettings, filler } from './support/trimHarness';
 import { assertReached, runs } from './support/propertyRuns';
 import { signedCallItem } from '../core/routes/gemini/geminiBody';
+import { prepareRequest } from './support/prepareRequest';
 
 type NativeRoute = Exclude<RouteId, 'chat'>;
 const NATIVE: NativeRoute[] = ['responses', 'messages', 'gemini'];

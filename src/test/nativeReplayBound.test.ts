@@ -7,7 +7,6 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
-import { prepareRequest } from '../core/request/prepareRequest';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
 import { ConversationStates } from '../core/trim/conversationState';
@@ -18,6 +17,7 @@ import { defaultSettings } from './support/trimHarness';
 import { nativeSession, payload, type NativeRoute, type Turn } from './support/nativeSessions';
 import { assertReached, runs } from './support/propertyRuns';
 import { signedCallItem } from '../core/routes/gemini/geminiBody';
+import { prepareRequest } from './support/prepareRequest';
 
 const LIMITS = { contextWindow: 1_000_000, maxOutputTokens: 8_000 };
 

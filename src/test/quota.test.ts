@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { PRESET_URLS } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
-import { goUsageUrl, limitingWindow, parseGoUsage } from '../core/quota/goUsage';
+import { limitingWindow, parseGoUsage } from '../core/quota/goUsage';
 import { fetchGoUsage, type FetchLike } from '../core/quota/quotaFetcher';
 import { QuotaPacer } from '../core/quota/quotaPacer';
-import { QuotaService } from '../core/quota/quotaService';
+import { QuotaService, goUsageUrl } from '../core/quota/quotaService';
 import { limitSentence, meter, quotaLines, quotaWarning } from '../core/quota/quotaText';
 import { startFakeServer, type FakeServer } from '../fakeServer/server';
 

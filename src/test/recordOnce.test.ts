@@ -14,7 +14,7 @@ describe('request recording: once per request', () => {
   const faults: FaultSpec[] = [{ name: 'status-503' }, { name: 'context-length-400', limit: 12_000 }];
   for (const fault of faults) {
     it(`writes one line per request when the first attempt fails with ${fault.name} and a retry answers`, async () => {
-      const settings = resolveSettings((key) => ({ baseUrl: server().url, maxRetries: 2 } as Record<string, unknown>)[key], () => undefined);
+      const settings = resolveSettings((key) => ({ baseUrl: server().url, maxRetries: 2, recordRequests: true } as Record<string, unknown>)[key], () => undefined);
       const recording = new RequestRecording();
       const lines: string[] = [];
       const attempts: number[] = [];

@@ -9,7 +9,6 @@ import { recordedConversationLog } from '../core/report/recordedConversation';
 import { RequestLog } from '../core/report/requestLog';
 import { simulate } from '../core/report/simulate';
 import { accountUsage } from '../core/request/accountUsage';
-import { prepareRequest } from '../core/request/prepareRequest';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { sentRecord } from '../core/replay/sentRecord';
 import { routeById } from '../core/routes/registry/registry';
@@ -21,6 +20,7 @@ import { parseReplayLines } from '../core/replay/replayFile';
 import { defaultSettings } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
+import { prepareRequest } from './support/prepareRequest';
 
 
 describe('a recording of a native-route session replays onto the live cuts', () => {

@@ -1,5 +1,5 @@
 /**
- * Redirects over real HTTP (core/request/clientOptions.ts, "Redirects"): two loopback servers, the endpoint answering 307 with a
+ * Redirects over real HTTP (core/request/chatTransport.ts, "Redirects"): two loopback servers, the endpoint answering 307 with a
  * Location on the other one. On every route (chat, responses, messages, gemini) and the model list, the other
  * server receives nothing — no key, no body — and the request fails with an error naming which URL redirected
  * where. A redirect inside the base URL is still followed, with the body and the key, a bounded number of times.
@@ -8,9 +8,8 @@ import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { APIConnectionError } from 'openai';
-import { clientFor } from '../core/request/chatTransport';
+import { clientFor, MAX_REDIRECTS, RedirectRefusedError, refusedRedirectOf } from '../core/request/chatTransport';
 import { failureClass } from '../core/request/retryPolicy';
-import { MAX_REDIRECTS, RedirectRefusedError, refusedRedirectOf } from '../core/request/clientOptions';
 import { toUserFacingError } from '../core/request/userFacingError';
 import { routeById } from '../core/routes/registry/registry';
 import { ROUTE_IDS } from '../core/routeId';

@@ -8,7 +8,6 @@ import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
 import type { ModelPrices } from '../core/cost/prices';
 import { formatUsd, type RequestCost } from '../core/cost/requestCost';
-import { planTrim } from '../core/request/prepareRequest';
 import { reportData, whatIf, whatIfSettings } from '../core/report/reportData';
 import { promptUsd } from '../core/report/reportDollars';
 import { reportHtml } from '../core/report/reportHtml';
@@ -16,6 +15,7 @@ import { RequestLog, type ConversationLog } from '../core/report/requestLog';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { NormalizedUsage } from '../core/types';
+import { planTrim } from '../core/trim/planTrim';
 
 const settings = resolveSettings(() => undefined, () => undefined);
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };

@@ -6,7 +6,6 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
-import { planTrim } from '../core/request/prepareRequest';
 import { RequestLog } from '../core/report/requestLog';
 import { reportHtml } from '../core/report/reportHtml';
 import { reportData } from '../core/report/reportData';
@@ -14,6 +13,7 @@ import { routeLabel, statusTooltip } from '../core/report/statusText';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { NormalizedUsage } from '../core/types';
+import { planTrim } from '../core/trim/planTrim';
 
 const settings = resolveSettings(() => undefined, () => undefined);
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
 import { MemoryLogger } from '../core/log';
-import { prepareRequest, type PrepareContext } from '../core/request/prepareRequest';
+import { type PrepareContext } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routeId';
 import { SessionIds } from '../core/session/sessionId';
@@ -19,6 +19,7 @@ import { filler } from './support/trimHarness';
 import { PATHS, ROUTE_MODEL, ROUTES } from './support/routeModels';
 import { useFakeServer } from './support/suiteHooks';
 import { runs } from './support/propertyRuns';
+import { prepareRequest } from './support/prepareRequest';
 
 const WINDOW = { contextWindow: 40_000, maxOutputTokens: 4_000 };
 const SMALL_STEPS = { 'historyTrim.cutStepTokens': 4_096, reservedOutputTokens: 4_000, 'historyTrim.headroomMinTokens': 1_000 };

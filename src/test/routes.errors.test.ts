@@ -6,8 +6,8 @@ import * as assert from 'assert';
 import { APIError } from 'openai';
 import { toUserFacingError } from '../core/request/userFacingError';
 import { failureClass, nextRetryDelayMs } from '../core/request/retryPolicy';
-import { refusedParamOf, withoutParams } from '../core/request/refusedParams';
 import { resolveSettings } from '../core/config/settings';
+import { refusedParamOf, withoutParams } from '../core/request/sendBody';
 
 const context = { baseUrl: 'https://opencode.ai/zen/go/v1', model: 'glm-5' };
 const apiError = (status: number, body: object, headers: Record<string, string> = {}) => new APIError(status, body, undefined, new Headers(headers));

@@ -6,13 +6,13 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { fetchModelList, OPENCODE_CLIENT } from '../core/request/chatTransport';
-import { isSideRequest } from '../core/request/sideRequest';
 import { ChatCallFeed } from './support/chatCallFeed';
 import type { ChatMessage, StreamEvent } from '../core/types';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useActivated, useFakeServer } from './support/suiteHooks';
+import { isSideRequest } from '../core/request/purpose';
 
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 1_000 };
 const TOOLS = [{ name: 'read', description: 'read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];

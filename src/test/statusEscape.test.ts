@@ -8,7 +8,6 @@ import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { labelText, markdownText, statusView } from '../core/report/statusText';
 import { RequestLog } from '../core/report/requestLog';
-import { prepareRequest } from '../core/request/prepareRequest';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { OpenCodeStatusBar } from '../vscode/statusBar';
@@ -16,6 +15,7 @@ import * as double from './support/vscodeDouble';
 import { chat } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
+import { prepareRequest } from './support/prepareRequest';
 
 const HOSTILE = ['a`b', '![x](https://evil.example/p.png)', '[click](command:opencode.setApiKey)', '$(zap) id', '<img src=x>', 'x|y', 'https://evil.example', 'www.evil.example', 'a\n# heading', '\\`', '**bold**'];
 const PUNCT = /[!-/:-@[-`{-~]/;

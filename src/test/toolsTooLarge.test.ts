@@ -5,15 +5,15 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { fixedPartMessage, fixedPartOverBudget } from '../core/request/fixedPartFit';
 import type { PreparedRequest } from '../core/request/prepareRequest';
-import { UserFacingError } from '../core/request/userFacingError';
+import { UserFacingError, fixedPartMessage } from '../core/request/userFacingError';
 import type { ChatMessage, ChatTool } from '../core/types';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
 import { engineFor, preparedBy } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import { runs } from './support/propertyRuns';
+import { fixedPartOverBudget } from '../core/trim/planTrim';
 
 /** Tools shaped like an agent's: a long description and a few documented parameters each. */
 function agentTools(count: number, descriptionWords = 120): ChatTool[] {

@@ -6,7 +6,6 @@
 import * as assert from 'assert';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
-import { planTrim } from '../core/request/prepareRequest';
 import { CALIBRATION, Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -16,6 +15,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { countTextTokens, countValueTokens, TOKENS_PER_IMAGE, TOOL_CALL_OVERHEAD_TOKENS } from '../cacheModel/valueTokens';
 import { defaultSettings, filler } from './support/trimHarness';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
+import { planTrim } from '../core/trim/planTrim';
 
 const BUDGET = 108_000;
 

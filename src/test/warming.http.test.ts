@@ -5,10 +5,9 @@
  * (or dispose) stops it, also a timer already set; and the next request is byte for byte what it would have been.
  */
 import * as assert from 'assert';
-import { CacheWarmer, type WarmOutcome, type WarmTimers } from '../core/warming/cacheWarmer';
+import { CacheWarmer, type WarmOutcome, type WarmTimers, warmingHooks, warmingSettings } from '../core/warming/cacheWarmer';
 import { WARM_LEAD_MS } from '../core/warming/lifetimes';
 import { sendWarming } from '../core/warming/warmRequest';
-import { warmingHooks, warmingSettings } from '../core/warming/warmingHooks';
 import type { Settings } from '../core/config/settings';
 import type { ChatEngine } from '../core/request/chatEngine';
 import { MemoryLogger } from '../core/log';
@@ -66,7 +65,7 @@ describe('cache warming (real HTTP, fake server, test clock)', () => {
       onWarmed: (_t, outcome) => warmed.push(outcome),
     });
     const lines = { filter: (keep: (line: string) => boolean) => warmLog.lines.map((l) => l.message).filter(keep) };
-    const hooks = warmingHooks(warmer, () => built.settings, (id) => built.engine.refusedParams[id] ?? []);
+    const hooks = warmingHooks(warmer);
     const built: { engine: ChatEngine; settings: Settings; log: MemoryLogger } = engineFor(server().url, { models: ROUTES, 'promptCache.warming.enabled': warming.enabled, 'promptCache.warming.maxRequests': warming.maxRequests ?? 3 }, new MemoryStore(), fast, hooks);
     const texts: string[] = [];
     const turn = async (): Promise<void> => {

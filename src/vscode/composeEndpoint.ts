@@ -12,9 +12,8 @@ import { OPENCODE_CLIENT } from '../core/request/chatTransport';
 import { feeds, type PurposeFeeds } from '../core/request/purpose';
 import { scopedStore } from '../core/state/scopedStore';
 import type { SizeMemo } from '../core/trim/messageSize';
-import { CacheWarmer, NODE_TIMERS, type WarmTimers } from '../core/warming/cacheWarmer';
+import { CacheWarmer, NODE_TIMERS, type WarmTimers, warmingHooks, warmingSettings } from '../core/warming/cacheWarmer';
 import { sendWarming } from '../core/warming/warmRequest';
-import { warmingHooks, warmingSettings } from '../core/warming/warmingHooks';
 import type { ApiKeyStore } from './apiKey';
 import type { BuildPart, EndpointPart } from './endpointParts';
 import { ModelList } from './modelList';
@@ -61,7 +60,7 @@ function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: 
       shared.onWarmed();
     },
   });
-  const warming = warmingHooks(warmer, view, (modelId) => engine.refusedParams[modelId] ?? []);
+  const warming = warmingHooks(warmer);
   const engine: ChatEngine = new ChatEngine({
     log,
     store: scopedStore(context.globalState, id, isDefault),
@@ -76,9 +75,9 @@ function buildPart(shared: SharedParts, id: string, isDefault: boolean, config: 
     onAttempt: (prepared) => {
       if (feeds(prepared.purpose).warming) warming.onAttempt(prepared);
     },
-    onAccounted: (modelId, prepared, usage, cost) => {
+    onAccounted: (modelId, prepared, usage, cost, sent) => {
       const fed = feeds(prepared.purpose);
-      if (fed.warming) warming.onAccounted(modelId, prepared, usage);
+      if (fed.warming) warming.onAccounted(modelId, prepared, usage, cost, sent);
       if (fed.requestLog) requests.add(pickIdOf(modelId), prepared, usage, Date.now(), prepared.route.id, cost);
       if (fed.recording && settings.current.recordRequests) recorder.accounted(prepared, usage.contextTokens);
       shared.onAccounted(prepared.sessionId, fed);

@@ -5,11 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { isLoopbackUrl } from '../core/config/endpoint';
-import { setHostVersion } from '../core/request/clientOptions';
 import { QuotaService } from '../core/quota/quotaService';
 import { limitSentence } from '../core/quota/quotaText';
 import { RequestLog } from '../core/report/requestLog';
-import { STORE_KEYS, type ChatEngine, type EngineTiming } from '../core/request/chatEngine';
+import { type ChatEngine, type EngineTiming } from '../core/request/chatEngine';
 import type { UserFacingError } from '../core/request/userFacingError';
 import { moveUnscopedState } from '../core/state/scopedStore';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -28,6 +27,8 @@ import { SettingsReader } from './settingsReader';
 import { OpenCodeStatusBar } from './statusBar';
 import { endpointChosen, openChat, WalkthroughSteps, welcomeOnce } from './welcome';
 import { registerEditorFeatures } from './editorFeatures';
+import { setHostVersion } from '../core/request/chatTransport';
+import { STORE_KEYS } from '../core/request/engineMemory';
 
 export interface ComposeOptions {
   timing?: Partial<EngineTiming>;

@@ -6,8 +6,8 @@
 import type * as vscode from 'vscode';
 import { DEFAULT_LIVE_OPTIONS, LiveModelData } from '../core/models/liveModelData';
 import { MODEL_TABLE } from '../core/models/modelTable';
-import { userAgent } from '../core/request/clientOptions';
 import type { SettingsReader } from './settingsReader';
+import { userAgent } from '../core/request/chatTransport';
 
 const FIRST_CHECK_MS = 15_000;
 const CHECK_EVERY_MS = 6 * 60 * 60 * 1000;

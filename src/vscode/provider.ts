@@ -12,8 +12,8 @@ import { reportEvent } from './reportEvents';
 import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
 import { pickedEffort } from './pickedEffort';
 import { EffortOffersLog } from './effortOffers';
-import { isSideRequest } from '../core/request/sideRequest';
 import { limitsOf, listedFields, offered } from '../core/models/modelTable';
+import { isSideRequest } from '../core/request/purpose';
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();

@@ -17,13 +17,13 @@ import { PrefixCacheModel } from '../../cacheModel/prefixCache';
 import { resolveSettings } from '../../core/config/settings';
 import type { Logger } from '../../core/log';
 import { accountUsage } from '../../core/request/accountUsage';
-import { planTrim } from '../../core/request/prepareRequest';
 import { Calibrations } from '../../core/trim/calibration';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { PromptBlocks } from '../cache/promptBlocks';
 import { normalizeUsage } from '../../core/routes/chat/chatChunk';
+import { planTrim } from '../../core/trim/planTrim';
 
 export interface AgentRegimeSpec {
   title: string;

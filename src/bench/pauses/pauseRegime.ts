@@ -15,7 +15,6 @@ import { CACHE_RULES, type CacheRule } from '../../core/cost/cacheRules';
 import { pricesFor, type ModelPrices } from '../../core/cost/prices';
 import { requestCost } from '../../core/cost/requestCost';
 import type { Logger } from '../../core/log';
-import { planTrim } from '../../core/request/prepareRequest';
 import { routeById } from '../../core/routes/registry/registry';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
@@ -23,13 +22,14 @@ import type { NormalizedUsage } from '../../core/types';
 import { WARM_LEAD_MS } from '../../core/warming/lifetimes';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { PromptBlocks } from '../cache/promptBlocks';
-import { MESSAGES_REGIME } from '../messages/messagesRegime';
 import { benchLimits, benchSettings } from '../policies/benchSettings';
 import type { RegimeSpec } from '../sessions/regimes';
 import { generateSession, requestAt } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
 import { drawPauses } from './pauseDistribution';
 import { type AnthropicTtl } from '../../core/routes/requestParts';
+import { planTrim } from '../../core/trim/planTrim';
+import { MESSAGES_REGIME } from '../messages/messagesRegime';
 
 /** Warming requests per pause (the setting's default). */
 export const BENCH_WARM_MAX = 3;

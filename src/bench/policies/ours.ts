@@ -6,7 +6,6 @@
 import type { Logger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
 import { accountUsage } from '../../core/request/accountUsage';
-import { planTrim, type TrimPlan } from '../../core/request/prepareRequest';
 import { Calibrations } from '../../core/trim/calibration';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { cutGeometry } from '../../core/trim/cutPolicy';
@@ -15,6 +14,7 @@ import type { RegimeSpec } from '../sessions/regimes';
 import { benchLimits, benchSettings, type HistoryTrimOverrides } from './benchSettings';
 import type { Policy, PolicyRun } from './policy';
 import { normalizeUsage } from '../../core/routes/chat/chatChunk';
+import { planTrim, type TrimPlan } from '../../core/trim/planTrim';
 
 const MODEL_ID = 'bench-model';
 

@@ -20,15 +20,16 @@ import { LearnedLimits, mayRetryTooLong } from '../../core/models/learnedLimits'
 import type { ModelCard } from '../../core/models/modelData';
 import { ModelTable, limitsOf } from '../../core/models/modelTable';
 import { accountUsage } from '../../core/request/accountUsage';
-import { planTrim, type TrimPlan } from '../../core/request/prepareRequest';
 import { Calibrations } from '../../core/trim/calibration';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import { PromptBlocks } from '../cache/promptBlocks';
-import { regimeById, type RegimeSpec } from '../sessions/regimes';
+import { type RegimeSpec } from '../sessions/regimes';
 import { generateSession, requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
 import { normalizeUsage } from '../../core/routes/chat/chatChunk';
+import { planTrim, type TrimPlan } from '../../core/trim/planTrim';
+import { regimeById } from '../sessions/regimes';
 
 export interface RefusalRegimeSpec {
   title: string;

@@ -7,16 +7,16 @@
 import { performance } from 'perf_hooks';
 import type { Logger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
-import { planTrim } from '../../core/request/prepareRequest';
 import { ConversationStates } from '../../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../../core/trim/messageSize';
 import { estimateTextTokens } from '../../core/tokens/estimate';
 import type { WireMessage } from '../../core/wire/wireTypes';
 import { benchLimits, benchSettings } from '../policies/benchSettings';
-import { regimeById } from '../sessions/regimes';
 import { generateSession, requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
 import { runAsChildProbe } from './childProbe';
+import { planTrim } from '../../core/trim/planTrim';
+import { regimeById } from '../sessions/regimes';
 
 export const MEMORY_PROBE_REQUESTS = 2_000;
 

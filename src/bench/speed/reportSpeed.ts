@@ -6,7 +6,6 @@
  * whole replay at the last request is timed once beside it, with today's code (the figure measured on the
  * code before this change is REPORT_BAR.beforeMs).
  */
-import { planTrim, type TrimPlan } from '../../core/request/prepareRequest';
 import { resolveSettings } from '../../core/config/settings';
 import { reportData, reportDataOf } from '../../core/report/reportData';
 import { ConversationFigures } from '../../core/report/reportFigures';
@@ -17,6 +16,7 @@ import { SizeMemo } from '../../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { summarizeTimings, timeMs, type TimingSummary } from './timing';
 import { normalizeUsage } from '../../core/routes/chat/chatChunk';
+import { planTrim, type TrimPlan } from '../../core/trim/planTrim';
 
 /**
  * The bar (≤ 20 ms added per request with the report open) and the figure it replaces: the previous report

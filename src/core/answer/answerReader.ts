@@ -9,7 +9,7 @@ import type { ReadResult, StreamReader } from './streamReader';
 import type { AssistantLayout } from './nativeReplay';
 import type { StreamEvent } from '../types';
 import { isRecord } from '../util/isRecord';
-import { AnswerAssembler, type AnswerResult } from './assembler';
+import { AnswerAssembler, type AnswerEnding, type AnswerResult } from './assembler';
 import { errorOfPayload } from './errorFrame';
 import { reportedCostOf } from '../cost/costFrame';
 import type { WireEvent, WireReader } from './wireEvent';
@@ -52,6 +52,10 @@ export class AnswerReader implements StreamReader {
 
   result(): AnswerResult {
     return this.assembler.result();
+  }
+
+  ending(): AnswerEnding {
+    return this.assembler.ending();
   }
 
   layout(): AssistantLayout | undefined {

@@ -58,6 +58,14 @@ export interface AssembledStep {
 
 type Emit = (event: StreamEvent) => void;
 
+/** A finish reason, usage, the end marker and OpenCode's cost frame: each arrived or not (so far). */
+export interface AnswerEnding {
+  finishReason: boolean;
+  usage: boolean;
+  sawEnd: boolean;
+  cost: boolean;
+}
+
 export class AnswerAssembler {
   private readonly calls: ToolCalls;
   private readonly usage = new UsageRecord();
@@ -80,6 +88,12 @@ export class AnswerAssembler {
     const emit: Emit = (event) => this.emit(event, step.shown);
     for (const event of events) this.apply(event, step, emit);
     return step;
+  }
+
+  /** What decides when the read may end (core/stream/answerEnd.ts), read without copying the result. */
+  ending(): AnswerEnding {
+    const s = this.state;
+    return { finishReason: !!s.finishReason, usage: !!this.usage.reading, sawEnd: s.sawEnd, cost: s.cost !== undefined };
   }
 
   /** The stream ended: open calls dropped; an answer of only broken calls is refused; reasoning alone shown as text. */

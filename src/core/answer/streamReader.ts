@@ -3,7 +3,7 @@
  * `newReader`), the engine's transport drives it, and core/answer/answerReader.ts is the shared implementation.
  */
 import type { StreamEvent } from '../types';
-import type { AnswerResult } from './assembler';
+import type { AnswerEnding, AnswerResult } from './assembler';
 import type { AssistantLayout } from './nativeReplay';
 
 /** What one SSE event meant, beyond its StreamEvents. */
@@ -37,4 +37,6 @@ export interface StreamReader {
   layout(): AssistantLayout | undefined;
   /** What the answer was: usage, cost, finish reason, dropped calls, skipped payloads (core/answer/assembler.ts). */
   result(): AnswerResult;
+  /** Whether a finish reason, usage, the end marker and the cost frame arrived: read after every payload, no copy. */
+  ending(): AnswerEnding;
 }

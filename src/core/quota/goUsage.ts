@@ -24,17 +24,6 @@ export type Quota =
 
 export type ParsedUsage = { ok: true; windows: QuotaWindow[] } | { ok: false; reason: string };
 
-/** The Go usage endpoint for a base URL, or undefined when the base URL is not OpenCode Go. */
-export function goUsageUrl(baseUrl: string): string | undefined {
-  try {
-    const url = new URL(baseUrl);
-    if (!/\/zen\/go\/v1\/?$/.test(url.pathname)) return undefined;
-    return `${baseUrl.replace(/\/+$/, '')}/usage`;
-  } catch {
-    return undefined;
-  }
-}
-
 function parseWindow(name: WindowName, raw: unknown): QuotaWindow | string {
   if (!isRecord(raw)) return `"${name}" is not an object`;
   const percent = raw.percent;

@@ -4,7 +4,7 @@
  * change. No VS Code here; the adapter passes the endpoint and a logger.
  */
 import type { Logger } from '../log';
-import { goUsageUrl, type Quota } from './goUsage';
+import type { Quota } from './goUsage';
 import { fetchGoUsage, type FetchLike } from './quotaFetcher';
 import { QuotaPacer } from './quotaPacer';
 
@@ -16,6 +16,17 @@ export interface QuotaDeps {
   pacer?: QuotaPacer;
   /** Overrides the usage URL derived from the base URL (tests, a local stand-in). */
   usageUrl?: (baseUrl: string) => string | undefined;
+}
+
+/** The Go usage endpoint for a base URL, or undefined when the base URL is not OpenCode Go (asked after every request: here, not beside the parser). */
+export function goUsageUrl(baseUrl: string): string | undefined {
+  try {
+    const url = new URL(baseUrl);
+    if (!/\/zen\/go\/v1\/?$/.test(url.pathname)) return undefined;
+    return `${baseUrl.replace(/\/+$/, '')}/usage`;
+  } catch {
+    return undefined;
+  }
 }
 
 export class QuotaService {

@@ -7,7 +7,7 @@
 import type { HistoryTrimSettings, Settings } from '../config/settings';
 import { repairedHistory } from '../convert/convertRequest';
 import { accountUsage } from '../request/accountUsage';
-import { planTrim, type TrimPlan } from '../request/prepareRequest';
+import { withRecordedSizes } from '../replay/recordedSizes';
 import { Calibrations } from '../trim/calibration';
 import { ConversationStates } from '../trim/conversationState';
 import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
@@ -19,6 +19,7 @@ import type { ModelLimits } from '../types';
 import type { RequestRecord } from './requestLog';
 import type { PolicyRunner, SimDecision, SimRequest } from './simulate';
 import { normalizeUsage } from '../routes/chat/chatChunk';
+import { planTrim, type TrimPlan } from '../trim/planTrim';
 
 const MODEL_ID = 'report-model';
 const quiet: Logger = { info() {}, warn() {}, error() {}, debug() {} };
@@ -58,10 +59,9 @@ export function oursRunner(settings: Settings, limits: ModelLimits, memo: SizeMe
         limits,
         calibration: request.calibration ?? state.calibrations.factor(MODEL_ID),
         calibrationSpread: request.calibrationSpread ?? state.calibrations.spread(MODEL_ID),
-        memo,
+        memo: withRecordedSizes(memo, request.native),
         states: state.states,
         log: quiet,
-        recordedNative: request.native,
       });
       onPlan?.(plan);
       // A truncated oversized message is a new message: its own cache key, stable while its cut is.

@@ -8,7 +8,6 @@
  */
 import type { Settings } from '../config/settings';
 import type { ModelLimits } from '../types';
-import type { TrimPlan } from '../request/prepareRequest';
 import type { RecordingMeta } from '../replay/recordingMeta';
 import { parseReplayLines, type ReplayRequest } from '../replay/replayFile';
 import { SizeMemo } from '../trim/messageSize';
@@ -16,6 +15,7 @@ import { oursRunner, replayLimits } from './policies';
 import { MAX_RECORDS_PER_CONVERSATION, toRequestRecord, type ConversationLog } from './requestLog';
 import { PolicyReplay, type SimRequest } from './simulate';
 import { normalizeUsage } from '../routes/chat/chatChunk';
+import { type TrimPlan } from '../trim/planTrim';
 
 /** Larger recordings are not read into the window (the replay CLI reads them). */
 export const MAX_RECORDING_BYTES = 32 * 1024 * 1024;

@@ -7,13 +7,13 @@
  * a few hundred requests each.
  */
 import type { RequestCost } from '../cost/requestCost';
-import type { TrimPlan } from '../request/prepareRequest';
 import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
 import { calibrationRawTokens } from '../trim/historyTrim';
 import { MessageInterner } from './messageInterner';
 import { firstUserWords } from './conversationName';
 import type { SimRequest } from './simulate';
+import { type TrimPlan } from '../trim/planTrim';
 
 /**
  * One accounted request, as plain numbers. New per-request figures (a `cost`, once prices are known) are a field

@@ -1,32 +1,19 @@
 /**
- * One request end to end, without VS Code: prepare (convert, trim) → attempt (streamAnswer.ts) → retry or
- * not (retryPolicy.ts) → account (usage, overflow, calibration). The engine holds what outlives a request:
- * size memo, calibrations, learned windows, per-conversation trim state, remembered reasoning, native replay
- * layouts, learned routes, refused parameters and session claims, persisted through a small key-value store.
+ * One request end to end, without VS Code: prepare (convert, trim) → attempt (routeTransport.ts streamAnswer) → retry or
+ * not (retryPolicy.ts) → account (usage, overflow, calibration). What outlives a request (size memo, calibrations,
+ * learned windows, trim states, reasoning, layouts, routes, refused parameters, session claims) is loaded and saved
+ * by EngineMemory (engineMemory.ts). One context is resolved per request at its start (RunScope: the settings
+ * snapshot, the endpoint); every step of the request reads that one, not the settings again.
  */
 import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
-import { loadChunked } from '../state/chunkedMap';
-import { StateWriter, WRITE_DELAY_MS } from '../state/stateWriter';
-import { PersistedStore } from '../state/persisted';
-import { MAX_REFUSED_PARAMS, validCalibration, validImageDescription, validRefusedParams, validLayout, validLearnedRoutes, validReasoning, validSessionClaim, validTrimState } from './savedRecords';
-import { validLearnedLimit } from '../models/learnedLimits';
-import { completeLayout, NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../answer/nativeReplay';
+import { completeLayout, type AssistantLayout } from '../answer/nativeReplay';
 import { routeById } from '../routes/registry/registry';
 import type { RouteId } from '../routeId';
-import { LearnedRoutes } from '../routes/select/learnedRoutes';
-import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch } from './routeSwitch';
-import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
-import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
-import { Calibrations } from '../trim/calibration';
-import { MAX_MODELS } from '../util/perModel';
-import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
-import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
-import { SizeMemo } from '../trim/messageSize';
+import { mayRetryTooLong } from '../models/learnedLimits';
 import type { ModelEntry, NormalizedUsage, StreamEvent } from '../types';
-import { accountUsage, type AccountingState } from './accountUsage';
+import { accountUsage, type AccountingState, learnAnswered, learnTooLong, type LimitLearning } from './accountUsage';
 import { ImageDescriber } from './describeImages';
-import { IMAGE_DESCRIPTION_BOUNDS, ImageDescriptions } from '../images/imageDescriptions';
 import type { RequestCost } from '../cost/requestCost';
 import { pricesFor } from '../cost/prices';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
@@ -34,101 +21,50 @@ import { bodyFor, convertForRequest, prepareConverted, type ChatRequest, type Pr
 import { sentRecord } from '../replay/sentRecord';
 import type { WireMessage } from '../wire/wireTypes';
 import { failureClass, nextRetryDelayMs, sleep } from './retryPolicy';
-import { streamAnswer, type ShownSoFar } from './streamAnswer';
-import { attemptBody } from './sendBody';
-import { learnAnswered, learnTooLong, type LimitLearning } from './limitLearning';
-import { refusedParamOf } from './refusedParams';
+import { attemptBody, chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch, learnRefusedParam } from './sendBody';
 import { retryLine } from './streamLog';
 import { redact } from '../util/redact';
 import { OnceKeys } from '../util/onceKeys';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
+import { EngineMemory, STORE_KEYS } from './engineMemory';
+import { feeds } from './purpose';
 import { outsideText } from '../util/excerpt';
 import { longLivedWrites } from '../routes/requestParts';
 import { limitsOf, modelFacts, resolveEntry } from '../models/modelTable';
 import { type ListedFields, type ModelFacts, type RouteChoice } from '../models/modelFacts';
+import { streamAnswer, type ShownSoFar } from './routeTransport';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';
 
-/** Every key the engine saves under; each endpoint's engine saves them in its own scope (state/scopedStore.ts). */
-export const STORE_KEYS = {
-  calibrations: 'opencode.calibrations',
-  learned: 'opencode.learnedLimits',
-  states: 'opencode.trimStates',
-  reasoningMemory: 'opencode.reasoning',
-  refusedParams: 'opencode.unsupportedParams',
-  sessionClaims: 'opencode.sessionClaims',
-  nativeReplay: 'opencode.nativeReplay',
-  routes: 'opencode.learnedRoutes',
-  imageDescriptions: 'opencode.imageDescriptions',
-};
-
-export class ChatEngine {
-  readonly memo: SizeMemo;
-  readonly calibrations: Calibrations;
-  readonly learned: LearnedLimits;
-  readonly states: ConversationStates;
-  readonly reasoningMemory: ReasoningMemory;
-  /** Which conversation owns each opening (the session id and trim-state key). */
-  readonly sessionIds: SessionIds;
-  /** Native items (reasoning, signed thinking) of earlier answers, passed back verbatim (answer/nativeReplay.ts). */
-  readonly nativeReplay: NativeReplayMemory;
-  /** Routes the gateway taught us, per endpoint and model (routes/select/learnedRoutes.ts). */
-  readonly routes: LearnedRoutes;
-  /** Parameters each model refused (refusedParams.ts). */
-  readonly refusedParams: Record<string, string[]>;
+export class ChatEngine extends EngineMemory {
   /** What the accounting reads and updates: the log, the calibrations and the conversation states. */
   readonly accounting: AccountingState;
   /** Images described for models without image input, remembered by hash (describeImages.ts). */
   readonly describer: ImageDescriber;
-
-  private readonly store: PersistedStore;
-  /** The one writer of this engine's saved state: debounced, only what changed (state/stateWriter.ts). */
-  private readonly writer: StateWriter;
   /** Pinned routes (opencode.models api) the gateway refused in this activation, and the route that answered. */
   private readonly refusedPins = new RefusedPins();
 
-  /** Everything saved is loaded through a validator (core/request/savedRecords.ts); invalid records are dropped with one WARN. */
+  /** The memories are loaded by EngineMemory (engineMemory.ts). */
   constructor(private readonly deps: EngineDeps) {
-    this.store = new PersistedStore(deps.store, deps.log);
-    this.memo = deps.memo ?? new SizeMemo();
-    const load = <V>(key: string, validate: (value: unknown) => V | undefined, capacity = MAX_MODELS) => Object.fromEntries(this.store.loadMap(key, validate, capacity));
-    this.calibrations = Calibrations.fromJSON(load(STORE_KEYS.calibrations, validCalibration));
-    this.learned = LearnedLimits.fromJSON(load(STORE_KEYS.learned, validLearnedLimit));
-    this.states = ConversationStates.fromJSON(load(STORE_KEYS.states, validTrimState, TRIM_STATE_CAPACITY));
-    this.writer = new StateWriter(this.store, deps.timing?.stateWriteDelayMs ?? WRITE_DELAY_MS);
-    // The two large memories are saved in chunks: one answer rewrites only what it changed (state/chunkedMap.ts).
-    this.reasoningMemory = new ReasoningMemory();
-    this.writer.chunkedChanged(loadChunked(this.store, STORE_KEYS.reasoningMemory, this.reasoningMemory, validReasoning, REASONING_MEMORY_BOUNDS.maxEntries), this.reasoningMemory);
-    this.refusedParams = load(STORE_KEYS.refusedParams, validRefusedParams);
-    // The newest maxEntries in saved order; the memory then applies the character bound the same way.
-    this.nativeReplay = new NativeReplayMemory();
-    this.writer.chunkedChanged(loadChunked(this.store, STORE_KEYS.nativeReplay, this.nativeReplay, validLayout, NATIVE_REPLAY_BOUNDS.maxEntries), this.nativeReplay);
-    this.routes = this.store.loadValue(STORE_KEYS.routes, validLearnedRoutes) ?? new LearnedRoutes();
-    const claims = this.store.loadMap(STORE_KEYS.sessionClaims, validSessionClaim, MAX_SESSION_CLAIMS);
-    this.sessionIds = SessionIds.fromEntries(claims, () => this.writer.changed(STORE_KEYS.sessionClaims, () => this.sessionIds.toJSON()), deps.sessionScope);
-    const descriptions = ImageDescriptions.fromJSON(load(STORE_KEYS.imageDescriptions, validImageDescription, IMAGE_DESCRIPTION_BOUNDS.maxEntries));
+    super(deps);
+    const descriptions = this.descriptions;
     this.describer = new ImageDescriber(descriptions, (request, listed, onEvent, signal) => this.run(request, listed, onEvent, signal), deps.log, () => this.writer.changed(STORE_KEYS.imageDescriptions, () => descriptions.toJSON()));
     this.accounting = { log: deps.log, calibrations: this.calibrations, states: this.states, prices: (modelId) => pricesFor(modelId, deps.settings().catalog) };
-  }
-
-  /** Writes every pending change of the saved state now (deactivate, an endpoint let go). */
-  flushState(): Promise<void> {
-    return this.writer.flush();
   }
 
   /**
    * What the model table says of a model on this endpoint, with this engine's settings and what the endpoint taught
    * it (learned limits): the one source of model facts for every request and for the picker (models/modelTable.ts).
    */
-  factsFor(modelId: string, listed: ListedFields): ModelFacts {
-    return modelFacts(modelId, listed, this.deps.settings(), this.learned.get(modelId));
+  factsFor(modelId: string, listed: ListedFields, settings: Settings = this.deps.settings()): ModelFacts {
+    return modelFacts(modelId, listed, settings, this.learned.get(modelId));
   }
 
-  /** A listed model as the picker and a request see it (the same lookup as factsFor). */
-  resolve(listed: ModelEntry): { entry: ModelEntry; facts: ModelFacts } {
-    return resolveEntry(listed, this.deps.settings(), undefined, this.learned.get(listed.id));
+  /** A listed model as the picker and a request see it (the same lookup as factsFor); `settings`: a snapshot the caller already holds. */
+  resolve(listed: ModelEntry, settings: Settings = this.deps.settings()): { entry: ModelEntry; facts: ModelFacts } {
+    return resolveEntry(listed, settings, undefined, this.learned.get(listed.id));
   }
 
   /** The model's route: the opencode.models setting, else learned, else the table for the endpoint, else chat. */
@@ -137,11 +73,11 @@ export class ChatEngine {
   }
 
   /** Trim and body from the request converted once (convertForRequest in attempts()), again after a context-length 400. */
-  private prepareFrom(request: ChatRequest, listed: ListedFields, converted: WireMessage[]): PreparedRequest {
-    const settings = this.deps.settings();
+  private prepareFrom(scope: Pick<RunScope, 'request' | 'listed' | 'settings'>, converted: WireMessage[]): PreparedRequest {
+    const { request, listed, settings } = scope;
     // The route the endpoint's /models states (a custom endpoint's own word) is tried first, not found by trial.
     const choice = this.routeFor(request.modelId, settings, listed.api);
-    const facts = this.factsFor(request.modelId, listed);
+    const facts = this.factsFor(request.modelId, listed, settings);
     const limits = limitsOf(facts);
     if (!limits.contextWindow) this.noteUnknownWindow(request.modelId, settings.contextLimitFallback);
     else if (limits.estimatedFrom) this.noteEstimate(request.modelId, limits.estimatedFrom);
@@ -195,18 +131,19 @@ export class ChatEngine {
     // Once per request, after its last attempt: what that attempt sent (docs/report.md "What a recording holds").
     const sent = end.sent;
     if (sent && described.tally.requests > 0) this.deps.onDescribed?.(sent.prepared.sessionId, described.tally);
-    if (sent) this.deps.record?.(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, [...sent.refused], sent.prepared.trim.native));
+    // Recorded only when the setting is on and the purpose is recorded (purpose.ts): no record is built otherwise.
+    if (sent && this.deps.record && settings.recordRequests && feeds(sent.prepared.purpose).recording) this.deps.record(sent.prepared, sentRecord(sent.prepared.route.id, sent.prepared.body, sent.body, [...sent.refused], sent.prepared.trim.native));
     if ('error' in end) throw end.error;
     return end.outcome;
   }
 
   /** The attempt loop, to its end: the outcome or the error for the user, and what the last attempt sent. */
   private async attempts(scope: RunScope): Promise<RunEnd> {
-    const { request, listed, settings, endpoint, signal } = scope;
+    const { request, settings, endpoint, signal } = scope;
     const context = { baseUrl: settings.baseUrl, model: request.modelId, apiKey: endpoint.apiKey };
     // Converted once (its [request] lines logged once): a re-trim after a context-length 400 starts from this.
     const converted = await convertForRequest(request, { reasoningMemory: this.reasoningMemory, log: this.deps.log });
-    let prepared = this.prepareFrom(request, listed, converted);
+    let prepared = this.prepareFrom(scope, converted);
     const switches: RouteSwitch[] = [];
     const refused: string[] = [];
     let sent: SentAttempt | undefined;
@@ -215,8 +152,9 @@ export class ChatEngine {
     let badAnswerRetries = 0;
     for (let attempt = 1; ; attempt++) {
       this.deps.onAttempt?.(prepared);
-      sent = { prepared, body: attemptBody(prepared, settings, this.refusedParams[request.modelId] ?? []), refused: [...refused] };
-      const tried = await this.attempt(scope, prepared, sent.body);
+      const modelRefused = this.refusedParams[request.modelId] ?? [];
+      sent = { prepared, body: attemptBody(prepared, settings, modelRefused), refused: [...refused], modelRefused };
+      const tried = await this.attempt(scope, sent);
       if (!('error' in tried)) {
         if (switches.length > 0) this.rememberRoute(settings, request.modelId, switches, prepared.route.id);
         return { sent, outcome: tried.outcome };
@@ -230,14 +168,14 @@ export class ChatEngine {
         prepared = switched;
         continue;
       }
-      const refusedNow = this.learnRefusedParam(request.modelId, error);
+      const refusedNow = learnRefusedParam(this.refusedParams, request.modelId, error, this.deps.log, () => this.writer.changed(STORE_KEYS.refusedParams, () => this.refusedParams));
       if (refusedNow) {
         refused.push(refusedNow);
         continue;
       }
       if (isContextLengthError(error) && mayRetryTooLong(contextRetries, guessed)) {
         contextRetries++;
-        ({ prepared, guessed } = this.retrimAfterContextError(request, listed, converted, (error as Error).message, prepared));
+        ({ prepared, guessed } = this.retrimAfterContextError(scope, converted, (error as Error).message, prepared));
         continue;
       }
       const delay = shown === 'thinking' ? undefined : nextRetryDelayMs(error, { attempt, maxRetries: settings.maxRetries, badAnswerRetries }, this.timing.random);
@@ -257,36 +195,26 @@ export class ChatEngine {
     if (learned.notice) this.deps.notify?.(learned.notice);
   }
 
-  /** A 400 naming a parameter the model does not take: drop it for that model from now on (once per parameter). */
-  private learnRefusedParam(modelId: string, error: unknown): string | undefined {
-    const refused = refusedParamOf(error);
-    const known = this.refusedParams[modelId] ?? [];
-    if (!refused || known.includes(refused) || known.length >= MAX_REFUSED_PARAMS) return undefined;
-    this.refusedParams[modelId] = [...known, refused];
-    this.writer.changed(STORE_KEYS.refusedParams, () => this.refusedParams);
-    this.deps.log.warn(`[request] ${outsideText(modelId)} does not accept "${refused}"; sending without it from now on.`);
-    return refused;
-  }
-
   private get timing(): EngineTiming {
     return { sleep, random: Math.random, ...this.deps.timing };
   }
 
-  /** What learning a model's limits works with (limitLearning.ts). */
+  /** What learning a model's limits works with (accountUsage.ts). */
   private get limitLearning(): LimitLearning {
     return { learned: this.learned, states: this.states, log: this.deps.log, save: () => this.writer.changed(STORE_KEYS.learned, () => this.learned.toJSON()), changed: () => this.deps.onLimitsChanged?.() };
   }
 
   /** Learns from a "too long" refusal and prepares the request again, on the route that answered so (a route switched to in this request is not learned yet). */
-  private retrimAfterContextError(request: ChatRequest, listed: ListedFields, converted: WireMessage[], message: string, refused: PreparedRequest): { prepared: PreparedRequest; guessed: boolean } {
-    const { guessed } = learnTooLong(this.limitLearning, request.modelId, message, refused);
-    const retrimmed = this.prepareFrom(request, listed, converted);
+  private retrimAfterContextError(scope: RunScope, converted: WireMessage[], message: string, refused: PreparedRequest): { prepared: PreparedRequest; guessed: boolean } {
+    const { guessed } = learnTooLong(this.limitLearning, scope.request.modelId, message, refused);
+    const retrimmed = this.prepareFrom(scope, converted);
     return { prepared: retrimmed.route.id === refused.route.id ? retrimmed : bodyFor(retrimmed, refused.route), guessed };
   }
 
   /** One attempt, its usage accounted once whatever happened; on an answer, the reasoning memory, the layout, and the usage reported last. */
-  private async attempt(scope: RunScope, prepared: PreparedRequest, body: Record<string, unknown>): Promise<{ outcome: RunOutcome } | { error: unknown; shown: ShownSoFar }> {
+  private async attempt(scope: RunScope, sent: SentAttempt): Promise<{ outcome: RunOutcome } | { error: unknown; shown: ShownSoFar }> {
     const { endpoint, settings, onEvent, signal } = scope;
+    const { prepared, body } = sent;
     const modelId = scope.request.modelId;
     const route = prepared.route;
     const tried = await streamAnswer(
@@ -306,7 +234,7 @@ export class ChatEngine {
     );
     const { answer } = tried;
     // Usage that arrived before a failure (a break after only thinking, an empty answer) is accounted too.
-    const cost = answer.usage ? this.account(modelId, prepared, answer.usage, { trusted: !answer.usageAnomaly, reportedUsd: answer.cost, longCacheWrites: longLivedWrites(body) }) : undefined;
+    const cost = answer.usage ? this.account(settings, modelId, sent, answer.usage, { trusted: !answer.usageAnomaly, reportedUsd: answer.cost, longCacheWrites: longLivedWrites(body) }) : undefined;
     if (tried.error !== undefined) return { error: tried.error, shown: tried.shown };
     // Kept on every route alike: the restored reasoning is part of what the trim measures, so the cut stays route-neutral.
     if (answer.callIds.length > 0 && answer.thinking) {
@@ -335,12 +263,16 @@ export class ChatEngine {
    * `trusted`: the usage record was consistent (calibration learns only from such records); `reportedUsd`:
    * OpenCode's cost frame; `longCacheWrites`: the body that was sent asked for 1-hour cache writes.
    */
-  private account(modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): RequestCost | undefined {
-    const result = accountUsage(this.accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites, purpose: prepared.purpose });
+  private account(settings: Settings, modelId: string, sent: SentAttempt, usage: NormalizedUsage, how: { trusted: boolean; reportedUsd?: number; longCacheWrites: boolean }): RequestCost | undefined {
+    const { prepared } = sent;
+    // Priced from the request's own settings snapshot (its endpoint's catalogue), not the settings read again.
+    const accounting: AccountingState = { ...this.accounting, prices: (id) => pricesFor(id, settings.catalog) };
+    const result = accountUsage(accounting, modelId, prepared, usage, { learn: how.trusted, reportedUsd: how.reportedUsd, longCacheWrites: how.longCacheWrites, purpose: prepared.purpose });
     if (how.trusted) learnAnswered(this.limitLearning, modelId, usage.contextTokens);
     if (result.calibrated) this.writer.changed(STORE_KEYS.calibrations, () => this.calibrations.toJSON());
     this.writer.changed(STORE_KEYS.states, () => this.states.toJSON());
-    this.deps.onAccounted?.(modelId, prepared, usage, result.cost);
+    // The hooks get what was sent as data (the warming re-sends that body): nothing calls back up into the engine.
+    this.deps.onAccounted?.(modelId, prepared, usage, result.cost, sent);
     return result.cost;
   }
 }

@@ -29,15 +29,19 @@ export interface EngineDeps {
   /** Called when a learned limit (a window named, a ceiling from a refusal, its revision) changes what VS Code should be told about a model. */
   onLimitsChanged?: () => void;
   /** Called after each answer's usage is accounted (feeds the session report's request log). */
-  /** `cost`: the request's dollars (reported or computed, core/cost/requestCost.ts), when known. */
-  onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, cost?: RequestCost) => void;
+  /**
+   * `cost`: the request's dollars (reported or computed, core/cost/requestCost.ts), when known; `sent`: what the
+   * accounted attempt sent (its body as it went out, the parameters the model refused), for a hook that re-sends it.
+   */
+  onAccounted?: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, cost: RequestCost | undefined, sent: SentAttempt) => void;
   /**
    * Called once per request whose images were described for it (describeImages.ts), after its last attempt: the
    * conversation's id and the describing requests' count and dollars (the session report counts them apart).
    */
   onDescribed?: (sessionId: string, tally: DescribeTally) => void;
   /**
-   * Called once per request (not per attempt), after its last attempt, to record it (opencode.recordRequests): the
+   * Called once per request (not per attempt), after its last attempt, to record it — only when opencode.recordRequests
+   * is on and the request's purpose is recorded (purpose.ts): the
    * prepared request that attempt sent and what it finally sent (effort, quirks, refused parameters applied).
    */
   record?: (prepared: PreparedRequest, sent: SentRecord) => void;
@@ -82,7 +86,10 @@ export interface RunScope {
 export interface SentAttempt {
   prepared: PreparedRequest;
   body: Record<string, unknown>;
+  /** Refused during this request (the recording names them). */
   refused: readonly string[];
+  /** Every parameter the model refused so far, left out of this body (a warming body must not put one back). */
+  modelRefused: readonly string[];
 }
 
 export interface RunOutcome {

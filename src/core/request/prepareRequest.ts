@@ -1,32 +1,22 @@
 /**
  * Request preparation, top to bottom: convert (images, wire form, reasoning, tool pairs: convertRequest.ts; once
- * per request) → trim → the route's body. Everything up to
- * the trim is route-neutral (the cut is the same whatever the route); only the last step asks the route.
+ * per request) → refuse a request whose tools and instructions cannot fit → trim (core/trim/planTrim.ts) → the
+ * route's body. Everything up to the trim is route-neutral (the cut is the same whatever the route); only the last
+ * step asks the route.
  * Pure apart from the memo and the per-conversation state it updates; it logs what it decided.
  */
-import type { Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { convertRequest, logConversion } from '../convert/convertRequest';
 import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
 import { imageLimitsFor } from '../images/imageLimits';
 import { toWireTools } from '../convert/toWireTools';
-import type { Logger } from '../log';
-import { conversationSessionId, type SessionIds } from '../session/sessionId';
-import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
-import { computeBudget, outputRoom, type Budget } from '../trim/budget';
-import type { ConversationStates } from '../trim/conversationState';
-import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
-import { pruneSettingsOf, trimWithPrunes, type TrimOptions, type TrimResult } from '../trim/historyTrim';
-import { shrinkOversized } from '../trim/truncateOversized';
-import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from '../trim/units';
-import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
-import { BoundedMap } from '../util/boundedMap';
-import { historyTrimLine, overCeilingLine } from '../trim/trimLog';
-import { fixedPartError, fixedPartOverBudget, measureFixedPart } from './fixedPartFit';
+import type { ChatMessage, ChatTool, ToolMode } from '../types';
+import { outputRoom } from '../trim/budget';
+import { cutGeometry } from '../trim/cutPolicy';
+import { fixedPartOverBudget, measureFixedPart, planTrim, toolsSize, trimBudget, type TrimContext, type TrimPlan } from '../trim/planTrim';
+import { fixedPartError } from './userFacingError';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { recordedNativeOf, type NativeSizeMap } from '../trim/nativeSizes';
 import { routeById } from '../routes/registry/registry';
-import { layoutLookup, type NativeReplay } from '../answer/nativeReplay';
 import type { RouteId } from '../routeId';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
@@ -50,29 +40,16 @@ export interface ChatRequest {
   describeWith?: DescribingModel;
 }
 
-export interface PrepareContext {
-  settings: Settings;
-  limits: ModelLimits;
-  calibration: number;
-  /** The model's calibration spread (Calibrations.spread): the cut's safety margin follows it. 0 when unknown. */
-  calibrationSpread?: number;
-  memo: SizeMemo;
-  states: ConversationStates;
-  log: Logger;
+/** What preparing one request works with: the trim's context (core/trim/planTrim.ts) and what the body needs. */
+export interface PrepareContext extends TrimContext {
   /** Reasoning of earlier tool-call answers, put back where the history lost it. */
   reasoningMemory?: ReasoningMemory;
-  /** Tells conversations with the same opening apart (sessionId.ts); without it, the opening alone is the id. */
-  sessionIds?: SessionIds;
   /** The request's route (selectRoute); chat when not given. */
   route?: Route;
   /** The model reasons (model table): Responses asks for its encrypted reasoning to pass back, Gemini for thoughts. */
   reasons?: boolean;
   /** The same flag for another route (selectRoute's rule), for a route switch. */
   reasonsOn?: (route: RouteId) => boolean;
-  /** Native items of earlier answers, passed back verbatim by the native routes. */
-  replay?: NativeReplay;
-  /** A replay of a recording: what each message's native items added when it was recorded (nativeSizes.ts). */
-  recordedNative?: NativeSizeMap;
 }
 
 export interface PreparedRequest extends TrimPlan {
@@ -88,27 +65,6 @@ export interface PreparedRequest extends TrimPlan {
   reasonsOn?: (route: RouteId) => boolean;
 }
 
-export interface TrimPlan {
-  /** The full (repaired) history before trimming, as the replay tool and the request recorder see it. */
-  input: WireMessage[];
-  tools: WireTool[];
-  sessionId: string;
-  budget: Budget;
-  geometry: CutGeometry;
-  trim: TrimResult;
-  cutMoved: boolean;
-  /** Tool results sent as a placeholder (pruneResults.ts) and the calibrated tokens that saves. */
-  pruned: { results: number; tokens: number };
-  /** The calibration and its spread this trim used (the report's replay uses them, to land on the same cut). */
-  calibration: number;
-  calibrationSpread: number;
-}
-
-/** Synchronous, for tests and tools: the request's images as given (the engine fits them first: convertForRequest). */
-export function prepareRequest(request: ChatRequest, ctx: PrepareContext): PreparedRequest {
-  return prepareConverted(request, convertFitted(request, undefined, ctx), ctx);
-}
-
 /**
  * The conversion step: the images fitted to the model's limits (off the host thread: fitImages.ts), then
  * convertRequest, and their `[images] …` / `[request] …` lines. Once per request: the engine keeps the result for
@@ -120,7 +76,8 @@ export async function convertForRequest(request: ChatRequest, ctx: Pick<PrepareC
   return convertFitted(request, fitted, ctx);
 }
 
-function convertFitted(request: ChatRequest, fitted: { messages: ChatMessage[]; stats: ImageFitStats } | undefined, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'>): WireMessage[] {
+/** The conversion of images already fitted (or given as they are: undefined). */
+export function convertFitted(request: ChatRequest, fitted: { messages: ChatMessage[]; stats: ImageFitStats } | undefined, ctx: Pick<PrepareContext, 'reasoningMemory' | 'log'>): WireMessage[] {
   const { messages, ...changed } = convertRequest(fitted?.messages ?? request.messages, { imageInput: request.imageInput !== false, imageFit: fitted?.stats, reasoningMemory: ctx.reasoningMemory });
   logConversion(request.modelId, changed, ctx.log);
   return messages;
@@ -150,7 +107,7 @@ export function prepareConverted(request: ChatRequest, messages: WireMessage[], 
 
 /**
  * Tools and instructions over the budget: no cut can help, so nothing is cut to a stub and nothing is sent; the
- * user reads what takes the room and what to do (fixedPartFit.ts). Checked before the trim, so no truncation WARN
+ * user reads what takes the room and what to do (core/trim/planTrim.ts measureFixedPart, userFacingError.ts fixedPartError). Checked before the trim, so no truncation WARN
  * and no "Over budget" ERROR describe a request that never goes.
  */
 function refuseUnfitFixedPart(modelId: string, messages: readonly WireMessage[], tools: WireTool[], ctx: PrepareContext): void {
@@ -171,70 +128,6 @@ export function bodyFor(prepared: PreparedRequest, route: Route): PreparedReques
   return { ...prepared, route, bodyInput, body: route.buildBody(bodyInput) };
 }
 
-/**
- * The extension's whole trim path for an already-converted (tool pairs repaired) history: budget, cut,
- * truncate, log. The replay tool and the bench call exactly this, after the same repair (repairedHistory).
- */
-export function planTrim(messages: WireMessage[], tools: WireTool[], ctx: PrepareContext): TrimPlan {
-  const input = messages;
-  const sessionId = ctx.sessionIds ? ctx.sessionIds.idFor(input) : conversationSessionId(input);
-  const budget = trimBudget(ctx);
-  const geometry = cutGeometry(Number.isFinite(budget.tokens) ? budget.tokens : 0, ctx.settings.historyTrim, ctx.calibrationSpread ?? 0);
-  // While the history only grows, the last cut, its grid and its truncations still bind (never move back).
-  const grew = ctx.states.grew(sessionId, input.length);
-  const prior = ctx.states.get(sessionId);
-  const grid = gridFor(geometry, budget.tokens, ctx.calibration, grew ? ctx.states.frozenGrid(sessionId) : undefined);
-  const keepRounds = ctx.settings.historyTrim.keepRecentRounds ?? DEFAULT_KEEP_RECENT_ROUNDS;
-  // Split once per request: the trim and the truncation read the same parts.
-  const parts = splitHistory(input, keepRounds);
-  // Native items (encrypted reasoning, signed thinking, thought signatures) count in their message's size on every route alike.
-  const layoutOf = layoutLookup(ctx.replay);
-  const options: TrimOptions = {
-    budget,
-    geometry,
-    calibration: ctx.calibration,
-    rawGrid: grid.rawGrid,
-    extraGridMoves: prior.extraSteps,
-    minFirstKept: grew ? prior.lastFirstKept : 0,
-    lastRemoved: grew ? prior.lastRemoved : 0,
-    keepRounds,
-    parts,
-    memo: ctx.memo,
-    layoutOf,
-    tools: toolsSize(tools),
-    recordedNativeOf: ctx.recordedNative && recordedNativeOf(ctx.recordedNative),
-  };
-  // Pruned results are re-applied as they were; more are pruned only when the cut must move (historyTrim.ts, trimWithPrunes).
-  const pruning = trimWithPrunes(input, options, { prune: pruneSettingsOf(ctx.settings.historyTrim), held: grew ? (prior.prunedAt ?? []) : [], heldFirstKept: grew ? prior.lastFirstKept : 0, parts, truncatedThrough: grew ? prior.truncatedThrough : 0 });
-  const { trim, sentInput } = pruning;
-  const sticky = grew ? prior.truncatedThrough : 0;
-  const prefixChanged = grew && prior.lastExactAt > 0 && trim.sentIndices.includes(prior.lastExactAt - 1);
-  const moving = !grew || prefixChanged || trim.removed !== prior.lastRemoved || (trim.removed > 0 && trim.firstKept !== prior.lastFirstKept) || pruning.prunedAt.length !== (prior.prunedAt ?? []).length;
-  const shrunk = trim.overCeiling || sticky > 0 ? shrinkOversized(sentInput, trim, { budget, geometry, sticky, sessionId, moving, headEnd: parts.headEnd, layoutOf }, ctx) : { trim, truncatedThrough: 0, exactAt: 0 };
-  const sent = shrunk.trim;
-  const cutMoved = ctx.states.recordCut(sessionId, {
-    removed: trim.removed,
-    gridMoves: trim.gridMoves,
-    firstKept: trim.firstKept,
-    grid,
-    truncatedThrough: shrunk.truncatedThrough,
-    lastExactAt: shrunk.exactAt,
-    prefixChanged,
-    inputLength: input.length,
-    prunedAt: pruning.prunedAt,
-  });
-  const pruned = { results: pruning.prunedAt.length, tokens: pruning.prunedTokens };
-  if (trim.removed > 0 || shrunk.truncatedThrough > 0 || pruned.results > 0) ctx.log.info(historyTrimLine(sent, budget, geometry, cutMoved, pruned));
-  if (sent.overCeiling) ctx.log.error(overCeilingLine(sent, budget));
-  return { input, tools, sessionId, budget, geometry, trim: sent, cutMoved, pruned, calibration: ctx.calibration, calibrationSpread: ctx.calibrationSpread ?? 0 };
-}
-
-export function trimBudget(ctx: Pick<PrepareContext, 'settings' | 'limits'>): Budget {
-  const budget = computeBudget(ctx.limits, ctx.settings);
-  if (!ctx.settings.historyTrim.enabled) return { ...budget, tokens: Infinity, maxBytes: Infinity };
-  return budget;
-}
-
 /** VS Code puts internal fields into modelOptions; only these sampling options reach the endpoint. */
 export function forwardedOptions(options: Record<string, unknown> | undefined): SamplingOptions {
   const out: SamplingOptions = {};
@@ -245,22 +138,4 @@ export function forwardedOptions(options: Record<string, unknown> | undefined): 
   if (typeof maxTokens === 'number' && maxTokens > 0) out.max_tokens = Math.floor(maxTokens);
   if (Array.isArray(options.stop) && options.stop.every((s) => typeof s === 'string')) out.stop = options.stop as string[];
   return out;
-}
-
-const toolsSizes = new BoundedMap<string, MessageSize>(32);
-
-/**
- * The tools block is the same on almost every request, and serializing 300 KB of schemas per request
- * would cost more than the rest of the trim. It is measured once per fingerprint (names, description
- * lengths, parameter names); a collision could only misjudge its size, never change what is sent.
- */
-function toolsSize(tools: WireTool[]): MessageSize {
-  if (tools.length === 0) return { tokens: 0, bytes: 0 };
-  const key = tools.map((t) => `${t.function.name}:${t.function.description.length}:${Object.keys((t.function.parameters as { properties?: object }).properties ?? {}).join(',')}`).join('|');
-  let size = toolsSizes.get(key);
-  if (!size) {
-    size = measureTools(tools);
-    toolsSizes.set(key, size);
-  }
-  return size;
 }

@@ -7,9 +7,9 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { openCodeErrorOf } from './openCodeError';
-import { refusedRedirectOf } from './clientOptions';
 import { EmptyAnswerError, StreamInterruptedError } from './streamErrors';
 import { retryAfterMsOf } from '../util/retryAfter';
+import { refusedRedirectOf } from './chatTransport';
 
 export const BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 8_000;

@@ -9,13 +9,14 @@ import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortEr
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
-import { refusedRedirectOf } from './clientOptions';
 import { envKeyAllowed } from '../config/endpoint';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { CutAnswerError, EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../util/excerpt';
 import { isContextLengthWording } from '../models/contextRefusal';
 import { redact, redactUrl } from '../util/redact';
+import { overTokens, type FixedPart } from '../trim/planTrim';
+import { refusedRedirectOf } from './chatTransport';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output' | 'cut';
 
@@ -206,4 +207,42 @@ export function errorLogLine(modelId: string, error: unknown): string {
 /** What the chat shows for an error that is not a UserFacingError: a short, redacted excerpt of its message. */
 export function unexpectedErrorMessage(error: unknown): string {
   return excerptOf(error instanceof Error ? error.message : String(error), ERROR_DETAIL_MAX);
+}
+
+/*
+ * A request whose fixed part (the tools and the instructions) is over the budget (core/trim/planTrim.ts
+ * measureFixedPart): refused before it is sent, with the figures the user needs (what the tools take, what would
+ * fit, what to do).
+ */
+const n = (value: number): string => Math.max(0, Math.round(value)).toLocaleString('en-US');
+
+/** What to tell the user: what takes the room, what would fit, what to do. */
+export function fixedPartMessage(part: FixedPart): string {
+  if (!overTokens(part)) return bytesMessage(part);
+  const budget = `${outsideText(part.modelId)}'s input budget of ${n(part.budgetTokens)} tokens`;
+  const instructions = `the instructions (system prompt) ~${n(part.systemTokens)}`;
+  if (part.toolCount === 0) {
+    return `The request cannot fit ${budget}: ${instructions} tokens alone, before any of the conversation. Pick a model with a larger context window.`;
+  }
+  const fits = part.ceilingTokens - part.systemTokens - part.newestTokens;
+  const room = fits > 0 ? `At most ~${n(fits)} tokens of tools would fit with these instructions and your message.` : 'No tools would fit with these instructions and your message.';
+  return (
+    `The request cannot fit ${budget}: the ${part.toolCount} tools offered by the chat take ~${n(part.toolsTokens)} tokens and ${instructions}, ` +
+    `before any of the conversation. ${room} Pick a model with a larger context window, or turn tools off in the chat's tool picker (Configure Tools).`
+  );
+}
+
+/** Under the token ceiling but over the byte ceiling (schemas and prompts heavy in bytes per token). */
+function bytesMessage(part: FixedPart): string {
+  const what = part.toolCount === 0 ? `the instructions (system prompt) take ${n(part.systemBytes)} bytes` : `the ${part.toolCount} tools offered by the chat take ${n(part.toolsBytes)} bytes and the instructions (system prompt) ${n(part.systemBytes)}`;
+  const tools = part.toolCount === 0 ? '' : ", or turn tools off in the chat's tool picker (Configure Tools)";
+  return `The request cannot fit the ${n(part.maxBytes)} bytes a request to ${outsideText(part.modelId)} may take: ${what}, before any of the conversation. Raise opencode.maxRequestBytes if the endpoint takes larger requests, pick a model with a larger context window${tools}.`;
+}
+
+/** The refusal the provider shows (kind 'context'); the detail, for the log, holds the same figures. */
+export function fixedPartError(part: FixedPart): UserFacingError {
+  const detail =
+    `tools=${part.toolCount} (~${part.toolsTokens} tokens, ${part.toolsBytes} bytes) system=~${part.systemTokens} (${part.systemBytes} bytes) ` +
+    `newest=~${part.newestTokens} budget=${part.budgetTokens} ceiling=${part.ceilingTokens} maxBytes=${part.maxBytes}`;
+  return new UserFacingError('context', fixedPartMessage(part), detail);
 }

@@ -5,6 +5,11 @@
  * pause. It never runs after the user goes on in that conversation (the next request cancels it, also one in
  * flight) or after dispose (the window or the extension closed), and it never touches what the next request is
  * built from: it only re-sends bytes already sent. Timers are injected, so tests drive time themselves.
+ *
+ * Data flows one way: the engine's hooks hand the warmer what the accounted attempt sent (its body as it went out,
+ * the parameters the model refused: EngineDeps.onAccounted), and the route's rule (`attempt.warming.body`) makes the
+ * warming body from it; nothing here calls back into the request layer to rebuild a body. The hooks run only for
+ * a purpose that warms (core/request/purpose.ts: a conversation turn; never an inline suggestion or a commit).
  */
 import type { Logger } from '../log';
 import type { RequestCost } from '../cost/requestCost';
@@ -14,6 +19,9 @@ import type { NormalizedUsage } from '../types';
 import { WARM_LEAD_MS } from './lifetimes';
 import { routeById } from '../routes/registry/registry';
 import { outsideText } from '../util/excerpt';
+import type { Settings } from '../config/settings';
+import type { PreparedRequest } from '../request/prepareRequest';
+import type { SentAttempt } from '../request/engineTypes';
 
 export interface WarmTimers {
   /** `run` returns the warming it started (a test timer may await it). */
@@ -160,4 +168,24 @@ export function warmingLine(modelId: string, n: number, max: number, outcome: Wa
   const usage = outcome.usage ? ` prompt=${outcome.usage.contextTokens} cached=${outcome.usage.cachedTokens}` : '';
   const cost = outcome.cost ? ` cost${outcome.cost.source === 'reported' ? '=' : '≈'}${formatUsd(outcome.cost.usd)}` : '';
   return `[warming] ${outsideText(modelId)} re-read the cached prefix (${n} of ${max}):${usage}${cost}`;
+}
+
+/** The two engine callbacks that drive warming (the extension and the tests wire the same ones). */
+export interface WarmingHooks {
+  /** An attempt starting: the user went on in that conversation. */
+  onAttempt: (prepared: PreparedRequest) => void;
+  /** A request accounted: its pause starts, with the body exactly as the engine sent it (`sent`, as data). */
+  onAccounted: (modelId: string, prepared: PreparedRequest, usage: NormalizedUsage, cost: unknown, sent: Pick<SentAttempt, 'body' | 'modelRefused'>) => void;
+}
+
+export function warmingHooks(warmer: CacheWarmer): WarmingHooks {
+  return {
+    onAttempt: (prepared) => warmer.wentOn(prepared.sessionId),
+    onAccounted: (modelId, prepared, usage, _cost, sent) => warmer.answered({ sessionId: prepared.sessionId, modelId, route: prepared.route.id, body: sent.body, refused: new Set(sent.modelRefused), promptTokens: usage.contextTokens }),
+  };
+}
+
+/** Warming settings with the defaults (off) when the settings carry none. */
+export function warmingSettings(settings: Settings): { enabled: boolean; maxRequests: number } {
+  return settings.promptCache?.warming ?? { enabled: false, maxRequests: 3 };
 }

@@ -8,6 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { activate } from '../../extension';
 import type { ChatEngine, EngineTiming } from '../../core/request/chatEngine';
+import type { WarmTimers } from '../../core/warming/cacheWarmer';
 import type { RequestLog } from '../../core/report/requestLog';
 import { composeExtension } from '../../vscode/composeExtension';
 import type { FakeServer } from '../../fakeServer';
@@ -26,14 +27,15 @@ export interface ActivatedExtension {
 }
 
 /** Runs the real activate(); with `timing`, the same wiring with the engine's waits injected. */
-export function activateAgainst(server: FakeServer | { url: string }, settings: Record<string, unknown> = {}, globalState?: double.MemoryMemento, timing?: Partial<EngineTiming>): ActivatedExtension {
+/** `warmTimers`: the cache warmer's timers (only with `timing`: the composition the tests drive). */
+export function activateAgainst(server: FakeServer | { url: string }, settings: Record<string, unknown> = {}, globalState?: double.MemoryMemento, timing?: Partial<EngineTiming>, warmTimers?: WarmTimers): ActivatedExtension {
   double.settingsStore.clear();
   double.settingsStore.set('baseUrl', server.url);
   for (const [key, value] of Object.entries(settings)) double.settingsStore.set(key, value);
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencode-test-'));
   const context = double.createExtensionContext(logDir, globalState);
   const channelsBefore = double.createdChannels.length;
-  const composed = timing ? composeExtension(context, { timing }) : (activate(context), undefined);
+  const composed = timing ? composeExtension(context, { timing, warmTimers }) : (activate(context), undefined);
   const engine = composed?.engine;
   const requests = composed?.requests;
   const log = double.createdChannels[channelsBefore];

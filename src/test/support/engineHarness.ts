@@ -17,10 +17,10 @@ export class MemoryStore implements KeyValueStore {
   }
 }
 
-/** `hooks`: the engine's optional callbacks (record, onAttempt, …). */
+/** `hooks`: the engine's optional callbacks (record, onAttempt, …); a record hook turns opencode.recordRequests on unless the overrides say. */
 export function engineFor(baseUrl: string, overrides: Record<string, unknown> = {}, store = new MemoryStore(), timing?: Partial<EngineTiming>, hooks: Pick<EngineDeps, 'record' | 'onAttempt' | 'onAccounted' | 'notify'> = {}) {
   const log = new MemoryLogger();
-  const values: Record<string, unknown> = { baseUrl, ...overrides };
+  const values: Record<string, unknown> = { baseUrl, ...(hooks.record ? { recordRequests: true } : {}), ...overrides };
   const settings: Settings = resolveSettings((key) => values[key], (m) => log.warn(`[settings] ${m}`));
   // Saved state written at each change (no debounce), so a test reads it at once; stateWriter.test.ts tests the debounce.
   const engine = new ChatEngine({ log, store, settings: () => settings, apiKey: async () => undefined, timing: { stateWriteDelayMs: 0, ...timing }, ...hooks });
