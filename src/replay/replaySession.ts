@@ -11,13 +11,12 @@ import { accountUsage } from '../core/request/accountUsage';
 import { repairedHistory } from '../core/convert/convertRequest';
 import { planTrim } from '../core/request/prepareRequest';
 import { SessionIds } from '../core/session/sessionId';
-import { Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ModelLimits } from '../core/types';
 import type { RouteId } from '../core/routeId';
 import type { ReplayRequest } from '../core/replay/replayFile';
 import { RouteCaches } from './routeUsage';
+import { Calibrations, ConversationStates } from '../core/trim/trimState';
 
 export interface ReplayOptions {
   settings: Settings;

@@ -13,13 +13,12 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { planTrim } from '../core/request/prepareRequest';
-import { Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
-import { cutGeometry, MAX_MARGIN_RATIO, SAFETY_MARGIN_RATIO, SPREAD_COVER } from '../core/trim/cutPolicy';
 import { SizeMemo } from '../core/trim/messageSize';
 import { defaultSettings } from './support/trimHarness';
 import { materializeSteps, sessionArb, type SessionSpec } from './support/sessionArbs';
 import { runs } from './support/propertyRuns';
+import { Calibrations, ConversationStates } from '../core/trim/trimState';
+import { cutGeometry, MAX_MARGIN_RATIO, SAFETY_MARGIN_RATIO, SPREAD_COVER } from '../core/trim/budget';
 
 const MODEL = 'm';
 

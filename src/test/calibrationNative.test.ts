@@ -4,8 +4,6 @@ import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { prepareRequest, type PreparedRequest } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
-import { Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../core/trim/messageSize';
 import { layoutLookup } from '../core/answer/nativeReplay';
 import { RequestRecording } from '../core/replay/requestRecording';
@@ -16,6 +14,7 @@ import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { bodyTokens } from './support/bodyMeasure';
 import { defaultSettings, filler } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
+import { Calibrations, ConversationStates } from '../core/trim/trimState';
 
 
 /** What the engine does with an answer's usage (accountUsage.ts): the [usage] line, calibration, overflow. */

@@ -9,16 +9,15 @@ import { resolveSettings } from '../core/config/settings';
 import { fromModelsDev } from '../core/models/fromModelsDev';
 import { limitsOf } from '../core/models/modelEntries';
 import { ModelTable } from '../core/models/modelTable';
-import { isOverflowing } from '../core/overflow/overflow';
 import { planTrim } from '../core/request/prepareRequest';
-import { computeBudget } from '../core/trim/budget';
-import { ConversationStates } from '../core/trim/conversationState';
+import { computeBudget, isOverflowing } from '../core/trim/budget';
 import { SizeMemo } from '../core/trim/messageSize';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { reportedSizes } from '../vscode/modelInfo';
 import { runs } from './support/propertyRuns';
 import { filler } from './support/trimHarness';
+import { ConversationStates } from '../core/trim/trimState';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 

@@ -17,13 +17,13 @@ import { signedCallItem } from '../core/routes/gemini/geminiReplay';
 import { NativeReplayMemory, type AssistantLayout, type LayoutSlot } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routeId';
-import { ConversationStates } from '../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage } from '../core/types';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { bodyTokens } from './support/bodyMeasure';
 import { defaultSettings, filler } from './support/trimHarness';
 import { assertReached, runs } from './support/propertyRuns';
+import { ConversationStates } from '../core/trim/trimState';
 
 type NativeRoute = Exclude<RouteId, 'chat'>;
 const NATIVE: NativeRoute[] = ['responses', 'messages', 'gemini'];

@@ -11,13 +11,13 @@ import { prepareRequest } from '../core/request/prepareRequest';
 import { signedCallItem } from '../core/routes/gemini/geminiReplay';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage } from '../core/types';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
 import { nativeSession, payload, type NativeRoute, type Turn } from './support/nativeSessions';
 import { assertReached, runs } from './support/propertyRuns';
+import { ConversationStates } from '../core/trim/trimState';
 
 const LIMITS = { contextWindow: 1_000_000, maxOutputTokens: 8_000 };
 

@@ -1,12 +1,7 @@
 import * as assert from 'assert';
 import type { NormalizedUsage } from '../core/types';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
-import {
-  DEFAULT_RESERVED_OUTPUT_TOKENS,
-  overflowLine,
-  isOverflowing,
-  usableTokens,
-} from '../core/overflow/overflow';
+import { DEFAULT_RESERVED_OUTPUT_TOKENS, overflowLine, isOverflowing, usableTokens } from '../core/trim/budget';
 
 function usage(raw: object): NormalizedUsage {
   const normalized = normalizeUsage(raw);

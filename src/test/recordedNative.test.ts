@@ -13,14 +13,13 @@ import { prepareRequest } from '../core/request/prepareRequest';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { sentRecord } from '../core/replay/sentRecord';
 import { routeById } from '../core/routes/registry/registry';
-import { Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
 import { calibrationRawTokens } from '../core/trim/historyTrim';
 import { SizeMemo } from '../core/trim/messageSize';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { parseReplayLines } from '../core/replay/replayFile';
 import { defaultSettings } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
+import { Calibrations, ConversationStates } from '../core/trim/trimState';
 
 
 describe('a recording of a native-route session replays onto the live cuts', () => {

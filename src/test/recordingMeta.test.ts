@@ -11,11 +11,11 @@ import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { parseRecordingMeta } from '../core/replay/recordingMeta';
 import { prepareRequest } from '../core/request/prepareRequest';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { RequestRecorderFile } from '../vscode/requestRecorderFile';
 import { chat } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
+import { ConversationStates } from '../core/trim/trimState';
 
 const channel = { info: () => undefined, warn: () => undefined } as never;
 

@@ -11,7 +11,6 @@ import { reportData, reportDataOf } from '../core/report/reportData';
 import { catchUp, ConversationFigures } from '../core/report/reportFigures';
 import { RequestLog } from '../core/report/requestLog';
 import { planTrim } from '../core/request/prepareRequest';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import type { WireMessage } from '../core/wire/wireTypes';
@@ -19,6 +18,7 @@ import type { ReportData } from '../core/report/reportData';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, assistant, user, type ActivatedExtension } from './support/activatedExtension';
 import { useFakeServer } from './support/suiteHooks';
+import { ConversationStates } from '../core/trim/trimState';
 
 const words = (seed: number, count: number): string => Array.from({ length: count }, (_, i) => `w${(seed * 31 + i) % 97}`).join(' ');
 const until = async (done: () => boolean): Promise<void> => {

@@ -9,13 +9,13 @@ import { MemoryLogger } from '../core/log';
 import { labelText, markdownText, statusView } from '../core/report/statusText';
 import { RequestLog } from '../core/report/requestLog';
 import { prepareRequest } from '../core/request/prepareRequest';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { normalizeUsage } from '../core/usage/normalizeUsage';
 import { OpenCodeStatusBar } from '../vscode/statusBar';
 import * as double from './support/vscodeDouble';
 import { chat } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
+import { ConversationStates } from '../core/trim/trimState';
 
 const HOSTILE = ['a`b', '![x](https://evil.example/p.png)', '[click](command:opencode.setApiKey)', '$(zap) id', '<img src=x>', 'x|y', 'https://evil.example', 'www.evil.example', 'a\n# heading', '\\`', '**bold**'];
 const PUNCT = /[!-/:-@[-`{-~]/;

@@ -7,8 +7,6 @@ import * as assert from 'assert';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { planTrim } from '../core/request/prepareRequest';
-import { CALIBRATION, Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { stableCut } from '../core/trim/truncateOversized';
 import { estimateTextTokens } from '../core/tokens/estimate';
@@ -16,6 +14,7 @@ import { normalizeUsage } from '../core/usage/normalizeUsage';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { countTextTokens, countValueTokens, TOKENS_PER_IMAGE, TOOL_CALL_OVERHEAD_TOKENS } from '../cacheModel/valueTokens';
 import { defaultSettings, filler } from './support/trimHarness';
+import { CALIBRATION, Calibrations, ConversationStates } from '../core/trim/trimState';
 
 const BUDGET = 108_000;
 

@@ -4,7 +4,6 @@
  * too, with the engine's timing injected so retry waits do not slow the suite.
  */
 import * as vscode from 'vscode';
-import { isLoopbackUrl } from '../core/config/endpoint';
 import { setHostVersion } from '../core/request/clientOptions';
 import { QuotaService } from '../core/quota/quotaService';
 import { limitSentence } from '../core/quota/quotaText';
@@ -28,6 +27,7 @@ import { SettingsReader } from './settingsReader';
 import { OpenCodeStatusBar } from './statusBar';
 import { endpointChosen, openChat, WalkthroughSteps, welcomeOnce } from './welcome';
 import { registerEditorFeatures } from './editorFeatures';
+import { isLoopbackUrl } from '../core/config/endpoints';
 
 export interface ComposeOptions {
   timing?: Partial<EngineTiming>;

@@ -3,7 +3,6 @@
  * in the background (or by "OpenCode: Refresh Models"). One list per endpoint; ids are unique.
  */
 import * as vscode from 'vscode';
-import { catalogOf, isLoopbackUrl } from '../core/config/endpoint';
 import { dataEntries } from '../core/models/modelEntries';
 import { parseModelList } from '../core/models/parseModelList';
 import { fetchModelList, type Endpoint } from '../core/request/chatTransport';
@@ -15,6 +14,7 @@ import { errorDetail } from '../core/request/userFacingError';
 import { redact, redactUrl } from '../core/util/redact';
 import { classifyListFailure, type ListFailure } from '../core/models/listFailure';
 import { outsideList } from '../core/util/excerpt';
+import { catalogOf, isLoopbackUrl } from '../core/config/endpoints';
 
 const STALE_AFTER_MS = 30 * 60 * 1000;
 

@@ -18,12 +18,11 @@ import { resolveSettings } from '../../core/config/settings';
 import type { Logger } from '../../core/log';
 import { accountUsage } from '../../core/request/accountUsage';
 import { planTrim } from '../../core/request/prepareRequest';
-import { Calibrations } from '../../core/trim/calibration';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import { normalizeUsage } from '../../core/usage/normalizeUsage';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { PromptBlocks } from '../cache/promptBlocks';
+import { Calibrations, ConversationStates } from '../../core/trim/trimState';
 
 export interface AgentRegimeSpec {
   title: string;

@@ -15,14 +15,13 @@ import { accountUsage } from '../../core/request/accountUsage';
 import { planTrim } from '../../core/request/prepareRequest';
 import { anthropicUsage } from '../../core/routes/messages/messagesUsage';
 import { routeById } from '../../core/routes/registry/registry';
-import { Calibrations } from '../../core/trim/calibration';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import { PromptBlocks } from '../cache/promptBlocks';
 import { benchLimits, benchSettings } from '../policies/benchSettings';
 import { regimeById, type RegimeSpec } from '../sessions/regimes';
 import { generateSession, requestAt } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
+import { Calibrations, ConversationStates } from '../../core/trim/trimState';
 
 /** Anthropic's prices relative to plain input: a 5-minute cache write costs 1.25×, a cache read 0.1×. */
 export const WRITE_PRICE = 1.25;

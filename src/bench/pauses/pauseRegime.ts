@@ -18,7 +18,6 @@ import type { Logger } from '../../core/log';
 import { planTrim } from '../../core/request/prepareRequest';
 import type { AnthropicTtl } from '../../core/routes/cacheLifetime';
 import { routeById } from '../../core/routes/registry/registry';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import type { NormalizedUsage } from '../../core/types';
 import { WARM_LEAD_MS } from '../../core/warming/lifetimes';
@@ -30,6 +29,7 @@ import type { RegimeSpec } from '../sessions/regimes';
 import { generateSession, requestAt } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
 import { drawPauses } from './pauseDistribution';
+import { ConversationStates } from '../../core/trim/trimState';
 
 /** Warming requests per pause (the setting's default). */
 export const BENCH_WARM_MAX = 3;

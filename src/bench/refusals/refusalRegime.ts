@@ -22,14 +22,13 @@ import { limitsOf } from '../../core/models/modelEntries';
 import { ModelTable } from '../../core/models/modelTable';
 import { accountUsage } from '../../core/request/accountUsage';
 import { planTrim, type TrimPlan } from '../../core/request/prepareRequest';
-import { Calibrations } from '../../core/trim/calibration';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import { normalizeUsage } from '../../core/usage/normalizeUsage';
 import { PromptBlocks } from '../cache/promptBlocks';
 import { regimeById, type RegimeSpec } from '../sessions/regimes';
 import { generateSession, requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
+import { Calibrations, ConversationStates } from '../../core/trim/trimState';
 
 export interface RefusalRegimeSpec {
   title: string;

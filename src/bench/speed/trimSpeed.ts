@@ -6,12 +6,12 @@
 import { MemoryLogger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
 import { planTrim, prepareRequest, type PrepareContext } from '../../core/request/prepareRequest';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import { benchLimits, benchSettings } from '../policies/benchSettings';
 import { toChatSession } from '../sessions/chatForm';
 import { requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { summarizeTimings, timeMs, type TimingSummary } from './timing';
+import { ConversationStates } from '../../core/trim/trimState';
 
 /**
  * Cold runs are repeated on request 0 with a new memo each time. The very first one in the process also

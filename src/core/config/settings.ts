@@ -7,9 +7,8 @@
 import type { EndpointCatalog } from '../models/modelData';
 import { validateModelOverrides, type ModelOverride } from '../models/modelOverrides';
 import type { AnthropicTtl, CacheLifetime, OpenAiRetention } from '../routes/cacheLifetime';
-import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
-import { defaultEndpoint, resolveEndpoints, type EndpointConfig } from './endpoints';
+import { defaultEndpoint, resolveEndpoints, type EndpointConfig, catalogOf } from './endpoints';
 import { resolveEditorSettings, type EditorSettings } from './editorSettings';
 
 export const PRESET_URLS = {

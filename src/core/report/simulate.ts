@@ -7,8 +7,7 @@
  * estimate factor) rather than the fake server's o200k counter, which would pull the 2 MB tokenizer in.
  */
 import { roundDownToCacheUnit, SeenPrefixes } from '../../cacheModel/prefixCache';
-import { fingerprint, measureTools, type SizeMemo } from '../trim/messageSize';
-import type { NativeSizeMap } from '../trim/nativeSizes';
+import { fingerprint, measureTools, type SizeMemo, type NativeSizeMap } from '../trim/messageSize';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { cacheSums } from './totals';
 

@@ -6,14 +6,13 @@
 import { requestCost, type RequestCost } from '../cost/requestCost';
 import type { ModelPrices } from '../cost/prices';
 import type { Logger } from '../log';
-import { overflowLine, isOverflowing, usableOf } from '../overflow/overflow';
-import { calibrationLine, type Calibrations } from '../trim/calibration';
 import { calibrationRawTokens } from '../trim/historyTrim';
-import type { ConversationStates } from '../trim/conversationState';
 import type { NormalizedUsage } from '../types';
 import { formatUsageLine } from '../usage/usageLine';
 import type { TrimPlan } from './prepareRequest';
 import type { RequestPurpose } from './purpose';
+import { overflowLine, isOverflowing, usableOf } from '../trim/budget';
+import { calibrationLine, type Calibrations, type ConversationStates } from '../trim/trimState';
 
 export interface AccountingState {
   log: Logger;

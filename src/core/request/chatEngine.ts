@@ -4,7 +4,6 @@
  * size memo, calibrations, learned windows, per-conversation trim state, remembered reasoning, native replay
  * layouts, learned routes, refused parameters and session claims, persisted through a small key-value store.
  */
-import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { loadChunked } from '../state/chunkedMap';
 import { StateWriter, WRITE_DELAY_MS } from '../state/stateWriter';
@@ -21,9 +20,7 @@ import type { RouteChoice } from '../routes/select/selectRoute';
 import { chooseRoute, learnRoute, RefusedPins, switchedRoute, type RouteSwitch } from './routeSwitch';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
-import { Calibrations } from '../trim/calibration';
 import { MAX_MODELS } from '../util/perModel';
-import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
 import { LearnedLimits, mayRetryTooLong } from '../models/learnedLimits';
 import { SizeMemo } from '../trim/messageSize';
 import type { ModelEntry, NormalizedUsage, StreamEvent } from '../types';
@@ -48,6 +45,8 @@ import { OnceKeys } from '../util/onceKeys';
 import { cancelledError, isContextLengthError, missingKeyError, toUserFacingError } from './userFacingError';
 import type { EngineDeps, EngineTiming, RunEnd, RunOutcome, RunScope, SentAttempt } from './engineTypes';
 import { outsideText } from '../util/excerpt';
+import { Calibrations, ConversationStates, TRIM_STATE_CAPACITY } from '../trim/trimState';
+import { isLoopbackUrl } from '../config/endpoints';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';

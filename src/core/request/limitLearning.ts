@@ -7,9 +7,9 @@
 import type { Logger } from '../log';
 import { parseContextLimit } from '../models/contextRefusal';
 import type { LearnedLimits } from '../models/learnedLimits';
-import type { ConversationStates } from '../trim/conversationState';
 import type { TrimPlan } from './prepareRequest';
 import { outsideText } from '../util/excerpt';
+import { type ConversationStates } from '../trim/trimState';
 
 export interface LimitLearning {
   learned: LearnedLimits;

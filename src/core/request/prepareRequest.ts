@@ -13,24 +13,22 @@ import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
-import { computeBudget, outputRoom, type Budget } from '../trim/budget';
-import type { ConversationStates } from '../trim/conversationState';
-import { cutGeometry, gridFor, type CutGeometry } from '../trim/cutPolicy';
+import { computeBudget, outputRoom, type Budget, cutGeometry, gridFor, type CutGeometry } from '../trim/budget';
 import { pruneSettingsOf, trimWithPrunes, type TrimOptions, type TrimResult } from '../trim/historyTrim';
 import { shrinkOversized } from '../trim/truncateOversized';
-import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from '../trim/units';
-import { measureTools, type MessageSize, type SizeMemo } from '../trim/messageSize';
+import { measureTools, type MessageSize, type SizeMemo, recordedNativeOf, type NativeSizeMap } from '../trim/messageSize';
 import { BoundedMap } from '../util/boundedMap';
 import { historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import { fixedPartError, fixedPartOverBudget, measureFixedPart } from './fixedPartFit';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { recordedNativeOf, type NativeSizeMap } from '../trim/nativeSizes';
 import { DEFAULT_ROUTE, routeById } from '../routes/registry/registry';
 import { layoutLookup, type NativeReplay } from '../answer/nativeReplay';
 import type { RouteId } from '../routeId';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
 import type { DescribingModel } from './describeImages';
+import { type ConversationStates } from '../trim/trimState';
+import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from '../trim/cut';
 
 export interface ChatRequest {
   /** What the request is for (purpose.ts): decides which after-request hooks it feeds. */

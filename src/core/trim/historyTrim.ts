@@ -5,14 +5,11 @@
  */
 import type { AssistantLayout } from '../answer/nativeReplay';
 import type { WireMessage } from '../wire/wireTypes';
-import { BYTES_PER_TOKEN, type Budget } from './budget';
-import type { CutGeometry } from './cutPolicy';
-import type { MessageSize, SizeMemo } from './messageSize';
-import { droppedSums, gridLines, pickCut, type CutInputs } from './pickCut';
-import { firstKeptIndex, keptIndices, splitHistory, type HistoryParts } from './units';
+import { BYTES_PER_TOKEN, type Budget, type CutGeometry } from './budget';
+import { type MessageSize, type SizeMemo, nativeSizesOf, type NativeSizes } from './messageSize';
 import { DEFAULT_PRUNE_PROTECT_TOKENS, type HistoryTrimSettings, type PruneSettings } from '../config/settings';
 import { applyPrunes, choosePrunes, MAX_PRUNED_RESULTS, prunesStillSent } from './pruneResults';
-import { nativeSizesOf, type NativeSizes } from './nativeSizes';
+import { droppedSums, gridLines, pickCut, type CutInputs, firstKeptIndex, keptIndices, splitHistory, type HistoryParts } from './cut';
 
 export interface TrimOptions {
   budget: Budget;

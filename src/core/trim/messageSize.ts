@@ -1,16 +1,22 @@
 /**
- * Estimated tokens and wire bytes of one message, memoized by a cheap fingerprint so a request costs
- * work only for messages not seen before (VS Code hands us fresh objects every turn, so identity
- * cannot be the key, and hashing megabytes of content per request would defeat the purpose). The
- * fingerprint reads the role, ids, lengths and the first/last characters of every text field; two
- * different messages sharing all of those would only share a size estimate, never content.
+ * Estimated tokens and wire bytes of one message, memoized so a request costs work only for messages not seen
+ * before. VS Code hands us fresh objects every turn, so identity cannot be the key: the key is the message's
+ * content, exactly (sizeKey below: short texts as they are, long ones by their sha256), so two messages share a key
+ * only when they have the same size — a memo hit can never move the cut. The one key scheme of the trim's memos:
+ * messages, remembered native layouts and the tools block (and the report's interner) all key through it.
+ *
+ * Also what passed-back native items (encrypted reasoning, signed thinking, thought signatures) add to their
+ * messages' sizes, recorded beside a request (`sent.native`, by the message's first call id) so a replay of the
+ * recording — which has the history but not the items — measures each message as the live trim did and lands on
+ * the same cuts (docs/report.md "What a recording holds").
  */
-import type { AssistantLayout } from '../answer/nativeReplay';
+import { nativeKey, type AssistantLayout } from '../answer/nativeReplay';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { estimateTextTokens, type TextScan } from '../tokens/estimate';
 // The same per-message and tool-size rules as provideTokenCount, so the two counts agree.
 import { messageTokenSplit, toolsTokens, wireMessagePieces, wireToolPieces } from '../tokens/messageTokens';
 import { BoundedMap } from '../util/boundedMap';
+
 const SAMPLE = 48;
 
 export interface MessageSize {
@@ -164,4 +170,45 @@ function textKey(content: WireMessage['content']): string {
 function sample(text: string): string {
   if (text.length <= SAMPLE * 2) return `${text.length}:${text}`;
   return `${text.length}:${text.slice(0, SAMPLE)}…${text.slice(-SAMPLE)}`;
+}
+
+/** Call id of an assistant message's first tool call → [tokens, bytes] its native items add. */
+export type NativeSizes = Record<string, [number, number]>;
+
+/** The same, as a replay keeps what the lines recorded so far. */
+export type NativeSizeMap = ReadonlyMap<string, readonly [number, number]>;
+
+/**
+ * The native sizes of the messages that have them, from the sizes the trim already measured (one per message,
+ * in order): no second measuring pass.
+ */
+export function nativeSizesOf(messages: readonly WireMessage[], sizes: readonly MessageSize[]): NativeSizes {
+  const native: NativeSizes = {};
+  messages.forEach((message, i) => {
+    const { nativeTokens = 0, nativeBytes = 0 } = sizes[i];
+    const key = nativeTokens > 0 || nativeBytes > 0 ? nativeKey(message) : undefined;
+    if (key !== undefined) native[key] = [nativeTokens, nativeBytes];
+  });
+  return native;
+}
+
+/** A replay's size hook from recorded native sizes: what to add to a message measured alone. */
+export function recordedNativeOf(sizes: NativeSizeMap): (message: WireMessage) => MessageSize | undefined {
+  return (message) => {
+    const key = nativeKey(message);
+    const size = key === undefined ? undefined : sizes.get(key);
+    return size && { tokens: size[0], bytes: size[1], nativeTokens: size[0], nativeBytes: size[1] };
+  };
+}
+
+/** A recorded `sent.native` checked (non-negative integers); throws a message naming the field. */
+export function checkedNativeSizes(value: unknown): NativeSizes {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('sent.native: expected an object');
+  const sizes: NativeSizes = {};
+  for (const [key, size] of Object.entries(value)) {
+    const ok = Array.isArray(size) && size.length === 2 && size.every((n) => Number.isInteger(n) && n >= 0);
+    if (!ok) throw new Error(`sent.native.${key}: expected [tokens, bytes]`);
+    sizes[key] = [size[0], size[1]];
+  }
+  return sizes;
 }
