@@ -13,7 +13,7 @@ import { BoundedMap } from '../util/boundedMap';
 import { calibrationRawTokens } from '../trim/historyTrim';
 import { firstUserWords } from './conversationName';
 import type { SimRequest } from './simulate';
-import { fingerprint } from '../trim/messageSize';
+import { messageKey, toolsKey } from '../trim/messageSize';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 
 /**
@@ -264,7 +264,7 @@ export class MessageInterner {
 
   history(input: readonly WireMessage[]): readonly WireMessage[] {
     return input.map((message) => {
-      const key = fingerprint(message);
+      const key = messageKey(message);
       const known = this.messages.get(key);
       if (known) return known;
       this.messages.set(key, message);
@@ -274,7 +274,7 @@ export class MessageInterner {
 
   toolsOf(tools: readonly WireTool[]): readonly WireTool[] {
     if (tools === this.tools.tools) return tools;
-    const key = JSON.stringify(tools);
+    const key = toolsKey(tools);
     if (key !== this.tools.key) this.tools = { key, tools };
     return this.tools.tools;
   }

@@ -16,8 +16,7 @@ import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
 import { computeBudget, outputRoom, type Budget, cutGeometry, gridFor, type CutGeometry } from '../trim/budget';
 import { pruneSettingsOf, trimWithPrunes, type TrimOptions, type TrimResult } from '../trim/historyTrim';
 import { shrinkOversized } from '../trim/truncateOversized';
-import { measureTools, type MessageSize, type SizeMemo, recordedNativeOf, type NativeSizeMap } from '../trim/messageSize';
-import { BoundedMap } from '../util/boundedMap';
+import { toolsSize, type SizeMemo, recordedNativeOf, type NativeSizeMap } from '../trim/messageSize';
 import { historyTrimLine, overCeilingLine } from '../trim/trimLog';
 import { fixedPartError, fixedPartOverBudget, measureFixedPart } from './fixedPartFit';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
@@ -242,22 +241,4 @@ export function forwardedOptions(options: Record<string, unknown> | undefined): 
   if (typeof maxTokens === 'number' && maxTokens > 0) out.max_tokens = Math.floor(maxTokens);
   if (Array.isArray(options.stop) && options.stop.every((s) => typeof s === 'string')) out.stop = options.stop as string[];
   return out;
-}
-
-const toolsSizes = new BoundedMap<string, MessageSize>(32);
-
-/**
- * The tools block is the same on almost every request, and serializing 300 KB of schemas per request
- * would cost more than the rest of the trim. It is measured once per fingerprint (names, description
- * lengths, parameter names); a collision could only misjudge its size, never change what is sent.
- */
-function toolsSize(tools: WireTool[]): MessageSize {
-  if (tools.length === 0) return { tokens: 0, bytes: 0 };
-  const key = tools.map((t) => `${t.function.name}:${t.function.description.length}:${Object.keys((t.function.parameters as { properties?: object }).properties ?? {}).join(',')}`).join('|');
-  let size = toolsSizes.get(key);
-  if (!size) {
-    size = measureTools(tools);
-    toolsSizes.set(key, size);
-  }
-  return size;
 }

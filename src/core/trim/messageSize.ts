@@ -17,7 +17,7 @@ import { estimateTextTokens, type TextScan } from '../tokens/estimate';
 import { messageTokenSplit, toolsTokens, wireMessagePieces, wireToolPieces } from '../tokens/messageTokens';
 import { BoundedMap } from '../util/boundedMap';
 
-const SAMPLE = 48;
+import { hashId } from '../util/hashId';
 
 export interface MessageSize {
   tokens: number;
@@ -37,12 +37,9 @@ export class SizeMemo {
     this.sizes = new BoundedMap(capacity);
   }
 
-  /** Keys of remembered layouts, by identity: a layout is never changed once remembered, only replaced or evicted. */
-  private readonly layoutKeys = new WeakMap<AssistantLayout, string>();
-
   /** The message's size, its remembered layout (any route; none when evicted or never recorded) included. */
   sizeOf(message: WireMessage, layout?: AssistantLayout): MessageSize {
-    const key = layout ? `${fingerprint(message)}|L${this.layoutKey(layout)}` : fingerprint(message);
+    const key = layout ? `${messageKey(message)}|L${layoutKey(layout)}` : messageKey(message);
     const known = this.sizes.get(key);
     if (known) {
       this.hits++;
@@ -56,15 +53,6 @@ export class SizeMemo {
 
   get size(): number {
     return this.sizes.size;
-  }
-
-  private layoutKey(layout: AssistantLayout): string {
-    let key = this.layoutKeys.get(layout);
-    if (key === undefined) {
-      key = sample(JSON.stringify(nativeItems(layout)));
-      this.layoutKeys.set(layout, key);
-    }
-    return key;
   }
 }
 
@@ -147,29 +135,77 @@ export function measureTools(tools: readonly WireTool[]): MessageSize {
   return { tokens: toolsTokens(tools.map(wireToolPieces), estimateTextTokens), bytes: Buffer.byteLength(JSON.stringify(tools)) };
 }
 
-/** The memo's key of a message (also the report's identity of a message: core/report/messageInterner.ts). */
-export function fingerprint(message: WireMessage): string {
-  let key = message.role;
-  if (message.role === 'tool') key += `|${message.tool_call_id}${message.images ? textKey(message.images) : ''}`;
-  key += `|${textKey(message.content)}`;
-  if (message.role === 'assistant') {
-    for (const call of message.tool_calls ?? []) key += `|${call.id}:${call.function.name}:${textKey(call.function.arguments)}`;
-    if (message.reasoning_content) key += `|r:${textKey(message.reasoning_content)}`;
+/** Texts up to this length are their own key; a longer one is keyed by its sha256 (~1.5 ms per MB). */
+const KEY_TEXT_MAX = 96;
+
+/**
+ * The one memo key of a text: the text itself (`<length>:<text>`) while short, else `#<sha256><u|w><length>;`.
+ * Self-delimiting, so keys joined in a fixed order stay distinct; exact but for a sha256 collision. Well-formed text
+ * hashes as UTF-8 (the faster); text with a lone surrogate as UTF-16, since UTF-8 would fold it into U+FFFD.
+ */
+export function contentKey(text: string): string {
+  if (text.length <= KEY_TEXT_MAX) return `${text.length}:${text}`;
+  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed?.() === true;
+  return `#${hashId(wellFormed ? text : Buffer.from(text, 'utf16le'), 32)}${wellFormed ? 'u' : 'w'}${text.length};`;
+}
+
+/** Keys by object identity: a wire message, a remembered layout or a tools block is never changed once built. */
+const messageKeys = new WeakMap<WireMessage, string>();
+const layoutKeys = new WeakMap<AssistantLayout, string>();
+const toolsKeys = new WeakMap<readonly WireTool[], string>();
+
+/**
+ * The memo's key of a message (also the report's identity of a message: MessageInterner in core/report/requestLog.ts):
+ * the JSON of its frame (every field but its texts) and each text's contentKey, in the frame's order. Equal keys mean
+ * equal messages, so equal sizes: a collision cannot move the cut. Computed once per message object.
+ */
+export function messageKey(message: WireMessage): string {
+  let key = messageKeys.get(message);
+  if (key === undefined) {
+    let joined = JSON.stringify(frameOf(message));
+    for (const text of textsOf(message)) joined += contentKey(text);
+    key = contentKey(joined);
+    messageKeys.set(message, key);
   }
   return key;
 }
 
-function textKey(content: WireMessage['content']): string {
-  if (content === null) return '-';
-  if (typeof content === 'string') return sample(content);
-  let key = `[${content.length}`;
-  for (const part of content) key += part.type === 'text' ? `,t${sample(part.text)}` : `,i${sample(part.image_url.url)}`;
-  return `${key}]`;
+/** The key of a remembered layout's native items (its text and call slots are the message's own). */
+function layoutKey(layout: AssistantLayout): string {
+  let key = layoutKeys.get(layout);
+  if (key === undefined) layoutKeys.set(layout, (key = contentKey(JSON.stringify(nativeItems(layout)))));
+  return key;
 }
 
-function sample(text: string): string {
-  if (text.length <= SAMPLE * 2) return `${text.length}:${text}`;
-  return `${text.length}:${text.slice(0, SAMPLE)}…${text.slice(-SAMPLE)}`;
+/** The key of a tools block: its JSON, exactly (one serialization per request, shared with the report's interner). */
+export function toolsKey(tools: readonly WireTool[]): string {
+  let key = toolsKeys.get(tools);
+  if (key === undefined) toolsKeys.set(tools, (key = contentKey(JSON.stringify(tools))));
+  return key;
+}
+
+const toolsSizes = new BoundedMap<string, MessageSize>(32);
+
+/** The tools block's size: the same block on almost every request, measured once (300 KB of schemas take a while). */
+export function toolsSize(tools: readonly WireTool[]): MessageSize {
+  if (tools.length === 0) return { tokens: 0, bytes: 0 };
+  const key = toolsKey(tools);
+  let size = toolsSizes.get(key);
+  if (!size) toolsSizes.set(key, (size = measureTools(tools)));
+  return size;
+}
+
+/** Every text frameOf blanks (and image data), in the frame's order: with the frame, the whole message. */
+function textsOf(message: WireMessage): string[] {
+  const texts: string[] = [];
+  if (typeof message.content === 'string') texts.push(message.content);
+  else if (Array.isArray(message.content)) for (const part of message.content) texts.push(part.type === 'text' ? part.text : part.image_url.url);
+  if (message.role === 'tool') for (const image of message.images ?? []) texts.push(image.image_url.url);
+  if (message.role === 'assistant') {
+    if (message.reasoning_content) texts.push(message.reasoning_content);
+    for (const call of message.tool_calls ?? []) texts.push(call.function.name, call.function.arguments);
+  }
+  return texts;
 }
 
 /** Call id of an assistant message's first tool call → [tokens, bytes] its native items add. */
