@@ -7,8 +7,7 @@
 import type { Settings } from '../config/settings';
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { convertRequest, logConversion } from '../convert/convertRequest';
-import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
-import { imageLimitsFor } from '../images/imageLimits';
+import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats, imageLimitsFor } from '../images/fitImages';
 import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
