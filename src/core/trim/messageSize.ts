@@ -135,8 +135,8 @@ export function measureTools(tools: readonly WireTool[]): MessageSize {
   return { tokens: toolsTokens(tools.map(wireToolPieces), estimateTextTokens), bytes: Buffer.byteLength(JSON.stringify(tools)) };
 }
 
-/** Texts up to this length are their own key; a longer one is keyed by its sha256 (~1.5 ms per MB). */
-const KEY_TEXT_MAX = 96;
+/** Up to this length a key is the text itself; a longer one is its sha256 (~3 ms per MB, one hash per message). */
+const KEY_TEXT_MAX = 256;
 
 /**
  * The one memo key of a text: the text itself (`<length>:<text>`) while short, else `#<sha256><u|w><length>;`.
@@ -156,14 +156,15 @@ const toolsKeys = new WeakMap<readonly WireTool[], string>();
 
 /**
  * The memo's key of a message (also the report's identity of a message: MessageInterner in core/report/requestLog.ts):
- * the JSON of its frame (every field but its texts) and each text's contentKey, in the frame's order. Equal keys mean
- * equal messages, so equal sizes: a collision cannot move the cut. Computed once per message object.
+ * the JSON of its frame (every field but its texts) and each text length-prefixed, in the frame's order, as one
+ * contentKey (one hash per message: creating a hash costs more than hashing a few KB). Equal keys mean equal
+ * messages, so equal sizes: a collision cannot move the cut. Computed once per message object.
  */
 export function messageKey(message: WireMessage): string {
   let key = messageKeys.get(message);
   if (key === undefined) {
     let joined = JSON.stringify(frameOf(message));
-    for (const text of textsOf(message)) joined += contentKey(text);
+    for (const text of textsOf(message)) joined += `${text.length}:${text}`;
     key = contentKey(joined);
     messageKeys.set(message, key);
   }
