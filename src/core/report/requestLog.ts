@@ -253,7 +253,7 @@ export class RequestLog {
 
 /**
  * Keeps each request of a conversation as it was, cheaply: VS Code hands over fresh objects every turn, so a
- * message already seen (same sizeKey, the SizeMemo's exact key) is replaced by the object kept the first time.
+ * message already seen (same messageKey, the SizeMemo's exact key) is replaced by the object kept the first time.
  * Each request then holds only references: memory grows with what is new, not with the history re-sent. A
  * history rewritten between turns (an earlier turn re-sent differently) keeps its new messages, so the
  * replays see what each request really sent, not a slice of the latest history.

@@ -1,7 +1,7 @@
 /**
  * Estimated tokens and wire bytes of one message, memoized so a request costs work only for messages not seen
  * before. VS Code hands us fresh objects every turn, so identity cannot be the key: the key is the message's
- * content, exactly (sizeKey below: short texts as they are, long ones by their sha256), so two messages share a key
+ * content, exactly (messageKey below: short keys as they are, long ones by their sha256), so two messages share a key
  * only when they have the same size — a memo hit can never move the cut. The one key scheme of the trim's memos:
  * messages, remembered native layouts and the tools block (and the report's interner) all key through it.
  *
