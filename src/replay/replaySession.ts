@@ -11,14 +11,13 @@ import { accountUsage } from '../core/request/accountUsage';
 import { repairedHistory } from '../core/convert/convertRequest';
 import { withRecordedSizes } from '../core/replay/recordedSizes';
 import { SessionIds } from '../core/session/sessionId';
-import { Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ModelLimits } from '../core/types';
 import type { RouteId } from '../core/routeId';
 import type { ReplayRequest } from '../core/replay/replayFile';
 import { RouteCaches } from './routeUsage';
 import { planTrim } from '../core/trim/planTrim';
+import { Calibrations, ConversationStates } from '../core/trim/trimState';
 
 export interface ReplayOptions {
   settings: Settings;

@@ -12,14 +12,13 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
-import { Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
-import { cutGeometry, MAX_MARGIN_RATIO, SAFETY_MARGIN_RATIO, SPREAD_COVER } from '../core/trim/cutPolicy';
 import { SizeMemo } from '../core/trim/messageSize';
 import { defaultSettings } from './support/trimHarness';
 import { materializeSteps, sessionArb, type SessionSpec } from './support/sessionArbs';
 import { runs } from './support/propertyRuns';
 import { planTrim } from '../core/trim/planTrim';
+import { Calibrations, ConversationStates } from '../core/trim/trimState';
+import { cutGeometry, MAX_MARGIN_RATIO, SAFETY_MARGIN_RATIO, SPREAD_COVER } from '../core/trim/budget';
 
 const MODEL = 'm';
 

@@ -4,8 +4,6 @@ import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { type PreparedRequest } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
-import { Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../core/trim/messageSize';
 import { layoutLookup } from '../core/answer/nativeReplay';
 import { RequestRecording } from '../core/replay/requestRecording';
@@ -17,6 +15,7 @@ import { defaultSettings, filler } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { prepareRequest } from './support/prepareRequest';
+import { Calibrations, ConversationStates } from '../core/trim/trimState';
 
 
 /** What the engine does with an answer's usage (accountUsage.ts): the [usage] line, calibration, overflow. */

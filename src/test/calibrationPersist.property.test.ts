@@ -5,13 +5,13 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { CALIBRATION, Calibrations, MAX_SPREAD } from '../core/trim/calibration';
-import { cutGeometry, marginRatio, SAFETY_MARGIN_RATIO } from '../core/trim/cutPolicy';
 import type { ChatMessage } from '../core/types';
 import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import { defaultSettings, filler } from './support/trimHarness';
 import { runs } from './support/propertyRuns';
+import { CALIBRATION, Calibrations, MAX_SPREAD } from '../core/trim/trimState';
+import { cutGeometry, marginRatio, SAFETY_MARGIN_RATIO } from '../core/trim/budget';
 
 const KEY = 'opencode.calibrations';
 const NO_SERVER = 'http://127.0.0.1:1/v1';

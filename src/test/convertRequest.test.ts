@@ -11,10 +11,10 @@ import { MISSING_TOOL_RESULT } from '../core/convert/repairToolPairs';
 import { toWireMessages } from '../core/convert/toWireMessages';
 import { IMAGE_NOTE } from '../core/convert/withoutImages';
 import { MemoryLogger } from '../core/log';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage, ChatPart } from '../core/types';
 import { prepareRequest } from './support/prepareRequest';
+import { ConversationStates } from '../core/trim/trimState';
 
 const image: ChatPart = { kind: 'image', mimeType: 'image/png', data: new Uint8Array([1, 2, 3]) };
 const part = fc.oneof(fc.string({ minLength: 1 }).map((text): ChatPart => ({ kind: 'text', text })), fc.constant(image));

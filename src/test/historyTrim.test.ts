@@ -1,16 +1,15 @@
 import * as assert from 'assert';
-import { cutGeometry } from '../core/trim/cutPolicy';
-import { keptIndices, splitHistory } from '../core/trim/units';
 import { SizeMemo } from '../core/trim/messageSize';
 import { historyTrimLine, overCeilingLine } from '../core/trim/trimLog';
-import { computeBudget } from '../core/trim/budget';
+import { computeBudget, cutGeometry } from '../core/trim/budget';
 import { trimHistory } from '../core/trim/historyTrim';
 import { validTrimState } from '../core/request/savedRecords';
-import { ConversationStates } from '../core/trim/conversationState';
 import { MemoryLogger } from '../core/log';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler, toolGroup, trimWith } from './support/trimHarness';
 import { planTrim } from '../core/trim/planTrim';
+import { keptIndices, splitHistory } from '../core/trim/cut';
+import { ConversationStates } from '../core/trim/trimState';
 
 function conversation(turns: number, tokensPerTurn: number): WireMessage[] {
   const messages: WireMessage[] = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: `ANCHOR task ${filler(50, 1)}` }];

@@ -8,9 +8,7 @@ import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
 import { fromModelsDev } from '../core/models/fromModelsDev';
 import { ModelTable, limitsOf } from '../core/models/modelTable';
-import { isOverflowing } from '../core/overflow/overflow';
-import { computeBudget } from '../core/trim/budget';
-import { ConversationStates } from '../core/trim/conversationState';
+import { computeBudget, isOverflowing } from '../core/trim/budget';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { reportedSizes } from '../vscode/modelInfo';
@@ -18,6 +16,7 @@ import { runs } from './support/propertyRuns';
 import { filler } from './support/trimHarness';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { planTrim } from '../core/trim/planTrim';
+import { ConversationStates } from '../core/trim/trimState';
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 

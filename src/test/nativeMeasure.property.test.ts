@@ -16,7 +16,6 @@ import { type PreparedRequest } from '../core/request/prepareRequest';
 import { NativeReplayMemory, type AssistantLayout, type LayoutSlot } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routeId';
-import { ConversationStates } from '../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage } from '../core/types';
 import type { WireMessage } from '../core/wire/wireTypes';
@@ -25,6 +24,7 @@ import { defaultSettings, filler } from './support/trimHarness';
 import { assertReached, runs } from './support/propertyRuns';
 import { signedCallItem } from '../core/routes/gemini/geminiBody';
 import { prepareRequest } from './support/prepareRequest';
+import { ConversationStates } from '../core/trim/trimState';
 
 type NativeRoute = Exclude<RouteId, 'chat'>;
 const NATIVE: NativeRoute[] = ['responses', 'messages', 'gemini'];

@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage } from '../core/types';
 import { engineFor, MemoryStore } from './support/engineHarness';
@@ -18,6 +17,7 @@ import { nativeSession, payload, type NativeRoute, type Turn } from './support/n
 import { assertReached, runs } from './support/propertyRuns';
 import { signedCallItem } from '../core/routes/gemini/geminiBody';
 import { prepareRequest } from './support/prepareRequest';
+import { ConversationStates } from '../core/trim/trimState';
 
 const LIMITS = { contextWindow: 1_000_000, maxOutputTokens: 8_000 };
 

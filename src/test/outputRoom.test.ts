@@ -11,11 +11,11 @@ import { MemoryLogger } from '../core/log';
 import { prepareConverted } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
 import { ROUTE_IDS, type RouteId } from '../core/routeId';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 import { defaultSettings, filler } from './support/trimHarness';
+import { ConversationStates } from '../core/trim/trimState';
 
 /** The max output a route's body asks for, if it asks for one. */
 function maxOutputOf(route: RouteId, body: Record<string, unknown>): number | undefined {

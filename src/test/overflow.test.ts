@@ -1,12 +1,7 @@
 import * as assert from 'assert';
 import type { NormalizedUsage } from '../core/types';
-import {
-  DEFAULT_RESERVED_OUTPUT_TOKENS,
-  overflowLine,
-  isOverflowing,
-  usableTokens,
-} from '../core/overflow/overflow';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
+import { DEFAULT_RESERVED_OUTPUT_TOKENS, overflowLine, isOverflowing, usableTokens } from '../core/trim/budget';
 
 function usage(raw: object): NormalizedUsage {
   const normalized = normalizeUsage(raw);

@@ -10,12 +10,12 @@ import { PersistedStore, validEntries } from '../core/state/persisted';
 import { validCalibration, validRefusedParams, validLayout, validReasoning, validTrimState } from '../core/request/savedRecords';
 import { validLearnedLimit, MIN_CONTEXT_WINDOW } from '../core/models/learnedLimits';
 import { validModelList } from '../core/models/cachedModelList';
-import { MAX_EXTRA_GRID_MOVES } from '../core/trim/conversationState';
 import { chat, engineFor, MemoryStore, preparedBy, runOnce } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
 import { runs } from './support/propertyRuns';
+import { MAX_EXTRA_GRID_MOVES } from '../core/trim/trimState';
 
 const KEYS = ['opencode.calibrations', 'opencode.learnedLimits', 'opencode.trimStates', 'opencode.reasoning', 'opencode.unsupportedParams', 'opencode.sessionClaims'];
 const MAP_VALIDATORS: [string, (v: unknown) => unknown][] = [

@@ -13,15 +13,15 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { validTrimState } from '../core/request/savedRecords';
-import { ConversationStates, type ConversationTrimState } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { placeholderOf } from '../core/trim/pruneResults';
-import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory } from '../core/trim/units';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { agentHistories, agentSessionArb, type AgentSessionSpec } from './support/agentSessionArbs';
 import { runs } from './support/propertyRuns';
 import { defaultSettings } from './support/trimHarness';
 import { planTrim, type TrimPlan } from '../core/trim/planTrim';
+import { ConversationStates, type ConversationTrimState } from '../core/trim/trimState';
+import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory } from '../core/trim/cut';
 
 interface Step {
   plan: TrimPlan;

@@ -2,9 +2,9 @@
 import * as assert from 'assert';
 import { SizeMemo } from '../core/trim/messageSize';
 import { applyPrunes, choosePrunes, placeholderOf } from '../core/trim/pruneResults';
-import { splitHistory } from '../core/trim/units';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { filler } from './support/trimHarness';
+import { splitHistory } from '../core/trim/cut';
 
 function call(id: string, name: string, args: object, tokens: number): WireMessage[] {
   return [

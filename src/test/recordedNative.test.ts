@@ -12,8 +12,6 @@ import { accountUsage } from '../core/request/accountUsage';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { sentRecord } from '../core/replay/sentRecord';
 import { routeById } from '../core/routes/registry/registry';
-import { Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
 import { calibrationRawTokens } from '../core/trim/historyTrim';
 import { SizeMemo } from '../core/trim/messageSize';
 import { parseReplayLines } from '../core/replay/replayFile';
@@ -21,6 +19,7 @@ import { defaultSettings } from './support/trimHarness';
 import { uniformSession } from './support/nativeSessions';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { prepareRequest } from './support/prepareRequest';
+import { Calibrations, ConversationStates } from '../core/trim/trimState';
 
 
 describe('a recording of a native-route session replays onto the live cuts', () => {

@@ -10,12 +10,12 @@ import * as path from 'path';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { parseRecordingMeta } from '../core/replay/recordingMeta';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { RequestRecorderFile } from '../vscode/requestRecorderFile';
 import { chat } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
 import { prepareRequest } from './support/prepareRequest';
+import { ConversationStates } from '../core/trim/trimState';
 
 const channel = { info: () => undefined, warn: () => undefined } as never;
 

@@ -12,10 +12,10 @@ import { reportData, whatIf, whatIfSettings } from '../core/report/reportData';
 import { promptUsd } from '../core/report/reportDollars';
 import { reportHtml } from '../core/report/reportHtml';
 import { RequestLog, type ConversationLog } from '../core/report/requestLog';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { NormalizedUsage } from '../core/types';
 import { planTrim } from '../core/trim/planTrim';
+import { ConversationStates } from '../core/trim/trimState';
 
 const settings = resolveSettings(() => undefined, () => undefined);
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };

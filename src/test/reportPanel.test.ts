@@ -10,7 +10,6 @@ import { resolveSettings } from '../core/config/settings';
 import { reportData, reportDataOf } from '../core/report/reportData';
 import { catchUp, ConversationFigures } from '../core/report/reportFigures';
 import { RequestLog } from '../core/report/requestLog';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { WireMessage } from '../core/wire/wireTypes';
 import type { ReportData } from '../core/report/reportData';
@@ -19,6 +18,7 @@ import { activateAgainst, ask, assistant, user, type ActivatedExtension } from '
 import { useFakeServer } from './support/suiteHooks';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { planTrim } from '../core/trim/planTrim';
+import { ConversationStates } from '../core/trim/trimState';
 
 const words = (seed: number, count: number): string => Array.from({ length: count }, (_, i) => `w${(seed * 31 + i) % 97}`).join(' ');
 const until = async (done: () => boolean): Promise<void> => {

@@ -10,10 +10,10 @@ import { RequestLog } from '../core/report/requestLog';
 import { reportHtml } from '../core/report/reportHtml';
 import { reportData } from '../core/report/reportData';
 import { routeLabel, statusTooltip } from '../core/report/statusText';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { NormalizedUsage } from '../core/types';
 import { planTrim } from '../core/trim/planTrim';
+import { ConversationStates } from '../core/trim/trimState';
 
 const settings = resolveSettings(() => undefined, () => undefined);
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };

@@ -1,7 +1,7 @@
 /**
  * `core/request` and `core/answer` are route-neutral (docs/architecture.md): they import no route folder and name
  * no route, so every rule they hold applies to every route alike, and a route's own behaviour lives in its folder.
- * So are the folders around them (warming, settings, cost, the overflow sensor, saved state, commit messages, inline
+ * So are the folders around them (warming, settings, cost, saved state, commit messages, inline
  * suggestions, conversation ids, images). A route is named only in core/routes, the model facts (core/models: which
  * route a model takes) and the few places still listed in docs/architecture.md (issue: one-way shape).
  */
@@ -21,7 +21,7 @@ function sources(folder: string): { file: string; text: string }[] {
 const code = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
 
 describe('route-neutral folders name no route', () => {
-  for (const folder of ['request', 'answer', 'warming', 'config', 'cost', 'overflow', 'state', 'commit', 'inline', 'session', 'images']) {
+  for (const folder of ['request', 'answer', 'warming', 'config', 'cost', 'state', 'commit', 'inline', 'session', 'images']) {
     it(`core/${folder} imports no route folder`, () => {
       const offenders = sources(folder).flatMap(({ file, text }) =>
         [...code(text).matchAll(/from '([^']+)'/g)].map((m) => m[1]).filter((spec) => ROUTE_IDS.some((id) => spec.includes(`routes/${id}/`))).map((spec) => `${file}: ${spec}`),

@@ -11,7 +11,6 @@ import { type PrepareContext } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routeId';
 import { SessionIds } from '../core/session/sessionId';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage } from '../core/types';
 import { engineFor, MemoryStore } from './support/engineHarness';
@@ -20,6 +19,7 @@ import { PATHS, ROUTE_MODEL, ROUTES } from './support/routeModels';
 import { useFakeServer } from './support/suiteHooks';
 import { runs } from './support/propertyRuns';
 import { prepareRequest } from './support/prepareRequest';
+import { ConversationStates } from '../core/trim/trimState';
 
 const WINDOW = { contextWindow: 40_000, maxOutputTokens: 4_000 };
 const SMALL_STEPS = { 'historyTrim.cutStepTokens': 4_096, reservedOutputTokens: 4_000, 'historyTrim.headroomMinTokens': 1_000 };

@@ -2,13 +2,13 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { validateModelOverrides } from '../core/models/modelOverrides';
 import { LearnedRoutes } from '../core/routes/select/learnedRoutes';
-import { catalogOf } from '../core/config/endpoint';
 import { classifyOpenCodeError, formatDuration, parseWrongRoute } from '../core/routes/select/openCodeErrors';
 import { ROUTE_IDS, type RouteId } from '../core/routeId';
 import { routeChoiceLine, routeSwitchLine } from '../core/routes/select/routeLog';
 import { runs } from './support/propertyRuns';
 import { nextRoute, selectRoute } from '../core/models/modelTable';
 import { FAMILIES } from '../core/routes/select/routeRules';
+import { catalogOf } from '../core/config/endpoints';
 
 /** selectRoute's choice without its per-route rule (a function), for comparing. */
 const choiceOf = (query: Parameters<typeof selectRoute>[0]) => {

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { PRESET_URLS, resolveSettings } from '../core/config/settings';
-import { envKeyAllowed, isInsecureRemoteUrl, isLoopbackUrl } from '../core/config/endpoint';
+import { envKeyAllowed, isInsecureRemoteUrl, isLoopbackUrl } from '../core/config/endpoints';
 
 function resolve(values: Record<string, unknown>) {
   const warnings: string[] = [];

@@ -8,7 +8,6 @@ import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
 import { labelText, markdownText, statusView } from '../core/report/statusText';
 import { RequestLog } from '../core/report/requestLog';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { OpenCodeStatusBar } from '../vscode/statusBar';
 import * as double from './support/vscodeDouble';
@@ -16,6 +15,7 @@ import { chat } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { prepareRequest } from './support/prepareRequest';
+import { ConversationStates } from '../core/trim/trimState';
 
 const HOSTILE = ['a`b', '![x](https://evil.example/p.png)', '[click](command:opencode.setApiKey)', '$(zap) id', '<img src=x>', 'x|y', 'https://evil.example', 'www.evil.example', 'a\n# heading', '\\`', '**bold**'];
 const PUNCT = /[!-/:-@[-`{-~]/;

@@ -9,12 +9,12 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler } from './support/trimHarness';
 import { runs } from './support/propertyRuns';
 import { planTrim } from '../core/trim/planTrim';
+import { ConversationStates } from '../core/trim/trimState';
 
 type Step = { kind: 'turn'; words: number } | { kind: 'round'; calls: number; words: number };
 

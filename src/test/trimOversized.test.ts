@@ -6,8 +6,6 @@
 import * as assert from 'assert';
 import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
-import { CALIBRATION, Calibrations } from '../core/trim/calibration';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { stableCut } from '../core/trim/truncateOversized';
 import { estimateTextTokens } from '../core/tokens/estimate';
@@ -16,6 +14,7 @@ import { countTextTokens, countValueTokens, TOKENS_PER_IMAGE, TOOL_CALL_OVERHEAD
 import { defaultSettings, filler } from './support/trimHarness';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { planTrim } from '../core/trim/planTrim';
+import { CALIBRATION, Calibrations, ConversationStates } from '../core/trim/trimState';
 
 const BUDGET = 108_000;
 

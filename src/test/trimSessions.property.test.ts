@@ -13,15 +13,15 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { MemoryLogger } from '../core/log';
-import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import { stableCut } from '../core/trim/truncateOversized';
-import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory } from '../core/trim/units';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings } from './support/trimHarness';
 import { calibrationArb, sessionArb, materializeSteps, type SessionSpec } from './support/sessionArbs';
 import { runs } from './support/propertyRuns';
 import { planTrim, type TrimPlan } from '../core/trim/planTrim';
+import { ConversationStates } from '../core/trim/trimState';
+import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory } from '../core/trim/cut';
 
 interface Sent {
   plan: TrimPlan;

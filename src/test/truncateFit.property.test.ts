@@ -11,12 +11,12 @@ import { MemoryLogger } from '../core/log';
 import { prepareConverted, type PreparedRequest } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
 import { ROUTE_IDS, type RouteId } from '../core/routeId';
-import { ConversationStates } from '../core/trim/conversationState';
 import { calibratedTokens } from '../core/trim/historyTrim';
 import { measureMessage, SizeMemo } from '../core/trim/messageSize';
 import { cutText } from '../core/trim/truncateOversized';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings } from './support/trimHarness';
+import { ConversationStates } from '../core/trim/trimState';
 
 const MARKER = /\n\n\[… (\d+) characters removed by the OpenCode extension to fit the model's context window …\]\n\n/g;
 const QUESTION = '\n\nWhich record is malformed?';

@@ -3,8 +3,7 @@
  * `opencode.endpoints` (user settings), then its key asked for unless it is a loopback server (docs/endpoints.md).
  */
 import * as vscode from 'vscode';
-import { isLoopbackUrl } from '../core/config/endpoint';
-import { BUILT_IN_ENDPOINTS, idProblem, suggestedId } from '../core/config/endpoints';
+import { BUILT_IN_ENDPOINTS, idProblem, suggestedId, isLoopbackUrl } from '../core/config/endpoints';
 import { parsedHttpUrl, urlProblem } from '../core/config/endpointUrl';
 import type { EndpointRegistry } from './endpointParts';
 

@@ -7,8 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { apiKeyProblem, InvalidApiKeyError } from '../core/request/apiKeyFormat';
-import type { EndpointConfig } from '../core/config/endpoints';
-import { envKeyAllowed } from '../core/config/endpoint';
+import { type EndpointConfig, envKeyAllowed } from '../core/config/endpoints';
 
 const SECRET_KEY = 'opencode.apiKey';
 

@@ -4,7 +4,6 @@
  * too, with the engine's timing injected so retry waits do not slow the suite.
  */
 import * as vscode from 'vscode';
-import { isLoopbackUrl } from '../core/config/endpoint';
 import { QuotaService } from '../core/quota/quotaService';
 import { limitSentence } from '../core/quota/quotaText';
 import { RequestLog } from '../core/report/requestLog';
@@ -29,6 +28,7 @@ import { endpointChosen, openChat, WalkthroughSteps, welcomeOnce } from './welco
 import { registerEditorFeatures } from './editorFeatures';
 import { setHostVersion } from '../core/request/chatTransport';
 import { STORE_KEYS } from '../core/request/engineMemory';
+import { isLoopbackUrl } from '../core/config/endpoints';
 
 export interface ComposeOptions {
   timing?: Partial<EngineTiming>;

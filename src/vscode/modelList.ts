@@ -3,7 +3,6 @@
  * in the background (or by "OpenCode: Refresh Models"). One list per endpoint; ids are unique.
  */
 import * as vscode from 'vscode';
-import { catalogOf, isLoopbackUrl } from '../core/config/endpoint';
 import { parseModelList } from '../core/models/parseModelList';
 import { fetchModelList, type Endpoint } from '../core/request/chatTransport';
 import type { ModelEntry } from '../core/types';
@@ -15,6 +14,7 @@ import { classifyListFailure, type ListFailure } from '../core/models/listFailur
 import { outsideList } from '../core/util/excerpt';
 import { dataEntries } from '../core/models/modelTable';
 import { type EndpointCatalog } from '../core/routeId';
+import { catalogOf, isLoopbackUrl } from '../core/config/endpoints';
 
 const STALE_AFTER_MS = 30 * 60 * 1000;
 

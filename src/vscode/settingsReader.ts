@@ -1,8 +1,7 @@
 /** Reads `opencode.*` through the core's clamping resolver and re-reads it when the user changes it. */
 import * as vscode from 'vscode';
 import { resolveSettings, type Settings } from '../core/config/settings';
-import { plainHttpWarning } from '../core/config/endpoint';
-import { enabledEndpoints } from '../core/config/endpoints';
+import { enabledEndpoints, plainHttpWarning } from '../core/config/endpoints';
 import { OnceKeys } from '../core/util/onceKeys';
 import { settingsChangeLine } from '../core/config/settingsDiff';
 

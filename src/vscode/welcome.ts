@@ -4,7 +4,7 @@
  * is ticked by a context key this file sets when the step is done (package.json `completionEvents: onContext:`).
  */
 import * as vscode from 'vscode';
-import { isLoopbackUrl } from '../core/config/endpoint';
+import { isLoopbackUrl } from '../core/config/endpoints';
 
 const SHOWN_KEY = 'opencode.welcomeShown';
 

@@ -17,13 +17,12 @@ import { PrefixCacheModel } from '../../cacheModel/prefixCache';
 import { resolveSettings } from '../../core/config/settings';
 import type { Logger } from '../../core/log';
 import { accountUsage } from '../../core/request/accountUsage';
-import { Calibrations } from '../../core/trim/calibration';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { PromptBlocks } from '../cache/promptBlocks';
 import { normalizeUsage } from '../../core/routes/chat/chatChunk';
 import { planTrim } from '../../core/trim/planTrim';
+import { Calibrations, ConversationStates } from '../../core/trim/trimState';
 
 export interface AgentRegimeSpec {
   title: string;

@@ -14,8 +14,6 @@ import { repairedHistory } from '../../core/convert/convertRequest';
 import { accountUsage } from '../../core/request/accountUsage';
 import { anthropicUsage } from '../../core/routes/messages/messagesStream';
 import { routeById } from '../../core/routes/registry/registry';
-import { Calibrations } from '../../core/trim/calibration';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import { PromptBlocks } from '../cache/promptBlocks';
 import { benchLimits, benchSettings } from '../policies/benchSettings';
@@ -24,6 +22,7 @@ import { generateSession, requestAt } from '../sessions/sessionGenerator';
 import { measureCharsPerToken } from '../sessions/textOfTokens';
 import { planTrim } from '../../core/trim/planTrim';
 import { regimeById } from '../sessions/regimes';
+import { Calibrations, ConversationStates } from '../../core/trim/trimState';
 
 /** Anthropic's prices relative to plain input: a 5-minute cache write costs 1.25×, a cache read 0.1×. */
 export const WRITE_PRICE = 1.25;

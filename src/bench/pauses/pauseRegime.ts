@@ -16,7 +16,6 @@ import { pricesFor, type ModelPrices } from '../../core/cost/prices';
 import { requestCost } from '../../core/cost/requestCost';
 import type { Logger } from '../../core/log';
 import { routeById } from '../../core/routes/registry/registry';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import type { NormalizedUsage } from '../../core/types';
 import { WARM_LEAD_MS } from '../../core/warming/lifetimes';
@@ -30,6 +29,7 @@ import { drawPauses } from './pauseDistribution';
 import { type AnthropicTtl } from '../../core/routes/requestParts';
 import { planTrim } from '../../core/trim/planTrim';
 import { MESSAGES_REGIME } from '../messages/messagesRegime';
+import { ConversationStates } from '../../core/trim/trimState';
 
 /** Warming requests per pause (the setting's default). */
 export const BENCH_WARM_MAX = 3;

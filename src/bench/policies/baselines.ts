@@ -5,7 +5,6 @@
  */
 import { measureMessage, measureTools, type MessageSize } from '../../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
-import { Calibrations } from '../../core/trim/calibration';
 import type { ReplayRequest } from '../../core/replay/replayFile';
 import type { RegimeSpec } from '../sessions/regimes';
 import { benchBudget } from './benchSettings';
@@ -14,6 +13,7 @@ import { leadingDropUnits, leadingGeometry } from './leadingCut';
 import { minimalFitDropUnits } from '../../core/report/minimalFitCut';
 import type { Policy, PolicyRun } from './policy';
 import { decisionAfterDropping, sizeHistory, type PolicyDecision, type SizedHistory } from '../../core/report/unitCut';
+import { Calibrations } from '../../core/trim/trimState';
 
 interface Estimator {
   sizeOf(message: WireMessage): MessageSize;

@@ -6,15 +6,14 @@
 import type { Logger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
 import { accountUsage } from '../../core/request/accountUsage';
-import { Calibrations } from '../../core/trim/calibration';
-import { ConversationStates } from '../../core/trim/conversationState';
-import { cutGeometry } from '../../core/trim/cutPolicy';
 import { SizeMemo } from '../../core/trim/messageSize';
 import type { RegimeSpec } from '../sessions/regimes';
 import { benchLimits, benchSettings, type HistoryTrimOverrides } from './benchSettings';
 import type { Policy, PolicyRun } from './policy';
 import { normalizeUsage } from '../../core/routes/chat/chatChunk';
 import { planTrim, type TrimPlan } from '../../core/trim/planTrim';
+import { Calibrations, ConversationStates } from '../../core/trim/trimState';
+import { cutGeometry } from '../../core/trim/budget';
 
 const MODEL_ID = 'bench-model';
 

@@ -20,8 +20,6 @@ import { LearnedLimits, mayRetryTooLong } from '../../core/models/learnedLimits'
 import type { ModelCard } from '../../core/models/modelData';
 import { ModelTable, limitsOf } from '../../core/models/modelTable';
 import { accountUsage } from '../../core/request/accountUsage';
-import { Calibrations } from '../../core/trim/calibration';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import { PromptBlocks } from '../cache/promptBlocks';
 import { type RegimeSpec } from '../sessions/regimes';
@@ -30,6 +28,7 @@ import { measureCharsPerToken } from '../sessions/textOfTokens';
 import { normalizeUsage } from '../../core/routes/chat/chatChunk';
 import { planTrim, type TrimPlan } from '../../core/trim/planTrim';
 import { regimeById } from '../sessions/regimes';
+import { Calibrations, ConversationStates } from '../../core/trim/trimState';
 
 export interface RefusalRegimeSpec {
   title: string;

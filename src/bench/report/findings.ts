@@ -3,13 +3,13 @@
  * including every regime and figure where ours does not beat the leading policy, and why.
  */
 import { resolveSettings } from '../../core/config/settings';
-import { cutGeometry } from '../../core/trim/cutPolicy';
 import { mean } from '../metrics/stats';
 import { leadingGeometry } from '../policies/leadingCut';
 import type { PolicyFigures } from '../metrics/policyFigures';
 import type { RegimeResult } from '../run/compareRegime';
 import { figuresOf, TRIM_BAR, type Acceptance, type RegimeVerdict } from './acceptance';
 import { kTokens, pct } from './format';
+import { cutGeometry } from '../../core/trim/budget';
 
 const DEFAULT_TRIM_SETTINGS = resolveSettings(() => undefined, () => undefined).historyTrim;
 

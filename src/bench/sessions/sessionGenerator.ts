@@ -5,12 +5,12 @@
  * prefix-extension of the one before (as VS Code re-supplies the whole history each turn).
  */
 import { SeededRandom } from '../../test/fixtures/textSamples';
-import { splitHistory } from '../../core/trim/units';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import type { ReplayRequest } from '../../core/replay/replayFile';
 import type { RegimeSpec } from './regimes';
 import { generateTools, nextStep, userMessage, type StepContext } from './sessionSteps';
 import { TextSource, type CharsPerToken } from './textOfTokens';
+import { splitHistory } from '../../core/trim/cut';
 
 export interface SessionSizer {
   /** Tokens of one message as the provider counts them (the cache model's o200k count). */

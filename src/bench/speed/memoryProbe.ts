@@ -7,7 +7,6 @@
 import { performance } from 'perf_hooks';
 import type { Logger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { measureMessage, SizeMemo } from '../../core/trim/messageSize';
 import { estimateTextTokens } from '../../core/tokens/estimate';
 import type { WireMessage } from '../../core/wire/wireTypes';
@@ -17,6 +16,7 @@ import { measureCharsPerToken } from '../sessions/textOfTokens';
 import { runAsChildProbe } from './childProbe';
 import { planTrim } from '../../core/trim/planTrim';
 import { regimeById } from '../sessions/regimes';
+import { ConversationStates } from '../../core/trim/trimState';
 
 export const MEMORY_PROBE_REQUESTS = 2_000;
 

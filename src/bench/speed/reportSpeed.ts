@@ -11,12 +11,12 @@ import { reportData, reportDataOf } from '../../core/report/reportData';
 import { ConversationFigures } from '../../core/report/reportFigures';
 import { reportHtml } from '../../core/report/reportHtml';
 import { RequestLog } from '../../core/report/requestLog';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../../core/wire/wireTypes';
 import { summarizeTimings, timeMs, type TimingSummary } from './timing';
 import { normalizeUsage } from '../../core/routes/chat/chatChunk';
 import { planTrim, type TrimPlan } from '../../core/trim/planTrim';
+import { ConversationStates } from '../../core/trim/trimState';
 
 /**
  * The bar (≤ 20 ms added per request with the report open) and the figure it replaces: the previous report

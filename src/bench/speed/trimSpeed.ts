@@ -6,7 +6,6 @@
 import { MemoryLogger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
 import { type PrepareContext } from '../../core/request/prepareRequest';
-import { ConversationStates } from '../../core/trim/conversationState';
 import { SizeMemo } from '../../core/trim/messageSize';
 import { benchLimits, benchSettings } from '../policies/benchSettings';
 import { toChatSession } from '../sessions/chatForm';
@@ -14,6 +13,7 @@ import { requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { summarizeTimings, timeMs, type TimingSummary } from './timing';
 import { planTrim } from '../../core/trim/planTrim';
 import { prepareRequest } from '../../test/support/prepareRequest';
+import { ConversationStates } from '../../core/trim/trimState';
 
 /**
  * Cold runs are repeated on request 0 with a new memo each time. The very first one in the process also

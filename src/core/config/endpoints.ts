@@ -2,11 +2,11 @@
  * The endpoints the picker lists at once (docs/endpoints.md): the default one (opencode.preset / opencode.baseUrl,
  * as before) and those `opencode.endpoints` adds beside it — OpenCode Go and Zen built in, any OpenAI-compatible
  * endpoint by URL. A model's identity is endpoint + id: the default endpoint's models keep their bare ids (picks made
- * before several endpoints existed still work), another endpoint's are `<endpoint id>/<model id>`.
+ * before several endpoints existed still work), another endpoint's are `<endpoint id>/<model id>`. Also the facts
+ * about an endpoint's URL that decide whether a key is needed and whether to warn (loopback, plain HTTP, catalogue).
  */
 import { outsideText } from '../util/excerpt';
-import { redact } from '../util/redact';
-import { catalogOf } from './endpoint';
+import { redact, redactUrl } from '../util/redact';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
 import type { Settings } from './settings';
 import { type EndpointCatalog } from '../routeId';
@@ -173,4 +173,61 @@ export function suggestedId(baseUrl: string, taken: readonly string[]): string {
 export function idProblem(id: string, taken: readonly string[]): string | undefined {
   if (!ID_PATTERN.test(id)) return 'Use 1–32 lowercase letters, digits, "-" or "_", starting with a letter or digit.';
   return taken.includes(id) ? `"${id}" is already an endpoint's id.` : undefined;
+}
+
+export function isLoopbackUrl(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/** Plain HTTP to a remote host would send the API key and the conversation in clear text. */
+export function isInsecureRemoteUrl(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).protocol === 'http:' && !isLoopbackUrl(baseUrl);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether OPENCODE_API_KEY (the environment key) may be sent to this endpoint: only over https to OpenCode itself.
+ * Not to an endpoint added by URL, not to a proxy or a loopback server set as the default, never in clear text.
+ */
+export function envKeyAllowed(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).protocol === 'https:' && isOpenCodeUrl(baseUrl);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The warning for an endpoint reached over plain HTTP (loopback exempt: nothing leaves the machine), or undefined.
+ * `where` names the setting (`opencode.baseUrl`, `opencode.endpoints "id"`).
+ */
+export function plainHttpWarning(where: string, baseUrl: string): string | undefined {
+  if (!isInsecureRemoteUrl(baseUrl)) return undefined;
+  return `${where} ${redactUrl(baseUrl)} is plain HTTP to a remote host: your API key and conversation travel unencrypted. Use https://.`;
+}
+
+/** An endpoint of OpenCode itself (opencode.ai or a subdomain). */
+export function isOpenCodeUrl(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return host === 'opencode.ai' || host.endsWith('.opencode.ai');
+  } catch {
+    return false;
+  }
+}
+
+/** The OpenCode catalogue an endpoint serves, from its URL; undefined for any other endpoint (custom, proxy, local). */
+export function catalogOf(baseUrl: string): EndpointCatalog | undefined {
+  if (!isOpenCodeUrl(baseUrl)) return undefined;
+  const path = new URL(baseUrl).pathname;
+  if (/\/zen\/go(\/|$)/.test(path)) return 'go';
+  return /\/zen(\/|$)/.test(path) ? 'zen' : undefined;
 }

@@ -5,9 +5,8 @@
  */
 
 import { validateModelOverrides, type ModelOverride } from '../models/modelOverrides';
-import { catalogOf } from './endpoint';
 import { parsedHttpUrl, urlProblem } from './endpointUrl';
-import { defaultEndpoint, resolveEndpoints, type EndpointConfig } from './endpoints';
+import { defaultEndpoint, resolveEndpoints, type EndpointConfig, catalogOf } from './endpoints';
 import { resolveEditorSettings, type EditorSettings } from './editorSettings';
 import { type AnthropicTtl, type CacheLifetime, type OpenAiRetention } from '../routes/requestParts';
 import { type EndpointCatalog } from '../routeId';

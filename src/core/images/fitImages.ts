@@ -9,7 +9,7 @@ import { BoundedMap } from '../util/boundedMap';
 import { hashIdInSlices } from '../util/hashId';
 import { planFit, type FittedImage, type SentImage } from './fitPlan';
 import { ImageFitter, type FitOne } from './imageFitter';
-import type { ImageLimits } from './imageLimits';
+import { DEFAULT_IMAGE_LIMITS, type ImageLimits } from './imageLimits';
 import { sniffMime } from './imageSize';
 
 export interface ImageFitStats {
@@ -61,6 +61,11 @@ export const SHARED_IMAGE_MEMO = new ImageFitMemo((image, limits) => (sharedFitt
 /** The note a refused image becomes (in a user message, or after a tool's text): the format its bytes are, not the label it came with. */
 export function refusedImageNote(image: SentImage, reason: string | undefined): string {
   return `[image ${sniffMime(image.data) ?? 'of unknown format'} omitted: ${reason ?? 'it was refused'}]`;
+}
+
+/** The model's image limits (imageLimits.ts): the defaults while the catalogue says nothing. */
+export function imageLimitsFor(_modelId: string): ImageLimits {
+  return DEFAULT_IMAGE_LIMITS;
 }
 
 export async function fitImages(messages: readonly ChatMessage[], limits: ImageLimits, memo: ImageFitMemo): Promise<{ messages: ChatMessage[]; stats: ImageFitStats }> {

@@ -1,7 +1,8 @@
 /**
  * What an image sent to a model may be: its longest side in pixels and its size in bytes as sent (base64, the
  * way every route carries it). The one place that reads these facts, so the model table can feed it later
- * (the catalogue has no image limits yet): everything else asks `imageLimitsFor`.
+ * (the catalogue has no image limits yet): everything else asks `imageLimitsFor` (fitImages.ts, which runs per
+ * request anyway: one file less on every request).
  */
 
 export interface ImageLimits {
@@ -13,11 +14,6 @@ export interface ImageLimits {
 
 /** Within what every vision model on OpenCode accepts (Anthropic: 8,000 px and 5 MB; OpenAI scales to 2,048). */
 export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxLongSide: 2_000, maxBytes: 5 * 1024 * 1024 };
-
-/** The model's image limits; the defaults while the catalogue says nothing. */
-export function imageLimitsFor(_modelId: string): ImageLimits {
-  return DEFAULT_IMAGE_LIMITS;
-}
 
 /** Pixels one image may have before it is decoded at all (jpeg-js's own default bound; 400 MB as RGBA). */
 export const MAX_MEGAPIXELS = 100;

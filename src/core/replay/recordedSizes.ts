@@ -4,8 +4,7 @@
  * own size plus what its recorded native items added (`sent.native`, trim/nativeSizes.ts) — by decorating the size
  * memo the replay hands to the one planTrim. The live trim knows nothing of recordings.
  */
-import { SizeMemo, type MessageSize } from '../trim/messageSize';
-import { recordedNativeOf, type NativeSizeMap } from '../trim/nativeSizes';
+import { SizeMemo, type MessageSize, recordedNativeOf, type NativeSizeMap } from '../trim/messageSize';
 import type { AssistantLayout } from '../answer/nativeReplay';
 import type { WireMessage } from '../wire/wireTypes';
 

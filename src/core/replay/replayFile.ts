@@ -8,7 +8,7 @@ import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { checkedSent, type SentRecord } from './sentRecord';
 import { isRecord } from '../util/isRecord';
 import { checkedMessages, checkedTools } from './replayValidate';
-import type { NativeSizeMap } from '../trim/nativeSizes';
+import { type NativeSizeMap } from '../trim/messageSize';
 
 export interface ReplayRequest {
   messages: WireMessage[];

@@ -5,13 +5,13 @@
  */
 import type { Settings } from '../config/settings';
 import { pricesFor, type ModelPrices } from '../cost/prices';
-import { cutGeometry } from '../trim/cutPolicy';
 import type { TrimOverrides } from './policies';
 import { promptUsd, reportDollars, type ReportDollars } from './reportDollars';
 import { ConversationFigures, type PolicyId, type TrackedReplay } from './reportFigures';
 import type { ConversationLog, RequestRecord } from './requestLog';
 import type { SimStep, SimSummary } from './simulate';
 import { DEFAULT_CACHED_PRICE, inputCost, totals, type Totals } from './totals';
+import { cutGeometry } from '../trim/budget';
 
 export interface CostRow {
   id: PolicyId;

@@ -1,7 +1,7 @@
 /**
  * What the extension keeps of each conversation in memory for the status bar and the session report: one
  * small record per accounted request (the figures of its `[usage]` and `[history-trim]` lines) and, beside
- * it, the request as the replays need it (its history and tools as sent, interned: messageInterner.ts; its
+ * it, the request as the replays need it (its history and tools as sent, interned: MessageInterner below; its
  * factor, native sizes and the calibration its trim used). Adding a request is work for that request only:
  * no figure is computed here (reportFigures.ts does, while a report is open). Bounded: a few conversations,
  * a few hundred requests each.
@@ -10,10 +10,11 @@ import type { RequestCost } from '../cost/requestCost';
 import type { NormalizedUsage } from '../types';
 import { BoundedMap } from '../util/boundedMap';
 import { calibrationRawTokens } from '../trim/historyTrim';
-import { MessageInterner } from './messageInterner';
 import { firstUserWords } from './conversationName';
 import type { SimRequest } from './simulate';
 import { type TrimPlan } from '../trim/planTrim';
+import { messageKey, toolsKey } from '../trim/messageSize';
+import type { WireMessage, WireTool } from '../wire/wireTypes';
 
 /**
  * One accounted request, as plain numbers. New per-request figures (a `cost`, once prices are known) are a field
@@ -247,5 +248,38 @@ export class RequestLog {
   /** Most recently used first. */
   list(): ConversationLog[] {
     return [...this.conversations.entriesInOrder()].map(([, kept]) => kept.log).reverse();
+  }
+}
+
+/**
+ * Keeps each request of a conversation as it was, cheaply: VS Code hands over fresh objects every turn, so a
+ * message already seen (same messageKey, the SizeMemo's exact key) is replaced by the object kept the first time.
+ * Each request then holds only references: memory grows with what is new, not with the history re-sent. A
+ * history rewritten between turns (an earlier turn re-sent differently) keeps its new messages, so the
+ * replays see what each request really sent, not a slice of the latest history.
+ */
+export class MessageInterner {
+  private readonly messages = new Map<string, WireMessage>();
+  private tools: { key: string; tools: readonly WireTool[] } = { key: '[]', tools: [] };
+
+  history(input: readonly WireMessage[]): readonly WireMessage[] {
+    return input.map((message) => {
+      const key = messageKey(message);
+      const known = this.messages.get(key);
+      if (known) return known;
+      this.messages.set(key, message);
+      return message;
+    });
+  }
+
+  toolsOf(tools: readonly WireTool[]): readonly WireTool[] {
+    if (tools === this.tools.tools) return tools;
+    const key = toolsKey(tools);
+    if (key !== this.tools.key) this.tools = { key, tools };
+    return this.tools.tools;
+  }
+
+  get size(): number {
+    return this.messages.size;
   }
 }

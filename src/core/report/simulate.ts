@@ -7,8 +7,7 @@
  * estimate factor) rather than the fake server's o200k counter, which would pull the 2 MB tokenizer in.
  */
 import { roundDownToCacheUnit, SeenPrefixes } from '../../cacheModel/prefixCache';
-import { fingerprint, measureTools, type SizeMemo } from '../trim/messageSize';
-import type { NativeSizeMap } from '../trim/nativeSizes';
+import { messageKey, measureTools, toolsKey, type SizeMemo, type NativeSizeMap } from '../trim/messageSize';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { cacheSums } from './totals';
 
@@ -56,14 +55,6 @@ export interface SimSummary {
   cachedTokens: number;
 }
 
-/** Sent messages' cache keys: a message's fingerprint, computed once per message object. */
-const keys = new WeakMap<WireMessage, string>();
-function keyOf(message: WireMessage): string {
-  let key = keys.get(message);
-  if (key === undefined) keys.set(message, (key = fingerprint(message)));
-  return key;
-}
-
 /** One policy's replay of a conversation, advanced a request at a time. */
 export class PolicyReplay {
   readonly steps: SimStep[] = [];
@@ -85,7 +76,7 @@ export class PolicyReplay {
     for (const message of decision.messages) {
       // The text only: the request's factor is API tokens per text estimate (calibrationRawTokens), native items included.
       const tokens = this.memo.sizeOf(message).tokens;
-      blocks.push({ key: keyOf(message), tokens });
+      blocks.push({ key: messageKey(message), tokens });
       raw += tokens;
     }
     const matched = this.cache.observe(blocks);
@@ -106,7 +97,8 @@ export class PolicyReplay {
   /** The tools block is the first block of every request; measured again only when the tools change. */
   private toolsBlock(tools: readonly WireTool[]): { key: string; tokens: number } {
     if (this.tools?.of !== tools) {
-      const key = tools.length ? `tools:${tools.length}:${JSON.stringify(tools)}` : 'tools:0';
+      // The one key scheme (messageSize.ts); `T` keeps a tools key apart from any message's.
+      const key = tools.length ? `T${toolsKey(tools)}` : 'T0';
       this.tools = { of: tools, key, tokens: this.tools?.key === key ? this.tools.tokens : measureTools(tools).tokens };
     }
     return this.tools;

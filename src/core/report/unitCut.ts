@@ -4,8 +4,8 @@
  * rule differs), and the messages that remain once the oldest `dropUnits` middle units are gone.
  */
 import type { MessageSize } from '../trim/messageSize';
-import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory, type HistoryParts } from '../trim/units';
 import type { WireMessage } from '../wire/wireTypes';
+import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory, type HistoryParts } from '../trim/cut';
 
 export interface PolicyDecision {
   /** Indices into the request's messages that are sent, ascending. */

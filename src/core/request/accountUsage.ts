@@ -11,10 +11,7 @@
 import { requestCost, type RequestCost } from '../cost/requestCost';
 import type { ModelPrices } from '../cost/prices';
 import type { Logger } from '../log';
-import { overflowLine, isOverflowing, usableOf } from '../overflow/overflow';
-import { calibrationLine, type Calibrations } from '../trim/calibration';
 import { calibrationRawTokens } from '../trim/historyTrim';
-import type { ConversationStates } from '../trim/conversationState';
 import type { NormalizedUsage } from '../types';
 import type { RequestPurpose } from './purpose';
 import { formatUsageLine } from '../usage/usage';
@@ -22,6 +19,8 @@ import { parseContextLimit } from '../models/contextRefusal';
 import type { LearnedLimits } from '../models/learnedLimits';
 import { outsideText } from '../util/excerpt';
 import { type TrimPlan } from '../trim/planTrim';
+import { overflowLine, isOverflowing, usableOf } from '../trim/budget';
+import { calibrationLine, type Calibrations, type ConversationStates } from '../trim/trimState';
 
 export interface AccountingState {
   log: Logger;

@@ -5,7 +5,6 @@
  * by EngineMemory (engineMemory.ts). One context is resolved per request at its start (RunScope: the settings
  * snapshot, the endpoint); every step of the request reads that one, not the settings again.
  */
-import { isLoopbackUrl } from '../config/endpoint';
 import type { Settings } from '../config/settings';
 import { completeLayout, type AssistantLayout } from '../answer/nativeReplay';
 import { routeById } from '../routes/registry/registry';
@@ -34,6 +33,7 @@ import { longLivedWrites } from '../routes/requestParts';
 import { limitsOf, modelFacts, resolveEntry } from '../models/modelTable';
 import { type ListedFields, type ModelFacts, type RouteChoice } from '../models/modelFacts';
 import { streamAnswer, type ShownSoFar } from './routeTransport';
+import { isLoopbackUrl } from '../config/endpoints';
 
 export type { KeyValueStore } from '../state/persisted';
 export type { EngineDeps, EngineTiming, RunOutcome } from './engineTypes';

@@ -14,12 +14,11 @@ import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory } from '../answer/nativeReplay
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
 import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
-import { Calibrations } from '../trim/calibration';
 import { MAX_MODELS } from '../util/perModel';
-import { ConversationStates, TRIM_STATE_CAPACITY } from '../trim/conversationState';
 import { SizeMemo } from '../trim/messageSize';
 import { IMAGE_DESCRIPTION_BOUNDS, ImageDescriptions } from '../images/imageDescriptions';
 import type { Logger } from '../log';
+import { Calibrations, ConversationStates, TRIM_STATE_CAPACITY } from '../trim/trimState';
 
 /** Every key the engine saves under; each endpoint's engine saves them in its own scope (state/scopedStore.ts). */
 export const STORE_KEYS = {

@@ -7,13 +7,11 @@
  */
 import type { ReasoningMemory } from '../convert/reasoningMemory';
 import { convertRequest, logConversion } from '../convert/convertRequest';
-import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
-import { imageLimitsFor } from '../images/imageLimits';
+import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats, imageLimitsFor } from '../images/fitImages';
 import { toWireTools } from '../convert/toWireTools';
 import type { ChatMessage, ChatTool, ToolMode } from '../types';
-import { outputRoom } from '../trim/budget';
-import { cutGeometry } from '../trim/cutPolicy';
-import { fixedPartOverBudget, measureFixedPart, planTrim, toolsSize, trimBudget, type TrimContext, type TrimPlan } from '../trim/planTrim';
+import { outputRoom, cutGeometry } from '../trim/budget';
+import { fixedPartOverBudget, measureFixedPart, planTrim, trimBudget, type TrimContext, type TrimPlan } from '../trim/planTrim';
 import { fixedPartError } from './userFacingError';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { routeById } from '../routes/registry/registry';
@@ -22,6 +20,7 @@ import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
 import type { DescribingModel } from './describeImages';
 import { DEFAULT_ROUTE } from '../routes/select/routeRules';
+import { toolsSize } from '../trim/messageSize';
 
 export interface ChatRequest {
   /** What the request is for (purpose.ts): decides which after-request hooks it feeds. */

@@ -6,8 +6,6 @@
  */
 import * as v from 'valibot';
 import { integer, validator } from '../state/persisted';
-import { CALIBRATION, MAX_SPREAD, type CalibrationRecord } from '../trim/calibration';
-import { EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/conversationState';
 import { MAX_PRUNED_RESULTS } from '../trim/pruneResults';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../routes/droppableParams';
 import { isRecord } from '../util/isRecord';
@@ -16,6 +14,7 @@ import { IMAGE_DESCRIPTION_BOUNDS, type ImageDescription } from '../images/image
 import type { AssistantLayout, LayoutSlot } from '../answer/nativeReplay';
 import { ROUTE_IDS } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
+import { CALIBRATION, MAX_SPREAD, type CalibrationRecord, EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/trimState';
 
 /** A model refusing more parameters than this is not worth more silent retries. */
 export const MAX_REFUSED_PARAMS = 3;

@@ -9,7 +9,6 @@ import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortEr
 import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
-import { envKeyAllowed } from '../config/endpoint';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
 import { CutAnswerError, EmptyAnswerError, formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../util/excerpt';
@@ -17,6 +16,7 @@ import { isContextLengthWording } from '../models/contextRefusal';
 import { redact, redactUrl } from '../util/redact';
 import { overTokens, type FixedPart } from '../trim/planTrim';
 import { refusedRedirectOf } from './chatTransport';
+import { envKeyAllowed } from '../config/endpoints';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output' | 'cut';
 

@@ -5,14 +5,11 @@
  */
 import type { AssistantLayout } from '../answer/nativeReplay';
 import type { WireMessage } from '../wire/wireTypes';
-import { BYTES_PER_TOKEN, type Budget } from './budget';
-import type { CutGeometry } from './cutPolicy';
-import type { MessageSize, SizeMemo } from './messageSize';
-import { droppedSums, gridLines, pickCut, type CutInputs } from './pickCut';
-import { firstKeptIndex, keptIndices, splitHistory, type HistoryParts } from './units';
+import { BYTES_PER_TOKEN, type Budget, type CutGeometry } from './budget';
+import { type MessageSize, type SizeMemo, nativeSizesOf, type NativeSizes } from './messageSize';
 import { DEFAULT_PRUNE_PROTECT_TOKENS, type HistoryTrimSettings, type PruneSettings } from '../config/settings';
 import { applyPrunes, choosePrunes, MAX_PRUNED_RESULTS, prunesStillSent } from './pruneResults';
-import { nativeSizesOf, type NativeSizes } from './nativeSizes';
+import { droppedSums, gridLines, pickCut, type CutInputs, firstKeptIndex, keptIndices, splitHistory, type HistoryParts } from './cut';
 
 export interface TrimOptions {
   budget: Budget;
@@ -42,8 +39,6 @@ export interface TrimOptions {
   layoutOf?: (message: WireMessage) => AssistantLayout | undefined;
   /** Size of the tools block, which is sent with every request. */
   tools: MessageSize;
-  /** A replay's recorded native sizes (core/replay/nativeSizes.ts), added to a message measured without its items. */
-  recordedNativeOf?: (message: WireMessage) => MessageSize | undefined;
 }
 
 export interface TrimBreakdown {
@@ -98,7 +93,7 @@ export function calibrationRawTokens(trim: Pick<TrimResult, 'rawTokens' | 'nativ
 }
 
 export function trimHistory(messages: readonly WireMessage[], options: TrimOptions): TrimResult {
-  const sizes = messages.map((message) => withRecorded(options.memo.sizeOf(message, options.layoutOf?.(message)), options.recordedNativeOf?.(message)));
+  const sizes = messages.map((message) => options.memo.sizeOf(message, options.layoutOf?.(message)));
   const parts = options.parts ?? splitHistory(messages, options.keepRounds);
   const fullRaw = sum(sizes, 'tokens') + options.tools.tokens;
   const fullBytes = sum(sizes, 'bytes') + options.tools.bytes;
@@ -170,11 +165,6 @@ function breakdownOf(
     else breakdown.history += tokens;
   }
   return breakdown;
-}
-
-function withRecorded(size: MessageSize, recorded: MessageSize | undefined): MessageSize {
-  if (!recorded) return size;
-  return { tokens: size.tokens + recorded.tokens, bytes: size.bytes + recorded.bytes, nativeTokens: (size.nativeTokens ?? 0) + recorded.tokens, nativeBytes: (size.nativeBytes ?? 0) + recorded.bytes };
 }
 
 function sum(sizes: readonly MessageSize[], key: 'tokens' | 'bytes'): number {

@@ -1,17 +1,23 @@
 /**
- * Estimated tokens and wire bytes of one message, memoized by a cheap fingerprint so a request costs
- * work only for messages not seen before (VS Code hands us fresh objects every turn, so identity
- * cannot be the key, and hashing megabytes of content per request would defeat the purpose). The
- * fingerprint reads the role, ids, lengths and the first/last characters of every text field; two
- * different messages sharing all of those would only share a size estimate, never content.
+ * Estimated tokens and wire bytes of one message, memoized so a request costs work only for messages not seen
+ * before. VS Code hands us fresh objects every turn, so identity cannot be the key: the key is the message's
+ * content, exactly (messageKey below: short keys as they are, long ones by their sha256), so two messages share a key
+ * only when they have the same size — a memo hit can never move the cut. The one key scheme of the trim's memos:
+ * messages, remembered native layouts and the tools block (and the report's interner) all key through it.
+ *
+ * Also what passed-back native items (encrypted reasoning, signed thinking, thought signatures) add to their
+ * messages' sizes, recorded beside a request (`sent.native`, by the message's first call id) so a replay of the
+ * recording — which has the history but not the items — measures each message as the live trim did and lands on
+ * the same cuts (docs/report.md "What a recording holds").
  */
-import type { AssistantLayout } from '../answer/nativeReplay';
+import { nativeKey, type AssistantLayout } from '../answer/nativeReplay';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { estimateTextTokens, type TextScan } from '../tokens/estimate';
 // The same per-message and tool-size rules as provideTokenCount, so the two counts agree.
 import { messageTokenSplit, toolsTokens, wireMessagePieces, wireToolPieces } from '../tokens/messageTokens';
 import { BoundedMap } from '../util/boundedMap';
-const SAMPLE = 48;
+
+import { hashId } from '../util/hashId';
 
 export interface MessageSize {
   tokens: number;
@@ -31,12 +37,9 @@ export class SizeMemo {
     this.sizes = new BoundedMap(capacity);
   }
 
-  /** Keys of remembered layouts, by identity: a layout is never changed once remembered, only replaced or evicted. */
-  private readonly layoutKeys = new WeakMap<AssistantLayout, string>();
-
   /** The message's size, its remembered layout (any route; none when evicted or never recorded) included. */
   sizeOf(message: WireMessage, layout?: AssistantLayout): MessageSize {
-    const key = layout ? `${fingerprint(message)}|L${this.layoutKey(layout)}` : fingerprint(message);
+    const key = layout ? `${messageKey(message)}|L${layoutKey(layout)}` : messageKey(message);
     const known = this.sizes.get(key);
     if (known) {
       this.hits++;
@@ -50,15 +53,6 @@ export class SizeMemo {
 
   get size(): number {
     return this.sizes.size;
-  }
-
-  private layoutKey(layout: AssistantLayout): string {
-    let key = this.layoutKeys.get(layout);
-    if (key === undefined) {
-      key = sample(JSON.stringify(nativeItems(layout)));
-      this.layoutKeys.set(layout, key);
-    }
-    return key;
   }
 }
 
@@ -141,27 +135,117 @@ export function measureTools(tools: readonly WireTool[]): MessageSize {
   return { tokens: toolsTokens(tools.map(wireToolPieces), estimateTextTokens), bytes: Buffer.byteLength(JSON.stringify(tools)) };
 }
 
-/** The memo's key of a message (also the report's identity of a message: core/report/messageInterner.ts). */
-export function fingerprint(message: WireMessage): string {
-  let key = message.role;
-  if (message.role === 'tool') key += `|${message.tool_call_id}${message.images ? textKey(message.images) : ''}`;
-  key += `|${textKey(message.content)}`;
-  if (message.role === 'assistant') {
-    for (const call of message.tool_calls ?? []) key += `|${call.id}:${call.function.name}:${textKey(call.function.arguments)}`;
-    if (message.reasoning_content) key += `|r:${textKey(message.reasoning_content)}`;
+/** Up to this length a key is the text itself; a longer one is its sha256 (~3 ms per MB, one hash per message). */
+const KEY_TEXT_MAX = 256;
+
+/**
+ * The one memo key of a text: the text itself (`<length>:<text>`) while short, else `#<sha256><u|w><length>;`.
+ * Self-delimiting, so keys joined in a fixed order stay distinct; exact but for a sha256 collision. Well-formed text
+ * hashes as UTF-8 (the faster); text with a lone surrogate as UTF-16, since UTF-8 would fold it into U+FFFD.
+ */
+export function contentKey(text: string): string {
+  if (text.length <= KEY_TEXT_MAX) return `${text.length}:${text}`;
+  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed?.() === true;
+  return `#${hashId(wellFormed ? text : Buffer.from(text, 'utf16le'), 32)}${wellFormed ? 'u' : 'w'}${text.length};`;
+}
+
+/** Keys by object identity: a wire message, a remembered layout or a tools block is never changed once built. */
+const messageKeys = new WeakMap<WireMessage, string>();
+const layoutKeys = new WeakMap<AssistantLayout, string>();
+const toolsKeys = new WeakMap<readonly WireTool[], string>();
+
+/**
+ * The memo's key of a message (also the report's identity of a message: MessageInterner in core/report/requestLog.ts):
+ * the JSON of its frame (every field but its texts) and each text length-prefixed, in the frame's order, as one
+ * contentKey (one hash per message: creating a hash costs more than hashing a few KB). Equal keys mean equal
+ * messages, so equal sizes: a collision cannot move the cut. Computed once per message object.
+ */
+export function messageKey(message: WireMessage): string {
+  let key = messageKeys.get(message);
+  if (key === undefined) {
+    let joined = JSON.stringify(frameOf(message));
+    for (const text of textsOf(message)) joined += `${text.length}:${text}`;
+    key = contentKey(joined);
+    messageKeys.set(message, key);
   }
   return key;
 }
 
-function textKey(content: WireMessage['content']): string {
-  if (content === null) return '-';
-  if (typeof content === 'string') return sample(content);
-  let key = `[${content.length}`;
-  for (const part of content) key += part.type === 'text' ? `,t${sample(part.text)}` : `,i${sample(part.image_url.url)}`;
-  return `${key}]`;
+/** The key of a remembered layout's native items (its text and call slots are the message's own). */
+function layoutKey(layout: AssistantLayout): string {
+  let key = layoutKeys.get(layout);
+  if (key === undefined) layoutKeys.set(layout, (key = contentKey(JSON.stringify(nativeItems(layout)))));
+  return key;
 }
 
-function sample(text: string): string {
-  if (text.length <= SAMPLE * 2) return `${text.length}:${text}`;
-  return `${text.length}:${text.slice(0, SAMPLE)}…${text.slice(-SAMPLE)}`;
+/** The key of a tools block: its JSON, exactly (one serialization per request, shared with the report's interner). */
+export function toolsKey(tools: readonly WireTool[]): string {
+  let key = toolsKeys.get(tools);
+  if (key === undefined) toolsKeys.set(tools, (key = contentKey(JSON.stringify(tools))));
+  return key;
+}
+
+const toolsSizes = new BoundedMap<string, MessageSize>(32);
+
+/** The tools block's size: the same block on almost every request, measured once (300 KB of schemas take a while). */
+export function toolsSize(tools: readonly WireTool[]): MessageSize {
+  if (tools.length === 0) return { tokens: 0, bytes: 0 };
+  const key = toolsKey(tools);
+  let size = toolsSizes.get(key);
+  if (!size) toolsSizes.set(key, (size = measureTools(tools)));
+  return size;
+}
+
+/** Every text frameOf blanks (and image data), in the frame's order: with the frame, the whole message. */
+function textsOf(message: WireMessage): string[] {
+  const texts: string[] = [];
+  if (typeof message.content === 'string') texts.push(message.content);
+  else if (Array.isArray(message.content)) for (const part of message.content) texts.push(part.type === 'text' ? part.text : part.image_url.url);
+  if (message.role === 'tool') for (const image of message.images ?? []) texts.push(image.image_url.url);
+  if (message.role === 'assistant') {
+    if (message.reasoning_content) texts.push(message.reasoning_content);
+    for (const call of message.tool_calls ?? []) texts.push(call.function.name, call.function.arguments);
+  }
+  return texts;
+}
+
+/** Call id of an assistant message's first tool call → [tokens, bytes] its native items add. */
+export type NativeSizes = Record<string, [number, number]>;
+
+/** The same, as a replay keeps what the lines recorded so far. */
+export type NativeSizeMap = ReadonlyMap<string, readonly [number, number]>;
+
+/**
+ * The native sizes of the messages that have them, from the sizes the trim already measured (one per message,
+ * in order): no second measuring pass.
+ */
+export function nativeSizesOf(messages: readonly WireMessage[], sizes: readonly MessageSize[]): NativeSizes {
+  const native: NativeSizes = {};
+  messages.forEach((message, i) => {
+    const { nativeTokens = 0, nativeBytes = 0 } = sizes[i];
+    const key = nativeTokens > 0 || nativeBytes > 0 ? nativeKey(message) : undefined;
+    if (key !== undefined) native[key] = [nativeTokens, nativeBytes];
+  });
+  return native;
+}
+
+/** A replay's size hook from recorded native sizes: what to add to a message measured alone. */
+export function recordedNativeOf(sizes: NativeSizeMap): (message: WireMessage) => MessageSize | undefined {
+  return (message) => {
+    const key = nativeKey(message);
+    const size = key === undefined ? undefined : sizes.get(key);
+    return size && { tokens: size[0], bytes: size[1], nativeTokens: size[0], nativeBytes: size[1] };
+  };
+}
+
+/** A recorded `sent.native` checked (non-negative integers); throws a message naming the field. */
+export function checkedNativeSizes(value: unknown): NativeSizes {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('sent.native: expected an object');
+  const sizes: NativeSizes = {};
+  for (const [key, size] of Object.entries(value)) {
+    const ok = Array.isArray(size) && size.length === 2 && size.every((n) => Number.isInteger(n) && n >= 0);
+    if (!ok) throw new Error(`sent.native.${key}: expected [tokens, bytes]`);
+    sizes[key] = [size[0], size[1]];
+  }
+  return sizes;
 }

@@ -16,16 +16,15 @@ import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ModelLimits } from '../types';
 import { layoutLookup, type NativeReplay } from '../answer/nativeReplay';
-import { BoundedMap } from '../util/boundedMap';
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { computeBudget, type Budget } from './budget';
-import type { ConversationStates } from './conversationState';
-import { cutGeometry, gridFor, type CutGeometry } from './cutPolicy';
+import { computeBudget, type Budget, cutGeometry, gridFor, type CutGeometry } from './budget';
 import { calibratedTokens, pruneSettingsOf, trimWithPrunes, type TrimOptions, type TrimResult } from './historyTrim';
-import { measureTools, type MessageSize, type SizeMemo } from './messageSize';
+import { type MessageSize, type SizeMemo } from './messageSize';
 import { historyTrimLine, overCeilingLine } from './trimLog';
 import { shrinkOversized } from './truncateOversized';
-import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from './units';
+import { type ConversationStates } from './trimState';
+import { DEFAULT_KEEP_RECENT_ROUNDS, splitHistory } from './cut';
+import { toolsSize } from './messageSize';
 
 /** What the trim of one request works with. */
 export interface TrimContext {
@@ -120,26 +119,6 @@ export function trimBudget(ctx: Pick<TrimContext, 'settings' | 'limits'>): Budge
   const budget = computeBudget(ctx.limits, ctx.settings);
   if (!ctx.settings.historyTrim.enabled) return { ...budget, tokens: Infinity, maxBytes: Infinity };
   return budget;
-}
-
-
-
-const toolsSizes = new BoundedMap<string, MessageSize>(32);
-
-/**
- * The tools block is the same on almost every request, and serializing 300 KB of schemas per request
- * would cost more than the rest of the trim. It is measured once per fingerprint (names, description
- * lengths, parameter names); a collision could only misjudge its size, never change what is sent.
- */
-export function toolsSize(tools: WireTool[]): MessageSize {
-  if (tools.length === 0) return { tokens: 0, bytes: 0 };
-  const key = tools.map((t) => `${t.function.name}:${t.function.description.length}:${Object.keys((t.function.parameters as { properties?: object }).properties ?? {}).join(',')}`).join('|');
-  let size = toolsSizes.get(key);
-  if (!size) {
-    size = measureTools(tools);
-    toolsSizes.set(key, size);
-  }
-  return size;
 }
 
 export interface FixedPart {

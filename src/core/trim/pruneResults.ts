@@ -10,7 +10,7 @@
  */
 import type { WireMessage, WireToolCall } from '../wire/wireTypes';
 import type { MessageSize } from './messageSize';
-import type { HistoryParts } from './units';
+import { type HistoryParts } from './cut';
 
 /** An output this short (estimator tokens) is not worth a placeholder. */
 export const MIN_PRUNED_TOKENS = 256;

@@ -3,8 +3,7 @@
  * the first sentence of the [history-trim] line is worded exactly as the leading extension writes it, so
  * existing habits and log checks written for it keep working; our fields follow it.
  */
-import type { Budget } from './budget';
-import type { CutGeometry } from './cutPolicy';
+import { type Budget, type CutGeometry } from './budget';
 import { OnceKeys } from '../util/onceKeys';
 import type { TrimResult } from './historyTrim';
 import type { Truncation } from './truncateOversized';

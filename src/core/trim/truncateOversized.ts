@@ -23,8 +23,7 @@ import { measureMessage, measureText, type SizeMemo } from './messageSize';
 import type { WireMessage } from '../wire/wireTypes';
 import type { Logger } from '../log';
 import type { AssistantLayout } from '../answer/nativeReplay';
-import { BYTES_PER_TOKEN, type Budget } from './budget';
-import type { CutGeometry } from './cutPolicy';
+import { BYTES_PER_TOKEN, type Budget, type CutGeometry } from './budget';
 import { calibratedTokens, type TrimResult } from './historyTrim';
 import { firstTruncation } from './trimLog';
 

@@ -1,7 +1,6 @@
 /** Small builders for trim tests: histories of known shape and a one-call trim with default settings. */
 import { resolveSettings } from '../../core/config/settings';
-import { computeBudget } from '../../core/trim/budget';
-import { cutGeometry } from '../../core/trim/cutPolicy';
+import { computeBudget, cutGeometry } from '../../core/trim/budget';
 import { trimHistory, type TrimResult } from '../../core/trim/historyTrim';
 import { SizeMemo } from '../../core/trim/messageSize';
 import type { WireMessage } from '../../core/wire/wireTypes';
