@@ -5,11 +5,8 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
-import { convertRequest, logConversion, repairedHistory } from '../core/convert/convertRequest';
-import { ReasoningMemory } from '../core/convert/reasoningMemory';
-import { MISSING_TOOL_RESULT } from '../core/convert/repairToolPairs';
-import { toWireMessages } from '../core/convert/toWireMessages';
-import { IMAGE_NOTE } from '../core/convert/withoutImages';
+import { convertRequest, logConversion, repairedHistory, ReasoningMemory, MISSING_TOOL_RESULT } from '../core/convert/convertRequest';
+import { toWireMessages, IMAGE_NOTE } from '../core/convert/toWireMessages';
 import { MemoryLogger } from '../core/log';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { ConversationStates } from '../core/trim/conversationState';

@@ -2,8 +2,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { reportedCostOf } from '../core/cost/costFrame';
-import { pricesAt, pricesFor } from '../core/cost/prices';
-import { computedUsd, costField, formatUsd, requestCost } from '../core/cost/requestCost';
+import { computedUsd, costField, formatUsd, requestCost, pricesAt, pricesFor } from '../core/cost/requestCost';
 import type { NormalizedUsage } from '../core/types';
 import { formatUsageLine } from '../core/usage/usageLine';
 

@@ -16,8 +16,7 @@ import {
   wireMessagePieces,
   wireToolPieces,
 } from '../core/tokens/messageTokens';
-import { toWireMessages } from '../core/convert/toWireMessages';
-import { toWireTools } from '../core/convert/toWireTools';
+import { toWireMessages, toWireTools } from '../core/convert/toWireMessages';
 import { measureMessage, measureTools } from '../core/trim/messageSize';
 import { SAMPLE_KINDS, SampleKind, generateSample } from './fixtures/textSamples';
 

@@ -9,7 +9,7 @@ import type { Settings } from '../core/config/settings';
 import type { EndpointCatalog } from '../core/models/modelData';
 import type { ChatEngine } from '../core/request/chatEngine';
 import { describingModel, listedFields, offered } from '../core/models/modelEntries';
-import { pricesFor } from '../core/cost/prices';
+import { pricesFor } from '../core/cost/requestCost';
 import type { DescribingModel } from '../core/request/describeImages';
 import type { ListedFields } from '../core/models/modelTable';
 import type { ChatMessage, ModelEntry } from '../core/types';

@@ -8,11 +8,11 @@ import type { RouteId } from '../routeId';
 import type { ReadResult, StreamReader } from './streamReader';
 import type { AssistantLayout } from './nativeReplay';
 import type { StreamEvent } from '../types';
-import { isRecord } from '../util/isRecord';
 import { AnswerAssembler, type AnswerResult } from './assembler';
 import { errorOfPayload } from './errorFrame';
 import { reportedCostOf } from '../cost/costFrame';
 import type { WireEvent, WireReader } from './wireEvent';
+import { isRecord } from '../util/jsonFields';
 
 export class AnswerReader implements StreamReader {
   private readonly assembler: AnswerAssembler;

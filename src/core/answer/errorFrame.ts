@@ -3,8 +3,7 @@
  * data, JSON or plain text), a `{"type": "error", …}` payload (Responses, Messages), or an `error` field (chat,
  * Gemini, gateways). One rule for every route, so a gateway's "Overloaded" is read as the error it is.
  */
-import { isRecord } from '../util/isRecord';
-import { filledString } from '../util/jsonFields';
+import { filledString, isRecord } from '../util/jsonFields';
 
 export function errorOfPayload(payload: unknown, eventName?: string): Record<string, unknown> | undefined {
   if (eventName === 'error') {

@@ -4,8 +4,7 @@
  * `{"type":"ping","cost":"0.0123"}`, after the end event where the route has one). Route-neutral: the same rule
  * reads it on every route. Pure.
  */
-import { isRecord } from '../util/isRecord';
-import { isNonNegative } from '../util/jsonFields';
+import { isNonNegative, isRecord } from '../util/jsonFields';
 
 /**
  * No single request costs this much (the dearest model's whole window and output are a few dollars): a larger

@@ -9,8 +9,7 @@
  * OpenAI-compatible package: Chat Completions). Reasoning controls come from `reasoning_options` (docs/effort.md).
  */
 import { isRouteId, type RouteId } from '../routeId';
-import { isRecord } from '../util/isRecord';
-import { isNonNegative, recordField } from '../util/jsonFields';
+import { isNonNegative, recordField, isRecord } from '../util/jsonFields';
 import { isFreeTierId } from './familyRule';
 import { clampedTokenLimit } from '../util/tokenLimit';
 import type { EndpointCatalog, ModelCard, ModelData, ModelStatus, PriceSet, Prices } from './modelData';

@@ -8,7 +8,7 @@
  */
 import { isRouteId, type RouteId } from '../routeId';
 import { checkedNativeSizes, type NativeSizes } from '../trim/nativeSizes';
-import { isRecord } from '../util/isRecord';
+import { isRecord } from '../util/jsonFields';
 
 export interface SentRecord {
   route: RouteId;

@@ -4,7 +4,7 @@
  * values next to the current ones.
  */
 import type { Settings } from '../config/settings';
-import { pricesFor, type ModelPrices } from '../cost/prices';
+import { pricesFor, type ModelPrices } from '../cost/requestCost';
 import { cutGeometry } from '../trim/cutPolicy';
 import type { TrimOverrides } from './policies';
 import { promptUsd, reportDollars, type ReportDollars } from './reportDollars';

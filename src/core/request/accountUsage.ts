@@ -3,8 +3,7 @@
  * reported, and the overflow sensor, which makes the conversation's next request cut one
  * grid move earlier. Shared by the engine and the replay tool, so both log the same lines.
  */
-import { requestCost, type RequestCost } from '../cost/requestCost';
-import type { ModelPrices } from '../cost/prices';
+import { requestCost, type RequestCost, type ModelPrices } from '../cost/requestCost';
 import type { Logger } from '../log';
 import { overflowLine, isOverflowing, usableOf } from '../overflow/overflow';
 import { calibrationLine, type Calibrations } from '../trim/calibration';

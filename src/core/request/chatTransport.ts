@@ -5,9 +5,9 @@
 import { randomUUID } from 'crypto';
 import OpenAI, { type APIError } from 'openai';
 import { BoundedMap } from '../util/boundedMap';
-import { isRecord } from '../util/isRecord';
 import { openAIClientOptions } from './clientOptions';
 import { EXTENSION_VERSION } from './version';
+import { isRecord } from '../util/jsonFields';
 
 /** The x-opencode-client value on every request (OpenCode's own clients send theirs). */
 export const OPENCODE_CLIENT = `vscode-opencode-chat-provider/${EXTENSION_VERSION}`;

@@ -5,11 +5,9 @@
  * Pure apart from the memo and the per-conversation state it updates; it logs what it decided.
  */
 import type { Settings } from '../config/settings';
-import type { ReasoningMemory } from '../convert/reasoningMemory';
-import { convertRequest, logConversion } from '../convert/convertRequest';
+import { convertRequest, logConversion, type ReasoningMemory } from '../convert/convertRequest';
 import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats } from '../images/fitImages';
 import { imageLimitsFor } from '../images/imageLimits';
-import { toWireTools } from '../convert/toWireTools';
 import type { Logger } from '../log';
 import { conversationSessionId, type SessionIds } from '../session/sessionId';
 import type { ChatMessage, ChatTool, ModelLimits, ToolMode } from '../types';
@@ -31,6 +29,7 @@ import type { RouteId } from '../routeId';
 import type { BodyInput, Route, SamplingOptions } from '../routes/route';
 import type { RequestPurpose } from './purpose';
 import type { DescribingModel } from './describeImages';
+import { toWireTools } from '../convert/toWireMessages';
 
 export interface ChatRequest {
   /** What the request is for (purpose.ts): decides which after-request hooks it feeds. */

@@ -16,11 +16,11 @@ import type { Route } from '../routes/route';
 import { AnswerEnd } from '../stream/answerEnd';
 import { bodyText, peekBody } from '../stream/bodyPeek';
 import { ToolCallArgumentsError } from '../answer/toolCallError';
-import { isRecord } from '../util/isRecord';
 import { redact } from '../util/redact';
 import { clientFor, type Endpoint } from './chatTransport';
 import { NotAnAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { excerptOf } from '../util/excerpt';
+import { isRecord } from '../util/jsonFields';
 
 export interface RouteSendOptions {
   route: Route;

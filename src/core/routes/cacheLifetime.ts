@@ -8,8 +8,8 @@
  * conversation carries the same fields, so the bytes before the cut stay the same.
  */
 import type { BodyInput } from './route';
-import { isRecord } from '../util/isRecord';
 import { CACHE_RULES } from '../cost/cacheRules';
+import { isRecord } from '../util/jsonFields';
 
 export type OpenAiRetention = '24h' | 'default';
 export type AnthropicTtl = '5m' | '1h';

@@ -1,10 +1,10 @@
+import { isRecord } from '../util/jsonFields';
 /**
  * The one place a parsed chat-completion chunk is checked against the shape the mapper reads. Hand-written
  * guards on isRecord: fields we do not read pass unchecked; a field we read with the wrong type (`choices` an
  * object, `[null]`, `tool_calls` an object, content a number) is dropped and counted, and the rest of the
  * chunk is kept, so one bad field never costs the text or the usage beside it (docs/issues/012).
  */
-import { isRecord } from '../util/isRecord';
 
 /** A tool-call fragment: keyed by `index` (some gateways send it only on the first fragment). */
 export interface ToolCallDelta {

@@ -1,10 +1,10 @@
+import { isRecord } from '../util/jsonFields';
 /**
  * A 200 answer that is not an event stream: some gateways answer a streaming request with one JSON body, a whole
  * chat completion. This turns it into the chunk a stream would have carried (the message as its delta), so the
  * chat reader reads it like any stream (docs/issues/011). `{"error": …}` bodies are errors on every route
  * (core/answer/errorFrame.ts). Pure.
  */
-import { isRecord } from '../util/isRecord';
 
 export function chunkOfCompletion(parsed: Record<string, unknown>): Record<string, unknown> {
   if (!Array.isArray(parsed.choices)) return parsed;

@@ -4,8 +4,8 @@
  * Pure; the transport decides what to do with each (docs/reliability.md: malformed payloads are skipped and
  * logged; a chunk with a field of the wrong type keeps its good fields and is logged the same way).
  */
-import { isRecord } from '../util/isRecord';
 import { checkChunk, type Chunk } from './chunkShape';
+import { isRecord } from '../util/jsonFields';
 
 export type StreamFrame =
   /** `raw` is set when fields of the wrong type were dropped (`problems` of them). */

@@ -3,8 +3,8 @@
  * tokenizer is exact for DeepSeek, Kimi, GLM or Qwen, so the reported count is the ground truth.
  * A smoothed ratio, clamped so one odd response cannot swing the budget, and its spread (below).
  */
-import { PerModel } from '../util/perModel';
 import { outsideText } from '../util/excerpt';
+import { PerModel } from '../util/boundedMap';
 
 /** The calibration's tuning, one place (docs/history-trim.md "Calibration" and "The margin follows the calibration spread"). */
 export const CALIBRATION = {

@@ -19,7 +19,7 @@
  * the reading says so (`anomaly`), for one WARN line.
  */
 import type { NormalizedUsage, UsageShape } from '../types';
-import { isRecord } from '../util/isRecord';
+import { isRecord } from '../util/jsonFields';
 
 type RawUsage = Record<string, unknown>;
 

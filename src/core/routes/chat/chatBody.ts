@@ -2,11 +2,11 @@
  * Chat Completions (`/chat/completions`, OpenCode's "oa-compat" format): the route every model took before
  * routes existed. The body from the converted history (core/convert) as it always was.
  */
-import { toWireToolChoice } from '../../convert/toWireTools';
 import type { BodyInput } from '../route';
 import { samplingFields } from '../sampling';
 import { withToolImagesAsUser } from './chatToolImages';
 import { retentionField } from '../cacheLifetime';
+import { toWireToolChoice } from '../../convert/toWireMessages';
 
 /** `messages` last, as on every route: a longer history only appends bytes. */
 export function buildChatBody(input: BodyInput): Record<string, unknown> {

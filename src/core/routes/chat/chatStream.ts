@@ -12,8 +12,8 @@ import type { Chunk, ChunkDelta } from '../../stream/chunkShape';
 import { chunkOfCompletion } from '../../stream/completionBody';
 import { frameOf, frameOfJson } from '../../stream/streamFrame';
 import { ThinkTagSplitter } from '../../stream/thinkTagSplitter';
-import { isRecord } from '../../util/isRecord';
 import { ChatCallKeys } from './chatCallKeys';
+import { isRecord } from '../../util/jsonFields';
 
 export class ChatWire implements WireReader {
   private readonly thinkTags = new ThinkTagSplitter();

@@ -2,8 +2,7 @@
  * The Gemini route's per-attempt rules (core/routes/route.ts AttemptRules): temperature and thinkingConfig live
  * inside generationConfig; the stand-in signatures of the history are worth one WARN per model (standInNote.ts).
  */
-import { isRecord } from '../../util/isRecord';
-import { recordField } from '../../util/jsonFields';
+import { recordField, isRecord } from '../../util/jsonFields';
 import { inMemoryPrefixMs } from '../cacheLifetime';
 import type { AttemptRules } from '../route';
 import { noteStandIn } from './standInNote';

@@ -4,8 +4,8 @@
  * as one `native` slot per signed call, placed before that call's slot:
  * `{ type: 'gemini.functionCall', callId, thoughtSignature, geminiId? }`.
  */
-import { isRecord } from '../../util/isRecord';
 import type { AssistantLayout } from '../../answer/nativeReplay';
+import { isRecord } from '../../util/jsonFields';
 
 export const SIGNED_CALL = 'gemini.functionCall';
 

@@ -8,8 +8,7 @@
  */
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
-import { isRecord } from '../../util/isRecord';
-import { filledString, stringField } from '../../util/jsonFields';
+import { filledString, stringField, isRecord } from '../../util/jsonFields';
 import { synthesizedCallId } from './geminiCallIds';
 import { signedCallItem, type CallSignature } from './geminiReplay';
 import { originalToolName } from './geminiToolNames';

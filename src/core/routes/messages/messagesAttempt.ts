@@ -3,9 +3,9 @@
  * format, so it is never dropped; a thinking budget forbids `temperature`; a refused `ttl` is dropped from the
  * cache breakpoints, where it lives; warming asks for one token, except with a thinking budget.
  */
-import { isRecord } from '../../util/isRecord';
 import { breakpointPrefixMs, withoutTtl } from '../cacheLifetime';
 import type { AttemptRules } from '../route';
+import { isRecord } from '../../util/jsonFields';
 
 export const messagesAttempt: AttemptRules = {
   required: ['model', 'messages', 'max_tokens'],

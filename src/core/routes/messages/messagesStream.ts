@@ -7,8 +7,7 @@
  */
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
-import { isRecord } from '../../util/isRecord';
-import { numberField, recordField, stringField } from '../../util/jsonFields';
+import { numberField, recordField, stringField, isRecord } from '../../util/jsonFields';
 
 type Payload = Record<string, unknown>;
 

@@ -8,8 +8,7 @@
  */
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
-import { isRecord } from '../../util/isRecord';
-import { recordField, stringField } from '../../util/jsonFields';
+import { recordField, stringField, isRecord } from '../../util/jsonFields';
 
 type Payload = Record<string, unknown>;
 
