@@ -15,12 +15,12 @@ import type { ReadResult, StreamReader } from '../answer/streamReader';
 import type { Route } from '../routes/route';
 import { AnswerEnd } from '../stream/answerEnd';
 import { bodyText, peekBody } from '../stream/bodyPeek';
-import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { redact } from '../util/redact';
 import { clientFor, type Endpoint } from './chatTransport';
 import { NotAnAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { excerptOf } from '../util/excerpt';
 import { isRecord } from '../util/jsonFields';
+import { ToolCallArgumentsError } from '../answer/toolCalls';
 
 export interface RouteSendOptions {
   route: Route;

@@ -4,7 +4,6 @@
  * happened as a value: what was shown, the answer's result (usage, cost, finish reason, dropped calls) and the
  * failure, if any. No retry, no accounting: the engine decides those from the returned attempt.
  */
-import type { AnswerResult } from '../answer/assembler';
 import type { Logger } from '../log';
 import type { Route } from '../routes/route';
 import { newRequestId } from '../session/sessionId';
@@ -15,6 +14,7 @@ import type { Endpoint } from './chatTransport';
 import { streamRoute } from './routeTransport';
 import { CutAnswerError, EmptyAnswerError } from './streamErrors';
 import { brokenCallLine, cutReason, droppedCallsLine, incompleteLine, malformedLine, outputLimitLine, truncationLine, usageAnomalyLine } from './streamLog';
+import { type AnswerResult } from '../answer/streamReader';
 
 export interface AttemptOptions {
   endpoint: Endpoint;

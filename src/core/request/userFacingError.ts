@@ -6,7 +6,6 @@
  * are quoted as a short excerpt (util/excerpt.ts): a gateway's error body can be a whole HTML page.
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
-import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
 import { refusedRedirectOf } from './clientOptions';
@@ -16,6 +15,7 @@ import { CutAnswerError, EmptyAnswerError, formatDuration, StreamIdleTimeoutErro
 import { ERROR_DETAIL_MAX, excerptOf, outsideText } from '../util/excerpt';
 import { isContextLengthWording } from '../models/contextRefusal';
 import { redact, redactUrl } from '../util/redact';
+import { ToolCallArgumentsError } from '../answer/toolCalls';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output' | 'cut';
 
