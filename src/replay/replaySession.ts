@@ -6,7 +6,6 @@
  */
 import { performance } from 'perf_hooks';
 import type { Settings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { repairedHistory } from '../core/convert/convertRequest';
 import { planTrim } from '../core/request/prepareRequest';
@@ -18,6 +17,7 @@ import type { ModelLimits } from '../core/types';
 import type { RouteId } from '../core/routeId';
 import type { ReplayRequest } from '../core/replay/replayFile';
 import { RouteCaches } from './routeUsage';
+import { MemoryLogger } from '../test/support/memoryLogger';
 
 export interface ReplayOptions {
   settings: Settings;

@@ -11,7 +11,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { planTrim } from '../core/request/prepareRequest';
 import { Calibrations } from '../core/trim/calibration';
 import { ConversationStates } from '../core/trim/conversationState';
@@ -20,6 +19,7 @@ import { SizeMemo } from '../core/trim/messageSize';
 import { defaultSettings } from './support/trimHarness';
 import { materializeSteps, sessionArb, type SessionSpec } from './support/sessionArbs';
 import { runs } from './support/propertyRuns';
+import { MemoryLogger } from './support/memoryLogger';
 
 const MODEL = 'm';
 

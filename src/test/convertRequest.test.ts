@@ -7,11 +7,11 @@ import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
 import { convertRequest, logConversion, repairedHistory, ReasoningMemory, MISSING_TOOL_RESULT } from '../core/convert/convertRequest';
 import { toWireMessages, IMAGE_NOTE } from '../core/convert/toWireMessages';
-import { MemoryLogger } from '../core/log';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage, ChatPart } from '../core/types';
+import { MemoryLogger } from './support/memoryLogger';
 
 const image: ChatPart = { kind: 'image', mimeType: 'image/png', data: new Uint8Array([1, 2, 3]) };
 const part = fc.oneof(fc.string({ minLength: 1 }).map((text): ChatPart => ({ kind: 'text', text })), fc.constant(image));

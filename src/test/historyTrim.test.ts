@@ -8,9 +8,9 @@ import { trimHistory } from '../core/trim/historyTrim';
 import { validTrimState } from '../core/request/savedRecords';
 import { ConversationStates } from '../core/trim/conversationState';
 import { planTrim } from '../core/request/prepareRequest';
-import { MemoryLogger } from '../core/log';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler, toolGroup, trimWith } from './support/trimHarness';
+import { MemoryLogger } from './support/memoryLogger';
 
 function conversation(turns: number, tokensPerTurn: number): WireMessage[] {
   const messages: WireMessage[] = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: `ANCHOR task ${filler(50, 1)}` }];

@@ -11,7 +11,6 @@
 import * as assert from 'assert';
 import { createHash } from 'crypto';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { prepareRequest, type PreparedRequest } from '../core/request/prepareRequest';
 import { signedCallItem } from '../core/routes/gemini/geminiReplay';
 import { NativeReplayMemory, type AssistantLayout, type LayoutSlot } from '../core/answer/nativeReplay';
@@ -24,6 +23,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { bodyTokens } from './support/bodyMeasure';
 import { defaultSettings, filler } from './support/trimHarness';
 import { assertReached, runs } from './support/propertyRuns';
+import { MemoryLogger } from './support/memoryLogger';
 
 type NativeRoute = Exclude<RouteId, 'chat'>;
 const NATIVE: NativeRoute[] = ['responses', 'messages', 'gemini'];

@@ -6,7 +6,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { signedCallItem } from '../core/routes/gemini/geminiReplay';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/answer/nativeReplay';
@@ -18,6 +17,7 @@ import { engineFor, MemoryStore } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
 import { nativeSession, payload, type NativeRoute, type Turn } from './support/nativeSessions';
 import { assertReached, runs } from './support/propertyRuns';
+import { MemoryLogger } from './support/memoryLogger';
 
 const LIMITS = { contextWindow: 1_000_000, maxOutputTokens: 8_000 };
 

@@ -11,7 +11,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { planTrim, type TrimPlan } from '../core/request/prepareRequest';
 import { validTrimState } from '../core/request/savedRecords';
 import { ConversationStates, type ConversationTrimState } from '../core/trim/conversationState';
@@ -22,6 +21,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { agentHistories, agentSessionArb, type AgentSessionSpec } from './support/agentSessionArbs';
 import { runs } from './support/propertyRuns';
 import { defaultSettings } from './support/trimHarness';
+import { MemoryLogger } from './support/memoryLogger';
 
 interface Step {
   plan: TrimPlan;

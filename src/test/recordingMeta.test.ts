@@ -8,7 +8,6 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { parseRecordingMeta } from '../core/replay/recordingMeta';
 import { prepareRequest } from '../core/request/prepareRequest';
 import { ConversationStates } from '../core/trim/conversationState';
@@ -16,6 +15,7 @@ import { SizeMemo } from '../core/trim/messageSize';
 import { RequestRecorderFile } from '../vscode/requestRecorderFile';
 import { chat } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
+import { MemoryLogger } from './support/memoryLogger';
 
 const channel = { info: () => undefined, warn: () => undefined } as never;
 

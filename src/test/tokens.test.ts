@@ -86,7 +86,7 @@ describe('countTokens', () => {
       const medium = generateSample('typescript', 2_000, 5); // keyed by the text itself
       const large = generateSample('jsonPretty', 200_000, 5); // keyed by its digest
       const first = [countTokens(medium), countTokens(large)];
-      const counted = calls; // the large text goes to the encoder in bounded chunks (boundedCount.ts)
+      const counted = calls; // the large text goes to the encoder in bounded chunks (boundedTokenCount, tokenCounter.ts)
       const again = [countTokens(medium), countTokens(large)];
       assert.deepStrictEqual(again, first);
       assert.strictEqual(calls, counted);

@@ -4,7 +4,6 @@
  * ignores an odd sample, and the fake server counts a message the way a chat template does.
  */
 import * as assert from 'assert';
-import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { planTrim } from '../core/request/prepareRequest';
 import { CALIBRATION, Calibrations } from '../core/trim/calibration';
@@ -16,6 +15,7 @@ import { normalizeUsage } from '../core/usage/normalizeUsage';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { countTextTokens, countValueTokens, TOKENS_PER_IMAGE, TOOL_CALL_OVERHEAD_TOKENS } from '../cacheModel/valueTokens';
 import { defaultSettings, filler } from './support/trimHarness';
+import { MemoryLogger } from './support/memoryLogger';
 
 const BUDGET = 108_000;
 

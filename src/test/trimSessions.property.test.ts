@@ -12,7 +12,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { planTrim, type TrimPlan } from '../core/request/prepareRequest';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -22,6 +21,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings } from './support/trimHarness';
 import { calibrationArb, sessionArb, materializeSteps, type SessionSpec } from './support/sessionArbs';
 import { runs } from './support/propertyRuns';
+import { MemoryLogger } from './support/memoryLogger';
 
 interface Sent {
   plan: TrimPlan;

@@ -11,10 +11,10 @@ import { sendWarming } from '../core/warming/warmRequest';
 import { warmingHooks, warmingSettings } from '../core/warming/warmingHooks';
 import type { Settings } from '../core/config/settings';
 import type { ChatEngine } from '../core/request/chatEngine';
-import { MemoryLogger } from '../core/log';
 import type { FakeModel } from '../fakeServer';
 import { chat, engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { MemoryLogger } from './support/memoryLogger';
 
 const MINUTE = 60_000;
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 8_000 };

@@ -3,7 +3,6 @@
  * fresh SizeMemo, as after a restart) and warm (the memo knows every message but the new ones), for
  * planTrim alone and for the whole request preparation from the neutral ChatMessage form.
  */
-import { MemoryLogger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
 import { planTrim, prepareRequest, type PrepareContext } from '../../core/request/prepareRequest';
 import { ConversationStates } from '../../core/trim/conversationState';
@@ -12,6 +11,7 @@ import { benchLimits, benchSettings } from '../policies/benchSettings';
 import { toChatSession } from '../sessions/chatForm';
 import { requestAt, type BenchSession } from '../sessions/sessionGenerator';
 import { summarizeTimings, timeMs, type TimingSummary } from './timing';
+import { MemoryLogger } from '../../test/support/memoryLogger';
 
 /**
  * Cold runs are repeated on request 0 with a new memo each time. The very first one in the process also
