@@ -4,7 +4,7 @@
  */
 import { IMAGE_TOKEN_COST } from '../core/tokens/messageTokens';
 import { countTokensUnmemoized } from '../core/tokens/tokenCounter';
-import { isRecord } from '../core/util/isRecord';
+import { isRecord } from '../core/util/jsonFields';
 
 /** Exact o200k count of a text; special-token markers in it count as plain text, as real providers do. */
 export const countTextTokens = countTokensUnmemoized;

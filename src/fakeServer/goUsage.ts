@@ -5,9 +5,9 @@
  * These requests are not recorded, so the chat requests' indexes do not shift.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isRecord } from '../core/util/isRecord';
 import type { ServerState } from './state';
 import { sendJson } from './transport';
+import { isRecord } from '../core/util/jsonFields';
 
 export const GO_USAGE_PATHS = ['/v1/usage', '/zen/go/v1/usage'];
 

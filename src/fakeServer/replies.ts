@@ -4,7 +4,7 @@
  */
 import type { ScriptedReply } from './types';
 import { countTextTokens } from '../cacheModel/valueTokens';
-import { isRecord } from '../core/util/isRecord';
+import { isRecord } from '../core/util/jsonFields';
 
 export const DEFAULT_CHUNK_SIZE = 8;
 export const DEFAULT_REPLY_TOKENS = 40;

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ScriptedReply } from './types';
 import type { PromptBody } from '../cacheModel/prefixCache';
-import { isRecord } from '../core/util/isRecord';
+import { isRecord } from '../core/util/jsonFields';
 
 export function readRawBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -6,7 +6,6 @@
  */
 import { performance } from 'perf_hooks';
 import type { Settings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { repairedHistory } from '../core/convert/convertRequest';
 import { withRecordedSizes } from '../core/replay/recordedSizes';
@@ -18,6 +17,7 @@ import type { ReplayRequest } from '../core/replay/replayFile';
 import { RouteCaches } from './routeUsage';
 import { planTrim } from '../core/trim/planTrim';
 import { Calibrations, ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from '../test/support/memoryLogger';
 
 export interface ReplayOptions {
   settings: Settings;

@@ -1,19 +1,19 @@
 /**
- * Fuzz over the assembler: random sequences of neutral events — text, thinking, refusals, tool-call
- * pieces and ends in any order (some keys repeated, some ids missing or repeated, some arguments broken), usage
- * frames (numbers, numeric strings, junk), finish reasons, keep-alives, cost, junk payloads. Whatever arrives: no
- * throw but the documented one, text shown exactly as it came (plus the one filter note), one delivery per wire
- * call, ids non-empty and unique, only JSON-object arguments delivered, every non-delivered call accounted for.
+ * Fuzz over the assembler (AnswerReader, over a wire that passes neutral events through): random sequences of
+ * neutral events — text, thinking, refusals, tool-call pieces and ends in any order (some keys repeated, some ids
+ * missing or repeated, some arguments broken), usage frames (numbers, numeric strings, junk), finish reasons,
+ * keep-alives, cost, junk payloads. Whatever arrives: no throw but the documented one, text shown exactly as it came
+ * (plus the one filter note), one delivery per wire call, ids non-empty and unique, only JSON-object arguments
+ * delivered, every non-delivered call accounted for.
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { AnswerAssembler } from '../core/answer/assembler';
-import { stoppedNote } from '../core/answer/notes';
-import { ToolCallArgumentsError } from '../core/answer/toolCallError';
-import type { WireEvent } from '../core/answer/wireEvent';
+import type { WireEvent, WireReader } from '../core/answer/wireEvent';
 import { ROUTE_IDS } from '../core/routeId';
 import type { StreamEvent } from '../core/types';
 import { readUsage } from '../core/routes/chat/chatChunk';
+import { AnswerReader, stoppedNote } from '../core/answer/answerReader';
+import { ToolCallArgumentsError } from '../core/answer/toolCalls';
 
 const key = fc.constantFrom('0', '1', '2', 'fc_a');
 const id = fc.constantFrom(undefined, '', 'call_1', 'call_2');
@@ -36,6 +36,9 @@ const event: fc.Arbitrary<WireEvent> = fc.oneof(
   fc.constant({ kind: 'native', item: { type: 'reasoning' } } as const),
 );
 
+/** A route's translation that passes each payload (an array of neutral events) through as it is. */
+const echoWire: WireReader = { read: (events) => events as WireEvent[], end: () => [], abandon: () => [] };
+
 /** The events cut into payloads anywhere (one payload = one take). */
 const payloads = fc.array(event, { maxLength: 40 }).chain((events) => fc.array(fc.nat({ max: events.length }), { maxLength: 8 }).map((cuts) => split(events, cuts)));
 
@@ -54,19 +57,19 @@ describe('assembler fuzz: random neutral event sequences, split into random payl
   it('never throws but the documented refusal, shows the text as it came, one delivery per call, ids unique, arguments whole', () => {
     fc.assert(
       fc.property(fc.constantFrom(...ROUTE_IDS), payloads, (route, takes) => {
-        const assembler = new AnswerAssembler(route, 'seed');
+        const reader = new AnswerReader(route, echoWire, 'seed');
         const shown: StreamEvent[] = [];
-        for (const take of takes) shown.push(...assembler.take(take).shown);
+        for (const take of takes) shown.push(...reader.push(take).events);
         const events = takes.flat();
         try {
-          shown.push(...assembler.finish());
+          shown.push(...reader.finish());
         } catch (error) {
           // Only when the answer was nothing but broken calls (retried as a bad answer).
           assert.ok(error instanceof ToolCallArgumentsError);
           assert.ok(!shown.some((e) => e.kind === 'text' || e.kind === 'toolCall'));
           return;
         }
-        const result = assembler.result();
+        const result = reader.result();
         const text = shown.map((e) => (e.kind === 'text' ? e.text : '')).join('');
         const sent = events.map((e) => (e.kind === 'text' || e.kind === 'refusal' ? e.text : '')).join('');
         const thinking = events.map((e) => (e.kind === 'thinking' ? e.text : '')).join('');

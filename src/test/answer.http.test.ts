@@ -6,13 +6,13 @@
  */
 import * as assert from 'assert';
 import { resolveSettings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import type { StreamEvent } from '../core/types';
 import { chat, MemoryStore } from './support/engineHarness';
 import { scriptedServer, type Scripted } from './support/scriptedServer';
 import { WIRE_SCRIPTS } from './support/wireScripts';
 import { AFTER_FINISH_MS } from '../core/stream/answerStream';
+import { MemoryLogger } from './support/memoryLogger';
 
 const MODEL = 'm';
 /** No well-known prefix: only the key in use can hide it. */

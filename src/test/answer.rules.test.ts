@@ -5,9 +5,9 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { routeById } from '../core/routes/registry/registry';
-import { stoppedNote } from '../core/answer/notes';
 import { callsOf, readSplit, textOf } from './support/routeHarness';
 import { WIRE_SCRIPTS, wireOf, type WireCall } from './support/wireScripts';
+import { stoppedNote } from '../core/answer/answerReader';
 
 const read = (id: Parameters<typeof routeById>[0], frames: string[], seed = 'seed', cuts: number[] = []) => {
   const reader = routeById(id).newReader(seed);

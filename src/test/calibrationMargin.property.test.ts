@@ -11,7 +11,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { SizeMemo } from '../core/trim/messageSize';
 import { defaultSettings } from './support/trimHarness';
 import { materializeSteps, sessionArb, type SessionSpec } from './support/sessionArbs';
@@ -19,6 +18,7 @@ import { runs } from './support/propertyRuns';
 import { planTrim } from '../core/trim/planTrim';
 import { Calibrations, ConversationStates } from '../core/trim/trimState';
 import { cutGeometry, MAX_MARGIN_RATIO, SAFETY_MARGIN_RATIO, SPREAD_COVER } from '../core/trim/budget';
+import { MemoryLogger } from './support/memoryLogger';
 
 const MODEL = 'm';
 

@@ -1,6 +1,5 @@
 /** Calibration beside the native items the trim counts (encrypted reasoning, signed thinking, thought signatures). */
 import * as assert from 'assert';
-import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { type PreparedRequest } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
@@ -16,6 +15,7 @@ import { uniformSession } from './support/nativeSessions';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { prepareRequest } from './support/prepareRequest';
 import { Calibrations, ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 
 /** What the engine does with an answer's usage (accountUsage.ts): the [usage] line, calibration, overflow. */

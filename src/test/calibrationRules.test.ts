@@ -5,12 +5,12 @@
  */
 import * as assert from 'assert';
 import { resolveSettings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import { chat, MemoryStore } from './support/engineHarness';
 import { scriptedServer } from './support/scriptedServer';
 import { WIRE_SCRIPTS } from './support/wireScripts';
 import { Calibrations } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 describe('calibration: what it may learn from', () => {
   it('a first sample far from the default waits for a second that agrees; a first sample near it is taken at once', () => {

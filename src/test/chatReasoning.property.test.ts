@@ -7,13 +7,13 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { REASONING_MEMORY_BOUNDS } from '../core/convert/reasoningMemory';
 import type { ChatMessage } from '../core/types';
 import type { FakeModel } from '../fakeServer/types';
 import { agentStep, sentReasoningByCall, userText, type AgentStep } from './support/agentSession';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { assertReached, runs } from './support/propertyRuns';
 import { useFakeServer } from './support/suiteHooks';
+import { REASONING_MEMORY_BOUNDS } from '../core/convert/convertRequest';
 
 /** An id no data lists; Zen ids listed on chat without `interleaved`; ids the data marks interleaved. */
 const MODEL_IDS = ['mystery-thinker-2', 'glm-4.6', 'grok-code', 'kimi-k2', 'deepseek-v4-pro', 'glm-5.2'];

@@ -1,9 +1,7 @@
 import * as assert from 'assert';
-import { EMPTY_TOOL_RESULT, toWireMessages } from '../core/convert/toWireMessages';
-import { toWireToolChoice, toWireTools } from '../core/convert/toWireTools';
-import { MISSING_TOOL_RESULT, repairToolPairs } from '../core/convert/repairToolPairs';
-import { IMAGE_NOTE, withoutImages } from '../core/convert/withoutImages';
+import { EMPTY_TOOL_RESULT, toWireMessages, toWireToolChoice, toWireTools, IMAGE_NOTE, withoutImages } from '../core/convert/toWireMessages';
 import type { ChatMessage } from '../core/types';
+import { MISSING_TOOL_RESULT, repairToolPairs } from '../core/convert/convertRequest';
 
 const history: ChatMessage[] = [
   { role: 'system', parts: [{ kind: 'text', text: 'You are helpful.' }] },

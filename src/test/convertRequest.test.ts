@@ -5,16 +5,13 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
-import { convertRequest, logConversion, repairedHistory } from '../core/convert/convertRequest';
-import { ReasoningMemory } from '../core/convert/reasoningMemory';
-import { MISSING_TOOL_RESULT } from '../core/convert/repairToolPairs';
-import { toWireMessages } from '../core/convert/toWireMessages';
-import { IMAGE_NOTE } from '../core/convert/withoutImages';
-import { MemoryLogger } from '../core/log';
+import { convertRequest, logConversion, repairedHistory, ReasoningMemory, MISSING_TOOL_RESULT } from '../core/convert/convertRequest';
+import { toWireMessages, IMAGE_NOTE } from '../core/convert/toWireMessages';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { ChatMessage, ChatPart } from '../core/types';
 import { prepareRequest } from './support/prepareRequest';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 const image: ChatPart = { kind: 'image', mimeType: 'image/png', data: new Uint8Array([1, 2, 3]) };
 const part = fc.oneof(fc.string({ minLength: 1 }).map((text): ChatPart => ({ kind: 'text', text })), fc.constant(image));

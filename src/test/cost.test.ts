@@ -1,11 +1,10 @@
 /** The pure cost rules: reading OpenCode's cost frame, pricing a usage record, writing dollars, finding prices. */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { reportedCostOf } from '../core/cost/costFrame';
-import { pricesAt, pricesFor } from '../core/cost/prices';
-import { computedUsd, costField, formatUsd, requestCost } from '../core/cost/requestCost';
+import { computedUsd, costField, formatUsd, requestCost, pricesAt, pricesFor } from '../core/cost/requestCost';
 import type { NormalizedUsage } from '../core/types';
 import { formatUsageLine } from '../core/usage/usage';
+import { reportedCostOf } from '../core/answer/answerReader';
 
 const usage = (context: number, cached: number, written: number, completion: number): NormalizedUsage => ({ shape: 'anthropic', contextTokens: context, cachedTokens: cached, cacheWriteTokens: written, completionTokens: completion, totalTokens: context + completion });
 

@@ -8,12 +8,12 @@ import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { resolveSettings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import { SHIPPED_ROUTES } from '../core/routes/registry/registry';
 import type { StreamEvent } from '../core/types';
 import { MemoryStore } from './support/engineHarness';
 import { ECHO_ROUTE_ID, echoRoute } from './support/echoRoute/echoRoute';
+import { MemoryLogger } from './support/memoryLogger';
 
 /** The echo wire's server: `POST /v1/echo` answers the prompt back in two SSE lines, then its usage. */
 function echoServer(seen: Record<string, unknown>[]): Promise<http.Server> {

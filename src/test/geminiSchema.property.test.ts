@@ -2,8 +2,8 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { GEMINI_SCHEMA_KEYS, GEMINI_TYPES, geminiParameters, reduceSchema } from '../core/routes/gemini/geminiSchema';
-import { isRecord } from '../core/util/isRecord';
 import { runs } from './support/propertyRuns';
+import { isRecord } from '../core/util/jsonFields';
 
 type Json = Record<string, unknown>;
 

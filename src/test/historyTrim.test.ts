@@ -4,12 +4,12 @@ import { historyTrimLine, overCeilingLine } from '../core/trim/trimLog';
 import { computeBudget, cutGeometry } from '../core/trim/budget';
 import { trimHistory } from '../core/trim/historyTrim';
 import { validTrimState } from '../core/request/savedRecords';
-import { MemoryLogger } from '../core/log';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler, toolGroup, trimWith } from './support/trimHarness';
 import { planTrim } from '../core/trim/planTrim';
 import { keptIndices, splitHistory } from '../core/trim/cut';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 function conversation(turns: number, tokensPerTurn: number): WireMessage[] {
   const messages: WireMessage[] = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: `ANCHOR task ${filler(50, 1)}` }];

@@ -4,11 +4,11 @@
  * dollars; `opencode.imageDescription.model: none` keeps the note and tells VS Code the model takes no images.
  */
 import * as assert from 'assert';
-import { IMAGE_NOTE } from '../core/convert/withoutImages';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, userParts } from './support/activatedExtension';
 import { useFakeServer } from './support/suiteHooks';
 import { gradientPixels, pngOf } from './support/testImages';
+import { IMAGE_NOTE } from '../core/convert/toWireMessages';
 
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 30_000 };
 const TOOLS = { tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object' } }] };

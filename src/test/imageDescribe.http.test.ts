@@ -5,13 +5,13 @@
  * describing model, remembered across a restart; without a vision model (or when describing fails) the note stays.
  */
 import * as assert from 'assert';
-import { IMAGE_NOTE } from '../core/convert/withoutImages';
 import type { ChatMessage, ChatPart, StreamEvent } from '../core/types';
 import { hashId } from '../core/util/hashId';
 import type { DescribingModel } from '../core/request/describeImages';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import { gradientPixels, noisePixels, pngOf } from './support/testImages';
+import { IMAGE_NOTE } from '../core/convert/toWireMessages';
 
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 30_000 };
 const VISION: DescribingModel = { modelId: 'fake-vision', listed: { contextWindow: 128_000, maxOutputTokens: 16_000, imageInput: true } };

@@ -6,7 +6,6 @@
  */
 import * as assert from 'assert';
 import * as fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { IMAGE_DESCRIPTION_BOUNDS, ImageDescriptions, boundedDescription, imageKey } from '../core/images/imageDescriptions';
 import { ImageDescriber, MAX_DESCRIBED_PER_REQUEST, type DescribeRun } from '../core/request/describeImages';
 import { PersistedStore } from '../core/state/persisted';
@@ -14,6 +13,7 @@ import { validImageDescription } from '../core/request/savedRecords';
 import type { ChatMessage, ChatPart } from '../core/types';
 import { MemoryStore } from './support/engineHarness';
 import { describingModel } from '../core/models/modelTable';
+import { MemoryLogger } from './support/memoryLogger';
 
 const arbBytes = fc.uint8Array({ minLength: 1, maxLength: 64 });
 const VISION = { modelId: 'vision-x', listed: {} };

@@ -7,11 +7,11 @@ import * as assert from 'assert';
 import type { RouteId } from '../core/routeId';
 import type { ChatMessage, StreamEvent } from '../core/types';
 import { imageSize } from '../core/images/imageSize';
-import { toolImageNote } from '../core/convert/withoutImages';
 import { imagesIn } from '../fakeServer/imageChecks';
 import { engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
 import { gradientPixels, noisePixels, pngOf } from './support/testImages';
+import { toolImageNote } from '../core/convert/toWireMessages';
 
 const fast = { sleep: async () => undefined, random: () => 0.5, idleTimeoutMs: 30_000 };
 const VISION: Record<RouteId, string> = { chat: 'fake-vision', responses: 'fake-responses', messages: 'fake-messages', gemini: 'fake-native-gemini' };

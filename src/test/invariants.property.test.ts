@@ -9,7 +9,6 @@ import * as assert from 'assert';
 import fc from 'fast-check';
 import { startFakeServer, type FakeServer, type FaultSpec } from '../fakeServer';
 import { resolveSettings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import type { PreparedRequest } from '../core/request/prepareRequest';
 import { UserFacingError } from '../core/request/userFacingError';
@@ -21,6 +20,7 @@ import { MemoryStore, preparedBy } from './support/engineHarness';
 import { filler } from './support/trimHarness';
 import { assertToolPairs } from './support/toolPairs';
 import { runs } from './support/propertyRuns';
+import { MemoryLogger } from './support/memoryLogger';
 
 const TOOLS: ChatTool[] = [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
 /** ~2,500 tokens of tool schemas: the trim can neither drop nor truncate them, so small budgets go over. */

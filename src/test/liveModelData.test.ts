@@ -3,11 +3,11 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import { MemoryLogger } from '../core/log';
 import { LiveModelData, STORE_KEY, type LiveOptions } from '../core/models/liveModelData';
 import { ModelTable } from '../core/models/modelTable';
 import { SNAPSHOT } from '../core/models/data/snapshot';
 import { SAVED_COPY } from '../tools/snapshotUpdate';
+import { MemoryLogger } from './support/memoryLogger';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 

@@ -11,7 +11,6 @@
 import * as assert from 'assert';
 import { createHash } from 'crypto';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { type PreparedRequest } from '../core/request/prepareRequest';
 import { NativeReplayMemory, type AssistantLayout, type LayoutSlot } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
@@ -25,6 +24,7 @@ import { assertReached, runs } from './support/propertyRuns';
 import { signedCallItem } from '../core/routes/gemini/geminiBody';
 import { prepareRequest } from './support/prepareRequest';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 type NativeRoute = Exclude<RouteId, 'chat'>;
 const NATIVE: NativeRoute[] = ['responses', 'messages', 'gemini'];

@@ -6,7 +6,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout, type NativeReplay } from '../core/answer/nativeReplay';
 import { routeById } from '../core/routes/registry/registry';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -18,6 +17,7 @@ import { assertReached, runs } from './support/propertyRuns';
 import { signedCallItem } from '../core/routes/gemini/geminiBody';
 import { prepareRequest } from './support/prepareRequest';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 const LIMITS = { contextWindow: 1_000_000, maxOutputTokens: 8_000 };
 

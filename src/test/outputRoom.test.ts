@@ -7,7 +7,6 @@ import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { prepareConverted } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
 import { ROUTE_IDS, type RouteId } from '../core/routeId';
@@ -16,6 +15,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { chat, engineFor, runOnce } from './support/engineHarness';
 import { defaultSettings, filler } from './support/trimHarness';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 /** The max output a route's body asks for, if it asks for one. */
 function maxOutputOf(route: RouteId, body: Record<string, unknown>): number | undefined {

@@ -5,7 +5,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { reportedCostOf, MAX_REPORTED_USD } from '../core/cost/costFrame';
 import { formatUsd } from '../core/cost/requestCost';
 import { resolveEndpoints, defaultEndpoint } from '../core/config/endpoints';
 import { parseModelList } from '../core/models/parseModelList';
@@ -15,6 +14,7 @@ import { EmptyAnswerError } from '../core/request/streamErrors';
 import { validModelList } from '../core/models/cachedModelList';
 import { MAX_TOKEN_LIMIT } from '../core/util/tokenLimit';
 import { OUTSIDE_TEXT_MAX, outsideList, outsideText } from '../core/util/excerpt';
+import { reportedCostOf, MAX_REPORTED_USD } from '../core/answer/answerReader';
 
 // eslint-disable-next-line no-control-regex -- what must never reach a line
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;

@@ -5,7 +5,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { PersistedStore, validEntries } from '../core/state/persisted';
 import { validCalibration, validRefusedParams, validLayout, validReasoning, validTrimState } from '../core/request/savedRecords';
 import { validLearnedLimit, MIN_CONTEXT_WINDOW } from '../core/models/learnedLimits';
@@ -16,6 +15,7 @@ import * as double from './support/vscodeDouble';
 import { activateAgainst } from './support/activatedExtension';
 import { runs } from './support/propertyRuns';
 import { MAX_EXTRA_GRID_MOVES } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 const KEYS = ['opencode.calibrations', 'opencode.learnedLimits', 'opencode.trimStates', 'opencode.reasoning', 'opencode.unsupportedParams', 'opencode.sessionClaims'];
 const MAP_VALIDATORS: [string, (v: unknown) => unknown][] = [

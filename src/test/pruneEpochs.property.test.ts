@@ -11,7 +11,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { validTrimState } from '../core/request/savedRecords';
 import { SizeMemo } from '../core/trim/messageSize';
 import { placeholderOf } from '../core/trim/pruneResults';
@@ -22,6 +21,7 @@ import { defaultSettings } from './support/trimHarness';
 import { planTrim, type TrimPlan } from '../core/trim/planTrim';
 import { ConversationStates, type ConversationTrimState } from '../core/trim/trimState';
 import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory } from '../core/trim/cut';
+import { MemoryLogger } from './support/memoryLogger';
 
 interface Step {
   plan: TrimPlan;

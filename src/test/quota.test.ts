@@ -8,13 +8,13 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { PRESET_URLS } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { limitingWindow, parseGoUsage } from '../core/quota/goUsage';
 import { fetchGoUsage, type FetchLike } from '../core/quota/quotaFetcher';
 import { QuotaPacer } from '../core/quota/quotaPacer';
 import { QuotaService, goUsageUrl } from '../core/quota/quotaService';
 import { limitSentence, meter, quotaLines, quotaWarning } from '../core/quota/quotaText';
 import { startFakeServer, type FakeServer } from '../fakeServer/server';
+import { MemoryLogger } from './support/memoryLogger';
 
 const KEY = 'sk-go-CANARY-5678';
 const RESET = '2026-12-03T10:00:00Z';

@@ -1,12 +1,12 @@
 /** opencode.recordRequests records each request once, not each attempt: a retry adds no `{"append":[]}` line. */
 import * as assert from 'assert';
 import { resolveSettings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import { RequestRecording } from '../core/replay/requestRecording';
 import { chat, MemoryStore } from './support/engineHarness';
 import type { FaultSpec } from '../fakeServer/types';
 import { useFakeServer } from './support/suiteHooks';
+import { MemoryLogger } from './support/memoryLogger';
 
 describe('request recording: once per request', () => {
   const server = useFakeServer();

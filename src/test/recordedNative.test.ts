@@ -3,7 +3,6 @@
  * what each message's native items added (sent.native), which the recording's history alone does not have.
  */
 import * as assert from 'assert';
-import { MemoryLogger } from '../core/log';
 import { oursRunner, replayLimits, replaySettings } from '../core/report/policies';
 import { recordedConversationLog } from '../core/report/recordedConversation';
 import { RequestLog } from '../core/report/requestLog';
@@ -20,6 +19,7 @@ import { uniformSession } from './support/nativeSessions';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { prepareRequest } from './support/prepareRequest';
 import { Calibrations, ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 
 describe('a recording of a native-route session replays onto the live cuts', () => {

@@ -8,7 +8,6 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { parseRecordingMeta } from '../core/replay/recordingMeta';
 import { SizeMemo } from '../core/trim/messageSize';
 import { RequestRecorderFile } from '../vscode/requestRecorderFile';
@@ -16,6 +15,7 @@ import { chat } from './support/engineHarness';
 import { defaultSettings } from './support/trimHarness';
 import { prepareRequest } from './support/prepareRequest';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 const channel = { info: () => undefined, warn: () => undefined } as never;
 

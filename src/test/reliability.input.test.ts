@@ -4,12 +4,12 @@
  * model the endpoint does not serve, an endpoint URL without the chat route. Checked on what was SENT.
  */
 import * as assert from 'assert';
-import { IMAGE_NOTE } from '../core/convert/withoutImages';
 import { filler } from './support/trimHarness';
 import { TINY_PNG } from './support/testImages';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, assistant, user, userParts } from './support/activatedExtension';
 import { useActivated, useFakeServer } from './support/suiteHooks';
+import { IMAGE_NOTE } from '../core/convert/toWireMessages';
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 const PNG = TINY_PNG;

@@ -7,11 +7,11 @@ import * as assert from 'assert';
 import { APIConnectionError, APIError } from 'openai';
 import { failureClass, MAX_DELAY_MS, nextRetryDelayMs, retryAfterMs, retryDelayMs, sleep } from '../core/request/retryPolicy';
 import { EmptyAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from '../core/request/streamErrors';
-import { ToolCallArgumentsError } from '../core/answer/toolCallError';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
 import { askError, providerWithTiming } from './support/providerHarness';
 import { useActivated, useFakeServer } from './support/suiteHooks';
+import { ToolCallArgumentsError } from '../core/answer/toolCalls';
 
 const apiError = (status: number, message: string, headers: Record<string, string> = {}) =>
   new APIError(status, { message }, `${status} ${message}`, new Headers(headers));

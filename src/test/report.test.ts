@@ -6,7 +6,6 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { resolveSettings, type Settings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { ChatEngine } from '../core/request/chatEngine';
 import { costComparison, reportData, whatIf, whatIfSettings } from '../core/report/reportData';
 import { RequestLog, type ConversationLog, type RequestRecord } from '../core/report/requestLog';
@@ -17,6 +16,7 @@ import type { ChatMessage } from '../core/types';
 import { startFakeServer, type FakeServer } from '../fakeServer/server';
 import { MemoryStore } from './support/engineHarness';
 import { filler } from './support/trimHarness';
+import { MemoryLogger } from './support/memoryLogger';
 
 const SMALL = { contextWindow: 8_192, maxOutputTokens: 2_048 };
 

@@ -6,8 +6,7 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
-import type { ModelPrices } from '../core/cost/prices';
-import { formatUsd, type RequestCost } from '../core/cost/requestCost';
+import { formatUsd, type RequestCost, type ModelPrices } from '../core/cost/requestCost';
 import { reportData, whatIf, whatIfSettings } from '../core/report/reportData';
 import { promptUsd } from '../core/report/reportDollars';
 import { reportHtml } from '../core/report/reportHtml';

@@ -6,7 +6,6 @@
 import * as assert from 'assert';
 import fc from 'fast-check';
 import { resolveSettings } from '../core/config/settings';
-import { MemoryLogger } from '../core/log';
 import { type PrepareContext } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
 import type { RouteId } from '../core/routeId';
@@ -20,6 +19,7 @@ import { useFakeServer } from './support/suiteHooks';
 import { runs } from './support/propertyRuns';
 import { prepareRequest } from './support/prepareRequest';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 const WINDOW = { contextWindow: 40_000, maxOutputTokens: 4_000 };
 const SMALL_STEPS = { 'historyTrim.cutStepTokens': 4_096, reservedOutputTokens: 4_000, 'historyTrim.headroomMinTokens': 1_000 };

@@ -72,7 +72,7 @@ describe('routes: Gemini', () => {
     assert.match(calls[0].callId, /^call_gm_[0-9a-f]{24}$/);
     assert.strictEqual(reader.result().finishReason, 'tool_calls');
     const memory = new NativeReplayMemory();
-    assert.ok(memory.remember(reader.layout()));
+    assert.ok(memory.remember(reader.result().layout));
     const restored = NativeReplayMemory.fromJSON(JSON.parse(JSON.stringify(memory)));
     const history: WireMessage[] = [
       { role: 'user', content: 'go' },
@@ -102,7 +102,7 @@ describe('routes: Gemini', () => {
   it('a signature that arrives alone on a later empty part is kept for the call before it', () => {
     const reader = newGeminiReader();
     readSplit(reader, chunk([{ functionCall: { name: 'read', args: {} } }]) + chunk([{ text: '', thoughtSignature: 'LATE' }], { finishReason: 'STOP' }));
-    assert.ok(JSON.stringify(reader.layout()).includes('"thoughtSignature":"LATE"'));
+    assert.ok(JSON.stringify(reader.result().layout).includes('"thoughtSignature":"LATE"'));
   });
 
   it('tool names Gemini refuses are mapped deterministically and mapped back', () => {
@@ -177,7 +177,7 @@ describe('routes: Gemini', () => {
       assert.deepStrictEqual(lastUsage(out.events), { shape: 'gemini', contextTokens: 100, cachedTokens: 64, cacheWriteTokens: 0, completionTokens: 5, totalTokens: 105 });
       assert.strictEqual(reader.result().finishReason, r.calls.length > 0 ? 'tool_calls' : 'stop');
       assert.deepStrictEqual(out.malformed, []);
-      if (r.calls.length > 0) assert.ok(JSON.stringify(reader.layout()).includes('gsig_'));
+      if (r.calls.length > 0) assert.ok(JSON.stringify(reader.result().layout).includes('gsig_'));
     }), { numRuns: runs(150) });
   });
 

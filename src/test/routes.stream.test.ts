@@ -3,13 +3,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
 import { routeById } from '../core/routes/registry/registry';
-import { ToolCallArgumentsError } from '../core/answer/toolCallError';
 import { responsesFrames } from '../fakeServer/responsesFrames';
 import { fakeSignature, messagesFrames } from '../fakeServer/messagesFrames';
 import type { ScriptedReply } from '../fakeServer/types';
 import { FIXTURE_DIR } from './support/streamFixtures';
 import { callsOf, lastUsage, readSplit, textOf } from './support/routeHarness';
 import { runs } from './support/propertyRuns';
+import { ToolCallArgumentsError } from '../core/answer/toolCalls';
 
 const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURE_DIR, name), 'utf8');
 
@@ -53,7 +53,7 @@ describe('routes: stream reading split at random byte positions', () => {
           assert.deepStrictEqual(lastUsage(out.events), { shape: 'responses', contextTokens: 1200, cachedTokens: 1024, cacheWriteTokens: 0, completionTokens: 30, totalTokens: 1230 });
           assert.strictEqual(reader.result().ended, true);
           assert.strictEqual(reader.result().finishReason, reply.toolCalls ? 'tool_calls' : 'stop');
-          const natives = reader.layout()?.slots.filter((s) => s.kind === 'native') ?? [];
+          const natives = reader.result().layout?.slots.filter((s) => s.kind === 'native') ?? [];
           assert.strictEqual(natives.length, c.reasoning ? 1 : 0);
         }),
       { numRuns: runs(150) },
@@ -73,7 +73,7 @@ describe('routes: stream reading split at random byte positions', () => {
           // message_start's input/cache fields merged with message_delta's cumulative output_tokens.
           assert.deepStrictEqual(lastUsage(out.events), { shape: 'anthropic', contextTokens: 1210, cachedTokens: 1000, cacheWriteTokens: 200, completionTokens: 42, totalTokens: 1252 });
           assert.strictEqual(reader.result().ended, true);
-          const natives = reader.layout()?.slots.filter((s) => s.kind === 'native') ?? [];
+          const natives = reader.result().layout?.slots.filter((s) => s.kind === 'native') ?? [];
           assert.deepStrictEqual(natives.map((s) => s.kind === 'native' && s.item), c.reasoning ? [{ type: 'thinking', thinking: c.reasoning, signature: fakeSignature(c.reasoning) }] : []);
         }),
       { numRuns: runs(150) },
@@ -107,7 +107,7 @@ describe('routes: stream reading split at random byte positions', () => {
     const out = readSplit(reader, fixture('messages-overloaded.sse'));
     assert.strictEqual(textOf(out.events, 'text'), 'Hello');
     assert.deepStrictEqual(out.errors, [{ type: 'overloaded_error', message: 'Overloaded' }]);
-    assert.deepStrictEqual(reader.layout()?.slots[0], { kind: 'native', item: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3' } });
+    assert.deepStrictEqual(reader.result().layout?.slots[0], { kind: 'native', item: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3' } });
   });
 
   it('Messages fixture: cumulative message_delta usage replaces, never adds; stop reasons are normalized', () => {

@@ -7,11 +7,11 @@ import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { PersistedStore } from '../core/state/persisted';
 import { validCalibration } from '../core/request/savedRecords';
 import { parseReplayLines } from '../core/replay/replayFile';
 import { chat, engineFor, runOnce } from './support/engineHarness';
+import { MemoryLogger } from './support/memoryLogger';
 
 class Store {
   values = new Map<string, unknown>();

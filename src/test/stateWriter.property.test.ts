@@ -11,8 +11,8 @@ import { chunkKey, indexKey, loadChunked, MAX_CHUNK_WEIGHT } from '../core/state
 import { PersistedStore, type KeyValueStore } from '../core/state/persisted';
 import { validLayout } from '../core/request/savedRecords';
 import { StateWriter, type WriterTimers } from '../core/state/stateWriter';
-import { MemoryLogger } from '../core/log';
 import { runs } from './support/propertyRuns';
+import { MemoryLogger } from './support/memoryLogger';
 
 const KEY = 'opencode.nativeReplay';
 

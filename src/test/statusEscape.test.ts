@@ -5,7 +5,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { labelText, markdownText, statusView } from '../core/report/statusText';
 import { RequestLog } from '../core/report/requestLog';
 import { SizeMemo } from '../core/trim/messageSize';
@@ -16,6 +15,7 @@ import { defaultSettings } from './support/trimHarness';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { prepareRequest } from './support/prepareRequest';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 const HOSTILE = ['a`b', '![x](https://evil.example/p.png)', '[click](command:opencode.setApiKey)', '$(zap) id', '<img src=x>', 'x|y', 'https://evil.example', 'www.evil.example', 'a\n# heading', '\\`', '**bold**'];
 const PUNCT = /[!-/:-@[-`{-~]/;

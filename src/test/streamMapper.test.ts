@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import { routeById } from '../core/routes/registry/registry';
-import { ToolCallArgumentsError } from '../core/answer/toolCallError';
 import { ChatCallFeed } from './support/chatCallFeed';
 import type { StreamEvent } from '../core/types';
 import { replayStream } from './support/streamFixtures';
 import { ThinkTagSplitter } from '../core/routes/chat/chatReader';
+import { ToolCallArgumentsError } from '../core/answer/toolCalls';
 
 const texts = (events: StreamEvent[], kind: 'text' | 'thinking') =>
   events.filter((e): e is { kind: typeof kind; text: string } => e.kind === kind).map((e) => e.text).join('');

@@ -12,8 +12,7 @@ import fc from 'fast-check';
 import o200kReference = require('gpt-tokenizer/cjs/encoding/o200k_base');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the library's own pre-token rule, to measure what it is fed
 import splitRule = require('gpt-tokenizer/cjs/encodingParams/constants');
-import { MAX_PIECE_CHARS } from '../core/tokens/boundedCount';
-import { countTokens } from '../core/tokens/tokenCounter';
+import { countTokens, MAX_PIECE_CHARS } from '../core/tokens/tokenCounter';
 import { BASE64_ALPHABET, SAMPLE_KINDS, generateSample, randomText } from './fixtures/textSamples';
 
 const o200kPath = path.join(__dirname, '..', 'core', 'tokens', 'o200k.js');

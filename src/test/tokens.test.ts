@@ -6,18 +6,8 @@ import o200kReference = require('gpt-tokenizer/cjs/encoding/o200k_base');
 import type { ChatMessage } from '../core/types';
 import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
 import { estimateTextTokens } from '../core/tokens/estimate';
-import {
-  IMAGE_TOKEN_COST,
-  MESSAGE_OVERHEAD_TOKENS,
-  TOOL_OVERHEAD_TOKENS,
-  chatMessagePieces,
-  messageTokens,
-  toolsTokens,
-  wireMessagePieces,
-  wireToolPieces,
-} from '../core/tokens/messageTokens';
-import { toWireMessages } from '../core/convert/toWireMessages';
-import { toWireTools } from '../core/convert/toWireTools';
+import { IMAGE_TOKEN_COST, MESSAGE_OVERHEAD_TOKENS, TOOL_OVERHEAD_TOKENS, chatMessagePieces, messageTokens, toolsTokens, wireMessagePieces, wireToolPieces } from '../core/tokens/messageTokens';
+import { toWireMessages, toWireTools } from '../core/convert/toWireMessages';
 import { measureMessage, measureTools } from '../core/trim/messageSize';
 import { SAMPLE_KINDS, SampleKind, generateSample } from './fixtures/textSamples';
 
@@ -87,7 +77,7 @@ describe('countTokens', () => {
       const medium = generateSample('typescript', 2_000, 5); // keyed by the text itself
       const large = generateSample('jsonPretty', 200_000, 5); // keyed by its digest
       const first = [countTokens(medium), countTokens(large)];
-      const counted = calls; // the large text goes to the encoder in bounded chunks (boundedCount.ts)
+      const counted = calls; // the large text goes to the encoder in bounded chunks (boundedTokenCount, tokenCounter.ts)
       const again = [countTokens(medium), countTokens(large)];
       assert.deepStrictEqual(again, first);
       assert.strictEqual(calls, counted);

@@ -8,13 +8,13 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings, filler } from './support/trimHarness';
 import { runs } from './support/propertyRuns';
 import { planTrim } from '../core/trim/planTrim';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 type Step = { kind: 'turn'; words: number } | { kind: 'round'; calls: number; words: number };
 

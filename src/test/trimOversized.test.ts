@@ -4,7 +4,6 @@
  * ignores an odd sample, and the fake server counts a message the way a chat template does.
  */
 import * as assert from 'assert';
-import { MemoryLogger } from '../core/log';
 import { accountUsage } from '../core/request/accountUsage';
 import { SizeMemo } from '../core/trim/messageSize';
 import { stableCut } from '../core/trim/truncateOversized';
@@ -15,6 +14,7 @@ import { defaultSettings, filler } from './support/trimHarness';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { planTrim } from '../core/trim/planTrim';
 import { CALIBRATION, Calibrations, ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 const BUDGET = 108_000;
 

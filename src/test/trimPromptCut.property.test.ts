@@ -6,13 +6,13 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { assertReached, runs } from './support/propertyRuns';
 import { defaultSettings, filler, toolGroup } from './support/trimHarness';
 import { planTrim } from '../core/trim/planTrim';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 interface Session {
   /** Each old answer's size as a multiple of the budget: none of them fits beside the current turn. */

@@ -12,7 +12,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { SizeMemo } from '../core/trim/messageSize';
 import { stableCut } from '../core/trim/truncateOversized';
 import type { WireMessage } from '../core/wire/wireTypes';
@@ -22,6 +21,7 @@ import { runs } from './support/propertyRuns';
 import { planTrim, type TrimPlan } from '../core/trim/planTrim';
 import { ConversationStates } from '../core/trim/trimState';
 import { DEFAULT_KEEP_RECENT_ROUNDS, keptIndices, splitHistory } from '../core/trim/cut';
+import { MemoryLogger } from './support/memoryLogger';
 
 interface Sent {
   plan: TrimPlan;

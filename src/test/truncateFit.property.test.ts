@@ -7,7 +7,6 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { MemoryLogger } from '../core/log';
 import { prepareConverted, type PreparedRequest } from '../core/request/prepareRequest';
 import { routeById } from '../core/routes/registry/registry';
 import { ROUTE_IDS, type RouteId } from '../core/routeId';
@@ -17,6 +16,7 @@ import { cutText } from '../core/trim/truncateOversized';
 import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings } from './support/trimHarness';
 import { ConversationStates } from '../core/trim/trimState';
+import { MemoryLogger } from './support/memoryLogger';
 
 const MARKER = /\n\n\[… (\d+) characters removed by the OpenCode extension to fit the model's context window …\]\n\n/g;
 const QUESTION = '\n\nWhich record is malformed?';

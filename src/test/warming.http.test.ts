@@ -10,10 +10,10 @@ import { WARM_LEAD_MS } from '../core/warming/lifetimes';
 import { sendWarming } from '../core/warming/warmRequest';
 import type { Settings } from '../core/config/settings';
 import type { ChatEngine } from '../core/request/chatEngine';
-import { MemoryLogger } from '../core/log';
 import type { FakeModel } from '../fakeServer';
 import { chat, engineFor, MemoryStore } from './support/engineHarness';
 import { useFakeServer } from './support/suiteHooks';
+import { MemoryLogger } from './support/memoryLogger';
 
 const MINUTE = 60_000;
 const LIMITS = { contextWindow: 200_000, maxOutputTokens: 8_000 };

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { fromModelsDev } from '../core/models/fromModelsDev';
 import type { ModelData } from '../core/models/modelData';
-import { isRecord } from '../core/util/isRecord';
+import { isRecord } from '../core/util/jsonFields';
 
 export const SAVED_COPY = path.join('data', 'models.dev', 'api.json');
 export const SNAPSHOT_FILE = path.join('src', 'core', 'models', 'data', 'snapshot.ts');

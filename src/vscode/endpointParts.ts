@@ -7,7 +7,7 @@ import type * as vscode from 'vscode';
 import { enabledEndpoints, endpointSettings, fromPickId, pickId, type EndpointConfig } from '../core/config/endpoints';
 import type { Settings } from '../core/config/settings';
 import type { ChatEngine } from '../core/request/chatEngine';
-import { pricesFor } from '../core/cost/prices';
+import { pricesFor } from '../core/cost/requestCost';
 import type { DescribingModel } from '../core/request/describeImages';
 import type { ChatMessage, ModelEntry } from '../core/types';
 import type { KeyTarget } from './apiKey';

@@ -7,7 +7,7 @@
  */
 import type * as vscode from 'vscode';
 import { EFFORT_PROPERTY } from '../core/routes/effortPicker';
-import { isRecord } from '../core/util/isRecord';
+import { isRecord } from '../core/util/jsonFields';
 
 type WithConfiguration = vscode.ProvideLanguageModelChatResponseOptions & { modelConfiguration?: unknown; configuration?: unknown };
 

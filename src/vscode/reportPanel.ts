@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { QuotaService } from '../core/quota/quotaService';
-import { pricesFor } from '../core/cost/prices';
+import { pricesFor } from '../core/cost/requestCost';
 import { reportDataOf, whatIfOf, whatIfSettings, type ReportData } from '../core/report/reportData';
 import { DEFAULT_CACHED_PRICE } from '../core/report/totals';
 import { basisKey, catchUp, ConversationFigures, type TrackedReplay } from '../core/report/reportFigures';

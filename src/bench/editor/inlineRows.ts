@@ -10,11 +10,11 @@ import { resolveSettings } from '../../core/config/settings';
 import { buildInlinePrompt } from '../../core/inline/inlinePrompt';
 import { requestSuggestion } from '../../core/inline/inlineRequest';
 import { linesOfText } from '../../core/inline/inlineWindow';
-import { MemoryLogger } from '../../core/log';
 import { ChatEngine } from '../../core/request/chatEngine';
 import type { PreparedRequest } from '../../core/request/prepareRequest';
 import { startFakeServer } from '../../fakeServer';
 import { mean, median, percentile } from '../metrics/stats';
+import { MemoryLogger } from '../../test/support/memoryLogger';
 
 export interface InlineRow {
   route: string;

@@ -15,7 +15,6 @@ import { resolveSettings } from '../../core/config/settings';
 import { buildInlinePrompt } from '../../core/inline/inlinePrompt';
 import { requestSuggestion } from '../../core/inline/inlineRequest';
 import type { InlineLines } from '../../core/inline/inlineWindow';
-import { MemoryLogger } from '../../core/log';
 import { ChatEngine } from '../../core/request/chatEngine';
 import type { PreparedRequest } from '../../core/request/prepareRequest';
 import { estimateTextTokens } from '../../core/tokens/estimate';
@@ -24,6 +23,7 @@ import { startFakeServer } from '../../fakeServer';
 import { percentile } from '../metrics/stats';
 import { directTime } from './inlineRows';
 import { legacyInlinePromptBeforeIssue29 } from './legacyInlinePrompt';
+import { MemoryLogger } from '../../test/support/memoryLogger';
 
 export interface InlineScaleRow {
   file: string;

@@ -3,7 +3,6 @@
  * fresh SizeMemo, as after a restart) and warm (the memo knows every message but the new ones), for
  * planTrim alone and for the whole request preparation from the neutral ChatMessage form.
  */
-import { MemoryLogger } from '../../core/log';
 import { repairedHistory } from '../../core/convert/convertRequest';
 import { type PrepareContext } from '../../core/request/prepareRequest';
 import { SizeMemo } from '../../core/trim/messageSize';
@@ -14,6 +13,7 @@ import { summarizeTimings, timeMs, type TimingSummary } from './timing';
 import { planTrim } from '../../core/trim/planTrim';
 import { prepareRequest } from '../../test/support/prepareRequest';
 import { ConversationStates } from '../../core/trim/trimState';
+import { MemoryLogger } from '../../test/support/memoryLogger';
 
 /**
  * Cold runs are repeated on request 0 with a new memo each time. The very first one in the process also

@@ -7,11 +7,11 @@
  * serialization (JSON.stringify of every value written), which is what the host thread pays.
  */
 import { performance } from 'perf_hooks';
-import { ReasoningMemory } from '../../core/convert/reasoningMemory';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory, type AssistantLayout } from '../../core/answer/nativeReplay';
 import { loadChunked } from '../../core/state/chunkedMap';
 import { PersistedStore, type KeyValueStore } from '../../core/state/persisted';
 import { StateWriter } from '../../core/state/stateWriter';
+import { ReasoningMemory } from '../../core/convert/convertRequest';
 
 export interface StateWriteFigures {
   label: string;

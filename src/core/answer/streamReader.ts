@@ -1,23 +1,54 @@
 /**
- * What a route's stream reader gives back per SSE event and at the end; the routes implement it (each route's
- * `newReader`), the engine's transport drives it, and core/answer/answerReader.ts is the shared implementation.
+ * What a route's stream reader gives back per SSE event and at the end, and what the answer was; the routes make
+ * one (each route's `newReader`), the engine's transport drives it, and core/answer/answerReader.ts is the shared
+ * implementation. Types only.
  */
-import type { StreamEvent } from '../types';
-import type { AnswerEnding, AnswerResult } from './assembler';
+import type { NormalizedUsage, StreamEvent } from '../types';
 import type { AssistantLayout } from './nativeReplay';
+import type { DroppedCall } from './toolCalls';
+
+export interface AnswerResult {
+  usage?: NormalizedUsage;
+  /** What was odd about the usage record, when it contradicted itself: calibration does not learn from it. */
+  usageAnomaly?: string;
+  /** OpenCode's cost of the request, in US dollars, when its cost frame arrived. */
+  cost?: number;
+  /** Normalized: stop | tool_calls | length | content_filter | (anything else the model said). */
+  finishReason?: string;
+  /** The end marker or a finish reason arrived. */
+  ended: boolean;
+  /** The end marker itself arrived. */
+  sawEnd: boolean;
+  textChars: number;
+  thinkingChars: number;
+  toolCalls: number;
+  /** The thinking text and the delivered calls' ids (the reasoning memory keeps one under the other). */
+  thinking: string;
+  callIds: string[];
+  /** Calls not delivered, with their names: arguments not JSON, or the stream ended inside them. */
+  dropped: DroppedCall[];
+  /** Payloads that were not JSON, or JSON with fields of the wrong type; the first one for the log. */
+  skipped: { notJson: number; wrongShape: number; first?: string };
+  /** Native items to pass back verbatim later, when any arrived. */
+  layout?: AssistantLayout;
+}
 
 /** What one SSE event meant, beyond its StreamEvents. */
+/** A finish reason, usage, the end marker and OpenCode's cost frame: each arrived or not (so far). */
+export interface AnswerEnding {
+  finishReason: boolean;
+  usage: boolean;
+  sawEnd: boolean;
+  cost: boolean;
+}
+
 export interface ReadResult {
   events: StreamEvent[];
   /** The stream carried an error (Responses `error`/`response.failed`, Messages `error`, chat `{error}`). */
   error?: Record<string, unknown>;
-  /** The payload was not JSON (the caller skips and logs it, as on the chat route). */
-  malformed?: string;
-  /** Chat: the chunk had fields of the wrong type, dropped (chunkShape.ts); the raw payload, for the log. */
-  wrongShape?: string;
   /** The answer's end marker ([DONE], response.completed/incomplete, message_stop): after it only the cost frame is read. */
   end?: boolean;
-  /** Anything but a keep-alive or a cost frame arrived: the idle timeout starts again (core/answer/assembler.ts). */
+  /** An event that adds something arrived: the idle timeout starts again (addsSomething, answerReader.ts). */
   progress?: boolean;
 }
 
@@ -33,9 +64,7 @@ export interface StreamReader {
   finish(): StreamEvent[];
   /** The stream broke after content was shown: flush held-back text only; unfinished calls are dropped. */
   abandon(): StreamEvent[];
-  /** What must be kept to pass this answer back verbatim later (undefined when nothing native arrived). */
-  layout(): AssistantLayout | undefined;
-  /** What the answer was: usage, cost, finish reason, dropped calls, skipped payloads (core/answer/assembler.ts). */
+  /** What the answer was: usage, cost, finish reason, dropped calls, skipped payloads, its layout (native items). */
   result(): AnswerResult;
   /** Whether a finish reason, usage, the end marker and the cost frame arrived: read after every payload, no copy. */
   ending(): AnswerEnding;

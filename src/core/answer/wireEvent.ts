@@ -1,6 +1,6 @@
 /**
  * The neutral vocabulary every route's reader translates its wire events into (docs/architecture.md "Readers
- * translate; one assembler decides"). A reader only says what arrived; the assembler (assembler.ts) applies every
+ * translate; one assembler decides"). A reader only says what arrived; the assembler (answerReader.ts) applies every
  * rule of an answer to these, the same on every route. A reader never parses tool arguments, never reads usage
  * itself (it names its route's usage conversion, run on the merged frames), never decides whether an answer is complete.
  */

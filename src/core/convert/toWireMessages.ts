@@ -1,10 +1,11 @@
 /**
- * VS Code-shaped chat messages (neutral ChatMessage) → OpenAI chat messages.
+ * The wire form: VS Code-shaped chat messages (neutral ChatMessage) → OpenAI chat messages, tools → `tools` and
+ * `tool_choice`, and for a text-only model each image → a fixed note (withoutImages).
  * Pure and deterministic: the same input always gives byte-identical output, which the provider's
  * prefix cache depends on. Call ids are the ones VS Code gave; nothing here invents ids.
  */
-import type { ChatMessage, ChatPart } from '../types';
-import type { WireContentPart, WireImagePart, WireMessage, WireToolCall } from '../wire/wireTypes';
+import type { ChatMessage, ChatPart, ChatTool, ToolMode } from '../types';
+import type { WireContentPart, WireImagePart, WireMessage, WireTool, WireToolCall } from '../wire/wireTypes';
 
 /** Sent for a tool result with no text: several providers reject an empty tool message. */
 export const EMPTY_TOOL_RESULT = '(no output)';
@@ -98,4 +99,61 @@ function toImagePart(mimeType: string, data: Uint8Array): WireImagePart {
 
 export function toDataUrl(mimeType: string, data: Uint8Array): string {
   return `data:${mimeType};base64,${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}`;
+}
+
+/*
+ * Tools are sorted by name: chat may list them in a different order from one request to the next, and the tools
+ * block sits at the very front of the cached prefix, so any reordering would cost the whole cache.
+ */
+const EMPTY_SCHEMA = { type: 'object', properties: {} };
+
+export function toWireTools(tools: readonly ChatTool[]): WireTool[] {
+  return [...tools]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema ?? EMPTY_SCHEMA },
+    }));
+}
+
+/** Only "required" is sent; "auto" is every endpoint's default and some reject an explicit value. */
+export function toWireToolChoice(mode: ToolMode | undefined, toolCount: number): 'required' | undefined {
+  return mode === 'required' && toolCount > 0 ? 'required' : undefined;
+}
+
+/*
+ * A text-only model answers a request with an image by a 400. Each image is replaced by a short note,
+ * always the same words, so the replacement is stable between turns and the cached prefix survives. An
+ * image a tool returned becomes the same kind of note at the end of the tool's text.
+ */
+export const IMAGE_NOTE = '[image omitted: this model does not accept images]';
+
+/** One line per image a tool returned, after the tool's own text. */
+export function toolImageNote(mimeType: string): string {
+  return `[image ${mimeType} returned by the tool omitted: this model does not accept images]`;
+}
+
+export function withoutImages(messages: readonly ChatMessage[]): { messages: ChatMessage[]; removed: number } {
+  let removed = 0;
+  const out = messages.map((message) => {
+    if (!message.parts.some(carriesImage)) return message;
+    return {
+      ...message,
+      parts: message.parts.map((part): ChatPart => {
+        if (part.kind === 'image') {
+          removed++;
+          return { kind: 'text', text: IMAGE_NOTE };
+        }
+        if (part.kind !== 'toolResult' || !part.images?.length) return part;
+        removed += part.images.length;
+        const notes = part.images.map((image) => toolImageNote(image.mimeType));
+        return { kind: 'toolResult', callId: part.callId, text: [part.text, ...notes].filter(Boolean).join('\n') };
+      }),
+    };
+  });
+  return { messages: out, removed };
+}
+
+function carriesImage(part: ChatPart): boolean {
+  return part.kind === 'image' || (part.kind === 'toolResult' && (part.images?.length ?? 0) > 0);
 }

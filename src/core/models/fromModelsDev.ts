@@ -9,8 +9,7 @@
  * control (routes/select/reasoningControl.ts, docs/effort.md).
  */
 import { isRouteId, type RouteId, type EndpointCatalog } from '../routeId';
-import { isRecord } from '../util/isRecord';
-import { isNonNegative, recordField } from '../util/jsonFields';
+import { isNonNegative, recordField, isRecord } from '../util/jsonFields';
 import { isFreeTierId } from './modelTable';
 import { DEFAULT_ROUTE, routeOfNpm, routeOfShape } from '../routes/select/routeRules';
 import { ROUTE_TRAITS } from '../routes/select/routeTraits';

@@ -8,10 +8,10 @@
  * it (learnedInputLimit). Prompt sizes are in the endpoint's tokens (reported usage; the trim's calibrated
  * estimate for a refused prompt). The model table applies them (modelTable.ts); the engine teaches them.
  */
-import { PerModel } from '../util/perModel';
 import * as v from 'valibot';
 import { integer, validator } from '../state/persisted';
 import { MAX_TOKEN_LIMIT } from '../util/tokenLimit';
+import { PerModel } from '../util/boundedMap';
 
 /** No real model has a smaller window: a smaller number in an error (parseContextLimit) or in saved state is not a window. */
 export const MIN_CONTEXT_WINDOW = 1_000;

@@ -7,11 +7,11 @@
  */
 import type { Logger } from '../log';
 import type { KeyValueStore } from '../state/persisted';
-import { isRecord } from '../util/isRecord';
 import { fromModelsDev, PROVIDER_OF } from './fromModelsDev';
 import type { ModelData } from './modelData';
 import type { ModelTable } from './modelTable';
 import { readAtMost } from '../util/boundedBody';
+import { isRecord } from '../util/jsonFields';
 
 export const MODELS_DEV_URL = 'https://models.dev/api.json';
 export const STORE_KEY = 'opencode.liveModelData';

@@ -4,9 +4,9 @@
  * here (pure): valid entries are kept, everything else is reported as a sentence and ignored, so one typo
  * never disables the others.
  */
-import { isRecord } from '../util/isRecord';
 import { isRouteId, ROUTE_IDS, type RouteId } from '../routeId';
 import { EFFORT_LEVELS, type EffortLevel } from '../routes/select/reasoningControl';
+import { isRecord } from '../util/jsonFields';
 
 export interface ModelOverride {
   api?: RouteId;

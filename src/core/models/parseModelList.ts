@@ -6,8 +6,7 @@
  */
 import { isRouteId } from '../routeId';
 import type { ModelEntry } from '../types';
-import { isRecord } from '../util/isRecord';
-import { filledString } from '../util/jsonFields';
+import { filledString, isRecord } from '../util/jsonFields';
 import { clampedTokenLimit } from '../util/tokenLimit';
 
 const CONTEXT_FIELDS = ['context_length', 'context_window', 'max_context_length', 'max_model_len', 'max_input_tokens', 'limit.context', 'top_provider.context_length'];

@@ -1,9 +1,9 @@
+import { isRecord } from '../util/jsonFields';
 /**
  * OpenCode Go's quota, as `GET <go base>/usage` (Bearer key) answers it:
  * `{ "usage": { "rolling" | "weekly" | "monthly": { "status": "ok" | "rate-limited", "percent": 0-100,
  * "resetsAt": ISO-8601 } } }`. Parsing never throws: a malformed answer is a reason, not an exception.
  */
-import { isRecord } from '../util/isRecord';
 
 export const WINDOW_NAMES = ['rolling', 'weekly', 'monthly'] as const;
 export type WindowName = (typeof WINDOW_NAMES)[number];

@@ -7,8 +7,7 @@
  * model and the factors are kept).
  */
 import type { Budget } from '../trim/budget';
-import { isRecord } from '../util/isRecord';
-import { isNonNegative } from '../util/jsonFields';
+import { isNonNegative, isRecord } from '../util/jsonFields';
 
 export interface RecordingMeta {
   model: string;

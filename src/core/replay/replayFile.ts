@@ -6,9 +6,9 @@
  */
 import type { WireMessage, WireTool } from '../wire/wireTypes';
 import { checkedSent, type SentRecord } from './sentRecord';
-import { isRecord } from '../util/isRecord';
 import { checkedMessages, checkedTools } from './replayValidate';
 import { type NativeSizeMap } from '../trim/messageSize';
+import { isRecord } from '../util/jsonFields';
 
 export interface ReplayRequest {
   messages: WireMessage[];

@@ -3,7 +3,7 @@
  * line and the field (`messages[3].content: …`) instead of a TypeError deep inside the trim.
  */
 import type { WireMessage, WireTool } from '../wire/wireTypes';
-import { isRecord } from '../util/isRecord';
+import { isRecord } from '../util/jsonFields';
 
 /** What a value is, for an error message. */
 function kind(value: unknown): string {

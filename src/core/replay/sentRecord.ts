@@ -7,8 +7,8 @@
  * final body left out of it (a `reasoning_content` the endpoint refused) is named in `omitted`. Pure.
  */
 import { isRouteId, type RouteId } from '../routeId';
-import { isRecord } from '../util/isRecord';
 import { checkedNativeSizes, type NativeSizes } from '../trim/messageSize';
+import { isRecord } from '../util/jsonFields';
 
 export interface SentRecord {
   route: RouteId;

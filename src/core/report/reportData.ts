@@ -4,7 +4,8 @@
  * values next to the current ones.
  */
 import type { Settings } from '../config/settings';
-import { pricesFor, type ModelPrices } from '../cost/prices';
+import { pricesFor } from '../cost/requestCost';
+import { type ModelPrices } from '../cost/requestCost';
 import type { TrimOverrides } from './policies';
 import { promptUsd, reportDollars, type ReportDollars } from './reportDollars';
 import { ConversationFigures, type PolicyId, type TrackedReplay } from './reportFigures';

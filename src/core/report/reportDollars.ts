@@ -3,8 +3,8 @@
  * the cache saved them, what warming cost apart, and a replay's prompt side at the model's list prices. A figure
  * that needs prices is undefined when the model has none: the page says "no price", never a made-up number.
  */
-import { pricesAt, type ModelPrices } from '../cost/prices';
 import type { ConversationLog, RequestRecord, WarmingTally } from './requestLog';
+import { pricesAt, type ModelPrices } from '../cost/requestCost';
 
 /** What a record and a replayed step share for pricing the prompt side. */
 interface PromptStep {

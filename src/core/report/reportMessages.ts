@@ -1,6 +1,5 @@
 /** What the report page may ask of the extension; anything else (or out of range) is ignored. */
-import { isRecord } from '../util/isRecord';
-import { isNonNegative } from '../util/jsonFields';
+import { isNonNegative, isRecord } from '../util/jsonFields';
 
 export type ReportMessage = { type: 'whatIf' | 'apply'; headroom: number; step: number };
 

@@ -8,8 +8,7 @@
  * (the largest known to fit, which may revise that ceiling). Each change is saved and told to VS Code once; a refusal
  * that teaches nothing new cuts one grid move more, as before.
  */
-import { requestCost, type RequestCost } from '../cost/requestCost';
-import type { ModelPrices } from '../cost/prices';
+import { requestCost, type RequestCost, type ModelPrices } from '../cost/requestCost';
 import type { Logger } from '../log';
 import { calibrationRawTokens } from '../trim/historyTrim';
 import type { NormalizedUsage } from '../types';

@@ -14,7 +14,7 @@ import type { ModelEntry, NormalizedUsage, StreamEvent } from '../types';
 import { accountUsage, type AccountingState, learnAnswered, learnTooLong, type LimitLearning } from './accountUsage';
 import { ImageDescriber } from './describeImages';
 import type { RequestCost } from '../cost/requestCost';
-import { pricesFor } from '../cost/prices';
+import { pricesFor } from '../cost/requestCost';
 import { OPENCODE_CLIENT, type Endpoint } from './chatTransport';
 import { bodyFor, convertForRequest, prepareConverted, type ChatRequest, type PreparedRequest } from './prepareRequest';
 import { sentRecord } from '../replay/sentRecord';

@@ -13,10 +13,10 @@
 import { randomUUID } from 'crypto';
 import OpenAI, { type APIError, type ClientOptions as OpenAIOptions } from 'openai';
 import { BoundedMap } from '../util/boundedMap';
-import { isRecord } from '../util/isRecord';
 import { EXTENSION_VERSION } from './version';
 import { redactUrl } from '../util/redact';
 import { KEY_HEADER, type KeyHeaderName } from '../routes/requestParts';
+import { isRecord } from '../util/jsonFields';
 
 /** The x-opencode-client value on every request (OpenCode's own clients send theirs). */
 export const OPENCODE_CLIENT = `vscode-opencode-chat-provider/${EXTENSION_VERSION}`;

@@ -13,12 +13,12 @@ import { LearnedLimits, validLearnedLimit } from '../models/learnedLimits';
 import { NATIVE_REPLAY_BOUNDS, NativeReplayMemory } from '../answer/nativeReplay';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { MAX_SESSION_CLAIMS, SessionIds } from '../session/sessionId';
-import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/reasoningMemory';
-import { MAX_MODELS } from '../util/perModel';
 import { SizeMemo } from '../trim/messageSize';
 import { IMAGE_DESCRIPTION_BOUNDS, ImageDescriptions } from '../images/imageDescriptions';
 import type { Logger } from '../log';
 import { Calibrations, ConversationStates, TRIM_STATE_CAPACITY } from '../trim/trimState';
+import { REASONING_MEMORY_BOUNDS, ReasoningMemory } from '../convert/convertRequest';
+import { MAX_MODELS } from '../util/boundedMap';
 
 /** Every key the engine saves under; each endpoint's engine saves them in its own scope (state/scopedStore.ts). */
 export const STORE_KEYS = {

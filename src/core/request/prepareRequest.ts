@@ -5,10 +5,8 @@
  * step asks the route.
  * Pure apart from the memo and the per-conversation state it updates; it logs what it decided.
  */
-import type { ReasoningMemory } from '../convert/reasoningMemory';
-import { convertRequest, logConversion } from '../convert/convertRequest';
+import { convertRequest, logConversion, type ReasoningMemory } from '../convert/convertRequest';
 import { fitImages, SHARED_IMAGE_MEMO, type ImageFitMemo, type ImageFitStats, imageLimitsFor } from '../images/fitImages';
-import { toWireTools } from '../convert/toWireTools';
 import type { ChatMessage, ChatTool, ToolMode } from '../types';
 import { outputRoom, cutGeometry } from '../trim/budget';
 import { fixedPartOverBudget, measureFixedPart, planTrim, trimBudget, type TrimContext, type TrimPlan } from '../trim/planTrim';
@@ -21,6 +19,7 @@ import type { RequestPurpose } from './purpose';
 import type { DescribingModel } from './describeImages';
 import { DEFAULT_ROUTE } from '../routes/select/routeRules';
 import { toolsSize } from '../trim/messageSize';
+import { toWireTools } from '../convert/toWireMessages';
 
 export interface ChatRequest {
   /** What the request is for (purpose.ts): decides which after-request hooks it feeds. */

@@ -5,11 +5,11 @@
  * interrupts at once.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { openCodeErrorOf } from './openCodeError';
 import { EmptyAnswerError, StreamInterruptedError } from './streamErrors';
 import { retryAfterMsOf } from '../util/retryAfter';
 import { refusedRedirectOf } from './chatTransport';
+import { ToolCallArgumentsError } from '../answer/toolCalls';
 
 export const BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 8_000;

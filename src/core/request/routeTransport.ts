@@ -17,7 +17,6 @@
  * answer (docs/issues/002). After a finish reason a stall or a broken connection ends the stream normally:
  * the answer was complete (docs/issues/009).
  */
-import type { AnswerResult } from '../answer/assembler';
 import type { Logger } from '../log';
 import type { Route } from '../routes/route';
 import { newRequestId } from '../session/sessionId';
@@ -28,10 +27,8 @@ import { type Endpoint, clientFor } from './chatTransport';
 import { CutAnswerError, EmptyAnswerError, NotAnAnswerError, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { brokenCallLine, cutReason, droppedCallsLine, incompleteLine, malformedLine, outputLimitLine, truncationLine, usageAnomalyLine } from './streamLog';
 import { APIError } from 'openai';
-import type { ReadResult, StreamReader } from '../answer/streamReader';
+import { type ReadResult, type StreamReader, type AnswerResult } from '../answer/streamReader';
 import { bodyText, peekBody } from '../stream/bodyPeek';
-import { ToolCallArgumentsError } from '../answer/toolCallError';
-import { isRecord } from '../util/isRecord';
 import { excerptOf } from '../util/excerpt';
 import { sendRoute } from '../routes/requestParts';
 import { ssePayloads, AnswerEnd } from '../stream/answerStream';
@@ -133,6 +130,8 @@ function reportUsageAnomaly(options: AttemptOptions, anomaly: string | undefined
   // Once per model and usage shape (the anomaly's first word) per activation.
   if (onceFor(options.log).first(`usage-anomaly\u0000${options.modelId}\u0000${anomaly.split(' ')[0]}`)) say(usageAnomalyLine(options.modelId, anomaly));
 }
+import { isRecord } from '../util/jsonFields';
+import { ToolCallArgumentsError } from '../answer/toolCalls';
 
 export interface RouteSendOptions {
   route: Route;

@@ -8,13 +8,13 @@ import * as v from 'valibot';
 import { integer, validator } from '../state/persisted';
 import { MAX_PRUNED_RESULTS } from '../trim/pruneResults';
 import { DROPPABLE_PARAMS, type DroppableParam } from '../routes/droppableParams';
-import { isRecord } from '../util/isRecord';
-import { REASONING_MEMORY_BOUNDS } from '../convert/reasoningMemory';
 import { IMAGE_DESCRIPTION_BOUNDS, type ImageDescription } from '../images/imageDescriptions';
 import type { AssistantLayout, LayoutSlot } from '../answer/nativeReplay';
 import { ROUTE_IDS } from '../routeId';
 import { LearnedRoutes } from '../routes/select/learnedRoutes';
 import { CALIBRATION, MAX_SPREAD, type CalibrationRecord, EMPTY_TRIM_STATE, MAX_EXTRA_GRID_MOVES, type ConversationTrimState } from '../trim/trimState';
+import { isRecord } from '../util/jsonFields';
+import { REASONING_MEMORY_BOUNDS } from '../convert/convertRequest';
 
 /** A model refusing more parameters than this is not worth more silent retries. */
 export const MAX_REFUSED_PARAMS = 3;

@@ -2,12 +2,12 @@
  * The `[stream]` and `[retry]` log lines, worded in one place. Pure. They carry what a user needs to tell
  * a complete answer from a cut one, and never the API key (nothing here sees a request header).
  */
-import { ToolCallArgumentsError } from '../answer/toolCallError';
 import { formatDuration, StreamIdleTimeoutError, StreamInterruptedError } from './streamErrors';
 import { redact } from '../util/redact';
 import { errorDetail } from './userFacingError';
 import { excerptOf, outsideText } from '../util/excerpt';
 import { previewOf } from '../stream/answerStream';
+import { ToolCallArgumentsError } from '../answer/toolCalls';
 
 
 /** Content was already shown, so the answer is kept as it is and the user is not told to try again. */

@@ -6,7 +6,6 @@
  * are quoted as a short excerpt (util/excerpt.ts): a gateway's error body can be a whole HTML page.
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
-import { ToolCallArgumentsError } from '../answer/toolCallError';
 import type { OpenCodeErrorKind } from '../routes/select/openCodeErrors';
 import { openCodeErrorOf } from './openCodeError';
 import { isQuotaError, MAX_RETRY_AFTER_MS, retryAfterMs } from './retryPolicy';
@@ -17,6 +16,7 @@ import { redact, redactUrl } from '../util/redact';
 import { overTokens, type FixedPart } from '../trim/planTrim';
 import { refusedRedirectOf } from './chatTransport';
 import { envKeyAllowed } from '../config/endpoints';
+import { ToolCallArgumentsError } from '../answer/toolCalls';
 
 export type ErrorKind = 'key' | 'quota' | 'rate' | 'model' | 'network' | 'server' | 'request' | 'timeout' | 'cancelled' | 'context' | 'empty' | 'output' | 'cut';
 

@@ -4,8 +4,8 @@
  * so `reasoning.summary` or `generationConfig.maxOutputTokens` stay). "default" sends nothing; a level the
  * model does not offer returns undefined (the caller drops it and logs why).
  */
-import { isRecord } from '../util/isRecord';
 import { type EffortLevel, type EffortSubject } from './select/reasoningControl';
+import { isRecord } from '../util/jsonFields';
 
 export type EffortChoice = EffortLevel | 'default';
 type Patch = Record<string, unknown>;

@@ -10,7 +10,6 @@
  *   nothing else the environment or the SDK adds is sent.
  */
 import type OpenAI from 'openai';
-import { isRecord } from '../util/isRecord';
 import { CACHE_RULES } from '../cost/cacheRules';
 import type { BodyInput, HeaderInput, Route, SamplingOptions } from './route';
 
@@ -90,6 +89,7 @@ export function sendRoute(client: OpenAI, send: RouteSend): Promise<Response> {
  * The choice depends only on the settings, the route and the model id, never on the history: every request of a
  * conversation carries the same fields, so the bytes before the cut stay the same.
  */
+import { isRecord } from '../util/jsonFields';
 export type OpenAiRetention = '24h' | 'default';
 export type AnthropicTtl = '5m' | '1h';
 

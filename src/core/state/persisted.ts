@@ -5,8 +5,8 @@
  */
 import * as v from 'valibot';
 import type { Logger } from '../log';
-import { isRecord } from '../util/isRecord';
 import { OnceKeys } from '../util/onceKeys';
+import { isRecord } from '../util/jsonFields';
 
 export interface KeyValueStore {
   get(key: string): unknown;

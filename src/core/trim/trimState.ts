@@ -8,10 +8,10 @@
  * Trim state (keyed by the session id): the last cut, to log whether it moved and to keep it from moving back, the
  * frozen grid, how far the cache-stable truncation reached, and extra grid moves asked for by the overflow sensor.
  */
-import { PerModel } from '../util/perModel';
 import { outsideText } from '../util/excerpt';
 import { BoundedMap } from '../util/boundedMap';
 import { type FrozenGrid } from './budget';
+import { PerModel } from '../util/boundedMap';
 
 /** The calibration's tuning, one place (docs/history-trim.md "Calibration" and "The margin follows the calibration spread"). */
 export const CALIBRATION = {

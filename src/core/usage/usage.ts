@@ -10,7 +10,7 @@
  */
 import { costField, type RequestCost } from '../cost/requestCost';
 import type { NormalizedUsage, UsageShape } from '../types';
-import { isRecord } from '../util/isRecord';
+import { isRecord } from '../util/jsonFields';
 
 export type RawUsage = Record<string, unknown>;
 

@@ -2,7 +2,8 @@
  * The one bounded cache of the code base: a Map that forgets its least recently used entries beyond
  * `capacity` and, when given a weight bound, beyond a total weight. Every memo, per-conversation state and
  * client pool uses it, so none can grow without bound in a long-running extension host. (A Map iterates in
- * insertion order: re-inserting on read makes the first key the least recently used.)
+ * insertion order: re-inserting on read makes the first key the least recently used.) PerModel is the bounded map of
+ * one value per model that globalState persists.
  */
 
 /** A bound on the sum of the entries' weights (e.g. the characters of their JSON), next to the entry count. */
@@ -117,5 +118,35 @@ export class BoundedMap<K, V> {
     const weight = this.bound.weigh(value, key);
     if (!(weight >= 0 && Number.isFinite(weight))) throw new RangeError(`BoundedMap weight must be a finite number ≥ 0, got ${weight}`);
     return weight;
+  }
+}
+
+/** How many models a per-model table keeps, in memory and when loaded from globalState. */
+export const MAX_MODELS = 1_000;
+
+/**
+ * One value per model, kept in memory and persisted in globalState as a plain `{ model: value }` object: the
+ * calibration of each model (trim/calibration.ts) and the context windows learned from errors
+ * (models/learnedLimits.ts) are both one. Bounded like every map here; what it is built from was validated on
+ * load (persisted.ts with a validator from records.ts) and is taken as is.
+ */
+export class PerModel<V> {
+  private readonly values = new BoundedMap<string, V>(MAX_MODELS);
+
+  constructor(saved: Readonly<Record<string, V>> = {}) {
+    for (const [model, value] of Object.entries(saved)) this.values.set(model, value);
+  }
+
+  get(model: string): V | undefined {
+    return this.values.get(model);
+  }
+
+  set(model: string, value: V): void {
+    this.values.set(model, value);
+  }
+
+  /** The persisted form, least recently used first (a load that must drop some keeps the newest). */
+  toJSON(): Record<string, V> {
+    return Object.fromEntries(this.values.entriesInOrder());
   }
 }

@@ -1,9 +1,13 @@
 /**
  * Reading one field out of untrusted JSON (a stream payload, an error body, a catalogue entry): the field as the
- * type the reader wants, or a neutral value, never a throw. The one place these small readers live; isRecord.ts is
- * the object guard they build on.
+ * type the reader wants, or a neutral value, never a throw. The one place these small readers live, beside the
+ * object guard they build on (isRecord).
  */
-import { isRecord } from './isRecord';
+
+/** A plain JSON-like object (not null, not an array): the one guard for untrusted JSON in the code base. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The string, else '' (a missing or mistyped text adds nothing). */
 export function stringField(value: unknown): string {

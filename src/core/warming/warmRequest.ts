@@ -3,7 +3,7 @@
  * only its usage and OpenCode's cost frame, and prices it like any request. Nothing it reads is remembered: no
  * reasoning, no layout, no calibration, no trim state, so the next request is built exactly as without it.
  */
-import { pricesFor } from '../cost/prices';
+import { pricesFor } from '../cost/requestCost';
 import { requestCost } from '../cost/requestCost';
 import type { Endpoint } from '../request/chatTransport';
 import { streamRoute } from '../request/routeTransport';

@@ -11,7 +11,7 @@ import type { RouteId } from '../../core/routeId';
 import { SKIP_SIGNATURE } from '../../core/routes/gemini/geminiBody';
 import { estimateTextTokens } from '../../core/tokens/estimate';
 import { MESSAGE_OVERHEAD_TOKENS, messageTokens, nativePieces, type MessagePieces } from '../../core/tokens/messageTokens';
-import { isRecord } from '../../core/util/isRecord';
+import { isRecord } from '../../core/util/jsonFields';
 
 type Json = Record<string, unknown>;
 const count = (text: string): number => estimateTextTokens(text);

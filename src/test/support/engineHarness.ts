@@ -1,9 +1,9 @@
 /** A ChatEngine wired to a fake server with in-memory storage: the core request path with no VS Code. */
 import { resolveSettings, type Settings } from '../../core/config/settings';
-import { MemoryLogger } from '../../core/log';
 import { ChatEngine, type EngineDeps, type EngineTiming, type KeyValueStore } from '../../core/request/chatEngine';
 import type { ChatRequest, PreparedRequest } from '../../core/request/prepareRequest';
 import type { ChatMessage, ModelLimits, StreamEvent } from '../../core/types';
+import { MemoryLogger } from './memoryLogger';
 
 export class MemoryStore implements KeyValueStore {
   readonly values = new Map<string, unknown>();

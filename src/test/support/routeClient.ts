@@ -2,7 +2,6 @@
 import { APIError } from 'openai';
 import { clientFor } from '../../core/request/chatTransport';
 import { routeById } from '../../core/routes/registry/registry';
-import type { AnswerResult } from '../../core/answer/assembler';
 import type { RouteId } from '../../core/routeId';
 import type { BodyInput } from '../../core/routes/route';
 import type { AssistantLayout } from '../../core/answer/nativeReplay';
@@ -10,6 +9,7 @@ import type { StreamEvent } from '../../core/types';
 import { usageEvent } from './routeHarness';
 import { sendRoute } from '../../core/routes/requestParts';
 import { ssePayloads } from '../../core/stream/answerStream';
+import { type AnswerResult } from '../../core/answer/streamReader';
 
 export interface RouteAnswer {
   events: StreamEvent[];
@@ -33,7 +33,7 @@ export async function askRoute(baseUrl: string, routeId: RouteId, input: BodyInp
   }
   answer.events.push(...reader.finish(), ...usageEvent(reader));
   answer.result = reader.result();
-  answer.layout = reader.layout();
+  answer.layout = reader.result().layout;
   return answer;
 }
 

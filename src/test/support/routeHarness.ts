@@ -21,10 +21,12 @@ export function readSplit(reader: StreamReader, text: string, cuts: readonly num
   const outcome: ReadOutcome = { events: [], errors: [], malformed: [] };
   const take = (payloads: SseEvent[]): void => {
     for (const payload of payloads) {
+      const notJson = reader.result().skipped.notJson;
       const result = reader.push(payload.data, payload.event);
       outcome.events.push(...result.events);
       if (result.error) outcome.errors.push(result.error);
-      if (result.malformed !== undefined) outcome.malformed.push(result.malformed);
+      // A payload the reader skipped as not JSON: the answer's count of them went up.
+      if (reader.result().skipped.notJson > notJson) outcome.malformed.push(payload.data);
     }
   };
   let start = 0;

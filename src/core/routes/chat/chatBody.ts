@@ -4,10 +4,10 @@
  * moved to a user message (the format's tool messages carry text only), and the route's per-attempt rules.
  */
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { toWireToolChoice } from '../../convert/toWireTools';
 import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireTypes';
 import type { AttemptRules, BodyInput } from '../route';
 import { inMemoryPrefixMs, retentionField, samplingFields } from '../requestParts';
+import { toWireToolChoice } from '../../convert/toWireMessages';
 
 /**
  * The body as the SDK types it (`import type` only: nothing of the SDK runs here), its messages and tools the

@@ -21,10 +21,10 @@
 import * as v from 'valibot';
 import type { NormalizedUsage } from '../../types';
 import { countField, hasUsageField, nestedCount, usageReading, type RawUsage, type UsageParts, type UsageReading } from '../../usage/usage';
-import { isRecord } from '../../util/isRecord';
 import { responsesUsageParts } from '../responses/responsesReader';
 import { GEMINI_USAGE_FIELDS, geminiUsageParts } from '../gemini/geminiStream';
 import { anthropicUsageParts } from '../messages/messagesStream';
+import { isRecord } from '../../util/jsonFields';
 
 /** A tool-call fragment: keyed by `index` (some gateways send it only on the first fragment). */
 export interface ToolCallDelta {

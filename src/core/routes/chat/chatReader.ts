@@ -10,8 +10,8 @@
  */
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
-import { isRecord } from '../../util/isRecord';
 import { checkChunk, readUsage, type Chunk, type ChunkDelta, type ToolCallDelta } from './chatChunk';
+import { isRecord } from '../../util/jsonFields';
 
 export class ChatWire implements WireReader {
   private readonly thinkTags = new ThinkTagSplitter();

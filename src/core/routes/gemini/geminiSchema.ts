@@ -1,3 +1,4 @@
+import { isRecord } from '../../util/jsonFields';
 /**
  * A tool's JSON Schema → the OpenAPI 3.0 subset Gemini's `functionDeclarations[].parameters` accepts
  * (docs/routes.md "Gemini"): local `$ref`s inlined, `oneOf` → `anyOf`, `allOf` merged, `const` and every enum
@@ -5,7 +6,6 @@
  * member of a type list or `anyOf` → `nullable`, `required` kept only for properties that exist, bare arrays
  * given `items`, formats Gemini refuses and every other keyword dropped. Pure and deterministic.
  */
-import { isRecord } from '../../util/isRecord';
 
 type Schema = Record<string, unknown>;
 

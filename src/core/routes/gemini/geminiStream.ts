@@ -14,7 +14,6 @@ import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import type { NormalizedUsage } from '../../types';
 import { countField, hasUsageField, usageReading, type RawUsage, type UsageParts, type UsageReading } from '../../usage/usage';
 import { hashId } from '../../util/hashId';
-import { isRecord } from '../../util/isRecord';
 import { originalToolName, signedCallItem, type CallSignature } from './geminiBody';
 
 /**
@@ -43,6 +42,7 @@ const Chunk = v.object({
 });
 type ReadPart = v.InferOutput<typeof GeminiPart>;
 type ReadFunctionCall = NonNullable<ReadPart['functionCall']>;
+import { isRecord } from '../../util/jsonFields';
 
 interface ReadCall extends CallSignature {
   callId: string;

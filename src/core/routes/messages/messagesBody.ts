@@ -6,16 +6,13 @@
  * cache breakpoints (placeBreakpoints). `messages` is the last field, so a longer history only appends (apart from
  * the breakpoint markers, whose positions docs/routes.md defines).
  */
-import type {
-  Base64ImageSource, CacheControlEphemeral, ContentBlockParam, ImageBlockParam, MessageCreateParamsStreaming, RedactedThinkingBlockParam,
-  TextBlockParam, ThinkingBlockParam, Tool, ToolResultBlockParam, ToolUseBlockParam,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { Base64ImageSource, CacheControlEphemeral, ContentBlockParam, ImageBlockParam, MessageCreateParamsStreaming, RedactedThinkingBlockParam, TextBlockParam, ThinkingBlockParam, Tool, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { WireContentPart, WireMessage, WireTool } from '../../wire/wireTypes';
 import { anthropicToolId } from '../callIds';
 import { isCompleteNative, type AssistantLayout } from '../../answer/nativeReplay';
 import type { AttemptRules, BodyInput } from '../route';
-import { isRecord } from '../../util/isRecord';
 import { withinRoom, breakpointMarker, breakpointPrefixMs, withoutTtl } from '../requestParts';
+import { isRecord } from '../../util/jsonFields';
 
 /** The SDK no longer lists `temperature` / `top_p`; OpenCode's gateway and the models behind it still take them. */
 export type MessagesBody = MessageCreateParamsStreaming & { temperature?: number; top_p?: number };

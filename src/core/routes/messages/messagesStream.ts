@@ -13,7 +13,7 @@ import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
 import type { NormalizedUsage } from '../../types';
 import { countField, hasUsageField, usageReading, type RawUsage, type UsageParts, type UsageReading } from '../../usage/usage';
-import { isRecord } from '../../util/isRecord';
+import { isRecord } from '../../util/jsonFields';
 
 /**
  * The schemas read only the fields the reader uses, and the reader picks one by the event's `type` (and a delta's):

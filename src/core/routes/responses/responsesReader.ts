@@ -10,8 +10,7 @@
  */
 import { AnswerReader } from '../../answer/answerReader';
 import type { WireEvent, WireReader } from '../../answer/wireEvent';
-import { isRecord } from '../../util/isRecord';
-import { recordField, stringField } from '../../util/jsonFields';
+import { recordField, stringField, isRecord } from '../../util/jsonFields';
 import type { NormalizedUsage } from '../../types';
 import { countField, hasUsageField, nestedCount, usageReading, type RawUsage, type UsageParts, type UsageReading } from '../../usage/usage';
 

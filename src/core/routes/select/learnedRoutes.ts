@@ -4,8 +4,8 @@
  * activation. Loaded defensively: anything malformed in the stored record is dropped.
  */
 import { BoundedMap } from '../../util/boundedMap';
-import { isRecord } from '../../util/isRecord';
 import { isRouteId, type RouteId } from '../../routeId';
+import { isRecord } from '../../util/jsonFields';
 
 export interface LearnedRoute {
   route: RouteId;

@@ -3,8 +3,7 @@
  * for a wrong wire format, so errors are told apart by their type and message, never by status alone; only a
  * real AuthError talks about the key. Pure: read through request/openCodeError.ts.
  */
-import { isRecord } from '../../util/isRecord';
-import { stringField } from '../../util/jsonFields';
+import { stringField, isRecord } from '../../util/jsonFields';
 import type { RouteId } from '../../routeId';
 import { retryAfterMsOf } from '../../util/retryAfter';
 

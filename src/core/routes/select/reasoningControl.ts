@@ -5,8 +5,8 @@
  * fields is routes/effort.ts.
  */
 import type { RouteId } from '../../routeId';
-import { isRecord } from '../../util/isRecord';
 import { clampedTokenLimit } from '../../util/tokenLimit';
+import { isRecord } from '../../util/jsonFields';
 
 /** What VS Code's picker offers. `off`/`on` are a thinking toggle; the rest are effort levels. */
 export type EffortLevel = 'off' | 'on' | 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';

@@ -10,8 +10,8 @@ import type { RouteId } from '../../../core/routeId';
 import type { BodyInput, Route } from '../../../core/routes/route';
 import { bearerHeaders } from '../../../core/routes/requestParts';
 import { countField, hasUsageField, usageReading, type RawUsage, type UsageReading } from '../../../core/usage/usage';
-import { isRecord } from '../../../core/util/isRecord';
 import type { WireMessage } from '../../../core/wire/wireTypes';
+import { isRecord } from '../../../core/util/jsonFields';
 
 /** RouteId is the shipped routes' closed list (core/routeId.ts): a caller's own route names itself through a cast. */
 export const ECHO_ROUTE_ID = 'echo' as RouteId;
