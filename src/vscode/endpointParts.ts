@@ -45,7 +45,7 @@ export type BuildPart = (id: string, isDefault: boolean, config: () => EndpointC
 export class EndpointRegistry implements vscode.Disposable {
   private readonly parts = new Map<string, EndpointPart>();
   /** The parts of the last enabled endpoints seen (a settings snapshot's: the list is made once per snapshot). */
-  private current?: { endpoints: readonly EndpointConfig[]; parts: EndpointPart[] };
+  private current?: { endpoints: readonly EndpointConfig[]; parts: readonly EndpointPart[] };
 
   constructor(
     private readonly settings: () => Settings,
@@ -53,7 +53,7 @@ export class EndpointRegistry implements vscode.Disposable {
   ) {}
 
   /** Every enabled endpoint's parts, the default first; parts of endpoints no longer enabled are let go. */
-  all(): EndpointPart[] {
+  all(): readonly EndpointPart[] {
     const endpoints = enabledOf(this.settings());
     if (this.current?.endpoints !== endpoints) this.current = { endpoints, parts: this.reconcile(endpoints) };
     return this.current.parts;
