@@ -1,8 +1,8 @@
 /** The VS Code adapter keeps a tool's images as images (they used to become "[image … omitted]" text). */
 import * as assert from 'assert';
 import * as double from './support/vscodeDouble';
-import { toChatPart } from '../vscode/toChatMessages';
 import { TINY_PNG } from './support/testImages';
+import { toChatPart } from '../vscode/chatTypes';
 
 describe('tool-result images (VS Code adapter)', () => {
   it('a LanguageModelToolResultPart with a text part and an image data part: the text, and the image kept as an image', () => {

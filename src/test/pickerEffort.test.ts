@@ -8,7 +8,7 @@ import { describeModel, reportedSizes, type PickerModelInformation } from '../vs
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, user } from './support/activatedExtension';
 import { useActivated, useFakeServer } from './support/suiteHooks';
-import { pickedEffort } from '../vscode/pickedEffort';
+import { pickedEffort } from '../vscode/chatTypes';
 
 const settings = resolveSettings((key) => (key === 'baseUrl' ? 'https://opencode.ai/zen/v1' : undefined), () => undefined);
 const entry = (id: string): ModelEntry => ({ id, name: id, toolCalling: true, imageInput: false, limitSource: 'bundled', contextWindow: 100_000, maxOutputTokens: 8_000 });

@@ -22,7 +22,18 @@ export function secretName(target: KeyTarget): string {
 }
 
 export class ApiKeyStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  /**
+   * Counts the changes of any endpoint's key. Counted by the first listener of the secret storage (this one, made
+   * before any other), so a key cached with an older count is read again by whoever asks next: each endpoint's part
+   * reads its key once per change (endpointParts.ts), not once per request.
+   */
+  changes = 0;
+
+  constructor(private readonly secrets: vscode.SecretStorage) {
+    secrets.onDidChange((event) => {
+      if (isKeyName(event.key)) this.changes++;
+    });
+  }
 
   /** The key to send, or undefined when none is set. Throws InvalidApiKeyError for an unusable key. */
   async get(target: KeyTarget): Promise<string | undefined> {
@@ -70,7 +81,11 @@ export class ApiKeyStore {
   /** Any endpoint's key changed. */
   onDidChange(listener: () => void): vscode.Disposable {
     return this.secrets.onDidChange((event) => {
-      if (event.key === SECRET_KEY || event.key.startsWith(`${SECRET_KEY}@`)) listener();
+      if (isKeyName(event.key)) listener();
     });
   }
+}
+
+function isKeyName(name: string): boolean {
+  return name === SECRET_KEY || name.startsWith(`${SECRET_KEY}@`);
 }

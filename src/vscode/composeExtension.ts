@@ -13,8 +13,7 @@ import { moveUnscopedState } from '../core/state/scopedStore';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { WarmTimers } from '../core/warming/cacheWarmer';
 import { ApiKeyStore } from './apiKey';
-import { endpointPartBuilder } from './composeEndpoint';
-import { EndpointRegistry } from './endpointParts';
+import { endpointPartBuilder, EndpointRegistry } from './endpointParts';
 import { registerOpenCodeParticipant } from './chatParticipant';
 import { offerToSetKey, registerCommands } from './commands';
 import { startLiveModelData } from './liveModelData';
@@ -87,8 +86,8 @@ function createParts(context: vscode.ExtensionContext, options: ComposeOptions, 
   const steps = new WalkthroughSteps();
   // The quota is OpenCode Go's: the first enabled Go endpoint's, else the default endpoint's (which then has none).
   const quotaPart = () => endpoints.all().find((part) => part.config().catalog === 'go') ?? endpoints.default();
-  const quota = new QuotaService({ endpoint: async () => ({ baseUrl: quotaPart().config().baseUrl, apiKey: await keys.get(endpoints.keyTarget(quotaPart())) }), log });
-  const defaultKey = () => keys.get(endpoints.keyTarget(endpoints.default()));
+  const quota = new QuotaService({ endpoint: () => quotaPart().list.endpoint(), log });
+  const defaultKey = async () => (await endpoints.default().list.endpoint()).apiKey;
   const statusBar = new OpenCodeStatusBar(requests, settings, quota, async () => !isLoopbackUrl(settings.current.baseUrl) && !(await defaultKey()));
   const reports = new ReportPanels(requests, settings, quota, log, context.logUri.fsPath, (modelId) => endpoints.catalogOf(modelId), index);
   reports.useSizes(memo);

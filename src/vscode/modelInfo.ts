@@ -3,7 +3,8 @@
  * free or paid, preview), from the one model table's facts. By default maxInputTokens is the trim budget itself, so
  * chat's own compaction (at ~0.8–0.9 of it) runs before our trim and the two never fight; the setting
  * opencode.reportedInputLimit = "window" reports the window less the output instead (docs/budget.md). Either way
- * maxInputTokens + maxOutputTokens never exceed the window (VS Code shows their sum as the model's context).
+ * maxInputTokens + maxOutputTokens never exceed the window (VS Code shows their sum as the model's context). And the
+ * `[picker]` line naming the models that offer a thinking effort (EffortOffersLog).
  */
 import type * as vscode from 'vscode';
 import type { Settings } from '../core/config/settings';
@@ -134,4 +135,26 @@ function thinkingOption(facts: ModelFacts): { configurationSchema?: Record<strin
   const reasoningControl = facts.offeredControl;
   const schema = reasoningControl ? effortConfigurationSchema({ id: facts.id, route: facts.route, reasoningControl }) : undefined;
   return schema ? { configurationSchema: schema } : {};
+}
+
+/**
+ * One INFO line naming the models whose picker entry offers a thinking-effort choice, written when that set
+ * changes (not on every listing): users can check which models have it, and the real-VS-Code suite checks that
+ * the provider handed VS Code a `configurationSchema`.
+ */
+export class EffortOffersLog {
+  private last = '';
+
+  constructor(private readonly log: Pick<vscode.LogOutputChannel, 'info'>) {}
+
+  note(models: readonly PickerModelInformation[]): void {
+    const offers = models.flatMap((model) => {
+      const property = (model.configurationSchema?.properties as Record<string, { enum?: unknown[] }> | undefined)?.reasoningEffort;
+      return property?.enum ? [`${model.id}(${property.enum.join('/')})`] : [];
+    });
+    const line = offers.join(', ');
+    if (line === this.last) return;
+    this.last = line;
+    if (line) this.log.info(`[picker] thinking effort: ${line}`);
+  }
 }

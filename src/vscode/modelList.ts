@@ -36,11 +36,14 @@ export class ModelList implements vscode.Disposable {
   private readonly warned = new Set<string>();
   /** The saved lists as validated, per base URL. */
   private readonly validated = new Map<string, CachedModelList | undefined>();
+  /** Until when models() answers as its last call did without the network (askAgainAt). */
+  private steadyUntil = 0;
 
   constructor(
     state: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
-    private readonly endpoint: () => Promise<Endpoint>,
+    /** The endpoint's URL and key (the key read once per change: endpointParts.ts); the quota reads it too. */
+    readonly endpoint: () => Promise<Endpoint>,
     /** The endpoint's catalogue (Settings.catalog); the URL's when not given. */
     private readonly catalogSetting?: () => EndpointCatalog | undefined,
   ) {
@@ -52,6 +55,7 @@ export class ModelList implements vscode.Disposable {
    * non-loopback endpoint) the ids the model data lists are shown, so picking one leads to the "set a key" message.
    */
   async models(): Promise<ModelEntry[]> {
+    this.steadyUntil = 0;
     const endpoint = await this.endpoint().catch((error: unknown) => {
       // An unusable key (InvalidApiKeyError): list the bundled models; a request then says what to do.
       this.log.warn(`[models] ${redact(error instanceof Error ? error.message : String(error))}`);
@@ -61,17 +65,34 @@ export class ModelList implements vscode.Disposable {
     const cached = this.cached(endpoint.baseUrl);
     const keyless = !endpoint.apiKey && !isLoopbackUrl(endpoint.baseUrl);
     if (cached) {
-      if (!keyless && Date.now() - cached.fetchedAt > STALE_AFTER_MS) void this.refresh().catch(() => undefined);
+      const staleAt = cached.fetchedAt + STALE_AFTER_MS;
+      if (!keyless && Date.now() > staleAt) void this.refresh().catch(() => undefined);
+      this.steadyUntil = keyless ? Infinity : staleAt;
       return cached.models;
     }
     // A custom endpoint has no data of its own: Zen's ids stand in, so that a pick still reaches the "set a key" hint.
-    if (keyless) return dataEntries(this.catalog(endpoint.baseUrl) ?? 'zen');
+    if (keyless) {
+      this.steadyUntil = Infinity;
+      return dataEntries(this.catalog(endpoint.baseUrl) ?? 'zen');
+    }
     try {
-      return await this.refresh();
+      const models = await this.refresh();
+      this.steadyUntil = Date.now() + STALE_AFTER_MS;
+      return models;
     } catch {
       // Unreachable and never listed: the model data's ids stand in, marked (unreachable()), so the picker keeps them.
       return dataEntries(this.catalog(endpoint.baseUrl));
     }
+  }
+
+  /**
+   * Until when models() would answer as its last call did without asking the network, so the picker's listing may be
+   * kept until then (provider.ts): a saved list until it is stale, a keyless endpoint's stand-ins until a change event
+   * (onDidChange, a key or settings change); never while the endpoint fails unlisted or the key is unusable (each
+   * listing tries again, as before).
+   */
+  askAgainAt(): number {
+    return this.steadyUntil;
   }
 
   /** Why the endpoint's last refresh failed, while it has not answered since. */

@@ -1,25 +1,35 @@
 /**
  * The LanguageModelChatProvider VS Code calls. It only translates: VS Code types in, the core engine
- * does the work, VS Code parts out. Every request has its own state; nothing per request lives here.
+ * does the work, VS Code parts out. Every request has its own state; nothing per request lives here. What VS Code
+ * is told of the models (the listing) is kept until something it depends on changes, not made again per request.
  */
 import * as vscode from 'vscode';
 import { errorLogLine, unexpectedErrorMessage, UserFacingError } from '../core/request/userFacingError';
 import { countMessageTokens, countTokens } from '../core/tokens/tokenCounter';
 import type { ModelEntry } from '../core/types';
-import { describeModel } from './modelInfo';
+import { describeModel, EffortOffersLog, type PickerModelInformation } from './modelInfo';
 import { carriesImages, describerOf, type EndpointPart, type EndpointRegistry } from './endpointParts';
-import { reportEvent } from './reportEvents';
-import { toChatMessages, toChatTools, toToolMode } from './toChatMessages';
-import { pickedEffort } from './pickedEffort';
-import { EffortOffersLog } from './effortOffers';
+import { pickedEffort, reportEvent, toChatMessages, toChatTools, toToolMode } from './chatTypes';
 import { limitsOf, listedFields, offered } from '../core/models/modelTable';
 import { isSideRequest } from '../core/request/purpose';
+
+/** What VS Code was told of the models, and what it was made from. */
+interface Listing {
+  infos: PickerModelInformation[];
+  /** Until when it may be kept without a change event (the earliest ModelList.askAgainAt of its lists). */
+  until: number;
+  /** What the endpoint's list says of a picked model (by pick id), found on the model's first request. */
+  listed: Map<string, ModelEntry | undefined>;
+}
 
 export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   private readonly infoChanged = new vscode.EventEmitter<void>();
   /** Fires when the list changes, and when settings or a learned limit change what a model reports. */
   readonly onDidChangeLanguageModelChatInformation = this.infoChanged.event;
   private readonly effortOffers: EffortOffersLog;
+  /** The listing kept, and how many times model info changed (a listing made across a change is not kept). */
+  private kept?: Listing;
+  private changes = 0;
 
   constructor(
     private readonly endpoints: EndpointRegistry,
@@ -33,15 +43,42 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     this.effortOffers = new EffortOffersLog(log);
   }
 
-  /** Model info may have changed: VS Code asks again. */
+  /**
+   * Model info may have changed (a list, the settings, a learned limit, the live model data): the kept listing is
+   * dropped and VS Code asks again.
+   */
   notifyInfoChanged(): void {
+    this.changes++;
+    this.kept = undefined;
     this.infoChanged.fire();
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<vscode.LanguageModelChatInformation[]> {
-    const models = await this.endpoints.models();
+    const listing = await this.listing();
     // Only an explicit request (not silent discovery) may ask the user for anything.
     if (!options.silent && (await this.endpoints.default().list.needsKey())) this.offerKeyPrompt();
+    return [...listing.infos];
+  }
+
+  /** The kept listing while nothing it depends on changed and its lists are fresh; else a new one. */
+  private async listing(): Promise<Listing> {
+    if (this.kept && Date.now() < this.kept.until) return this.kept;
+    for (let attempt = 0; ; attempt++) {
+      const changes = this.changes;
+      const listing = await this.list();
+      const steady = Date.now() < listing.until;
+      if (changes === this.changes) {
+        if (steady) this.kept = listing;
+        return listing;
+      }
+      // Something changed while listing (most often the list's own first fetch, announcing the list it saved): list
+      // once more, from memory only (steady: no list asks the network), so the listing kept is the one after it.
+      if (attempt > 0 || !steady) return listing;
+    }
+  }
+
+  private async list(): Promise<Listing> {
+    const models = await this.endpoints.models();
     const describers = new Map<EndpointPart, boolean>();
     const describes = (part: EndpointPart): boolean =>
       describers.get(part) ?? describers.set(part, !!describerOf(part, this.endpoints.settingsOf(part), models.filter((m) => m.part === part).map((m) => m.entry))).get(part) === true;
@@ -55,7 +92,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
       return [{ ...describeModel(described ? { ...entry, imageInput: true } : entry, limitsOf(facts), settings, facts, part.config().label, part.list.unreachable()), id: pickId }];
     });
     this.effortOffers.note(infos);
-    return infos;
+    return { infos, until: Math.min(...this.endpoints.all().map((part) => part.list.askAgainAt())), listed: new Map() };
   }
 
   async provideLanguageModelChatResponse(
@@ -109,7 +146,11 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
   /** The endpoint and what its list says of the model (the endpoint's own model id); its engine resolves the rest. */
   private listedEntry(model: vscode.LanguageModelChatInformation): { part: EndpointPart; listed: ModelEntry } {
     const { part, modelId } = this.endpoints.resolve(model.id);
-    const listed = part.list.find(modelId, part.config().baseUrl) ?? {
+    // Found once per kept listing: the list changes only with a change event, which drops the listing.
+    const known = this.kept?.listed;
+    const found = known?.has(model.id) ? known.get(model.id) : part.list.find(modelId, part.config().baseUrl);
+    known?.set(model.id, found);
+    const listed = found ?? {
       id: modelId,
       name: model.name,
       toolCalling: true,

@@ -6,7 +6,11 @@ import { OnceKeys } from '../core/util/onceKeys';
 import { settingsChangeLine } from '../core/config/settingsDiff';
 
 export class SettingsReader implements vscode.Disposable {
-  private value: Settings;
+  /**
+   * The settings now: an immutable snapshot, replaced (never changed) when the user changes a setting. A field, not a
+   * getter: every hook of every request reads it, and reading a field runs no code of this file.
+   */
+  current: Settings;
   private readonly listener: vscode.Disposable;
   private readonly changed = new vscode.EventEmitter<Settings>();
   readonly onDidChange = this.changed.event;
@@ -15,7 +19,7 @@ export class SettingsReader implements vscode.Disposable {
   private readonly warned = new OnceKeys(64);
 
   constructor(private readonly log: vscode.LogOutputChannel) {
-    this.value = this.read();
+    this.current = this.read();
     this.listener = vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('opencode') && this.writing === 0) this.reread();
     });
@@ -38,16 +42,12 @@ export class SettingsReader implements vscode.Disposable {
 
   /** Reads the settings again; logs and announces only what changed (a late event after a write finds nothing). */
   private reread(): void {
-    const before = this.value;
-    this.value = this.read();
-    const line = settingsChangeLine(before, this.value);
-    if (!line && JSON.stringify(before) === JSON.stringify(this.value)) return;
+    const before = this.current;
+    this.current = this.read();
+    const line = settingsChangeLine(before, this.current);
+    if (!line && JSON.stringify(before) === JSON.stringify(this.current)) return;
     if (line) this.log.info(line);
-    this.changed.fire(this.value);
-  }
-
-  get current(): Settings {
-    return this.value;
+    this.changed.fire(this.current);
   }
 
   private read(): Settings {

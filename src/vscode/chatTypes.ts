@@ -1,10 +1,18 @@
 /**
- * VS Code chat messages and parts → the core's neutral ChatMessage. The only place that knows VS Code's
- * part classes; parts are recognised by class first and by shape second, because messages built by
- * another extension can carry parts from a different copy of the API objects.
+ * VS Code's chat types ↔ the core's neutral ones, both ways; the only place that knows VS Code's part classes.
+ * In: messages and their parts (ChatMessage), the tools, the tool mode and the thinking effort a request picked.
+ * Out: the core's stream events as response parts.
+ *
+ * Parts are recognised by class first and by shape second, because messages built by another extension can carry
+ * parts from a different copy of the API objects. Thinking is shown only when this VS Code has the (not yet
+ * finalized) LanguageModelThinkingPart; the usage goes last as a `usage` data part, which chat reads for its context
+ * indicator.
  */
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatPart, ChatRole, ChatTool, ToolImage, ToolMode } from '../core/types';
+import { EFFORT_PROPERTY } from '../core/routes/effortPicker';
+import type { ChatMessage, ChatPart, ChatRole, ChatTool, StreamEvent, ToolImage, ToolMode } from '../core/types';
+import { usageDataPartPayload } from '../core/usage/usage';
+import { isRecord } from '../core/util/jsonFields';
 
 /** Role 3 (System) is sent by chat although it is not in the finalized enum. */
 const SYSTEM_ROLE = 3;
@@ -85,4 +93,55 @@ export function toChatTools(tools: readonly vscode.LanguageModelChatTool[] | und
 
 export function toToolMode(mode: vscode.LanguageModelChatToolMode | undefined): ToolMode {
   return mode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto';
+}
+
+type WithConfiguration = vscode.ProvideLanguageModelChatResponseOptions & { modelConfiguration?: unknown; configuration?: unknown };
+
+/**
+ * The thinking effort chosen for a request. An extension calling `vscode.lm` names it per request in
+ * `modelOptions.reasoningEffort` (most specific, so first); the picker's value arrives in
+ * `options.modelConfiguration` (the `chatProvider` API that reads a model's `configurationSchema`), or
+ * `configuration` in some builds. The value is validated in core (sendBody.ts effortChoice): anything unknown,
+ * and the picker's untouched "default", fall back to the setting.
+ */
+export function pickedEffort(options: vscode.ProvideLanguageModelChatResponseOptions): unknown {
+  const withConfig = options as WithConfiguration;
+  for (const source of [options.modelOptions, withConfig.modelConfiguration, withConfig.configuration]) {
+    if (isRecord(source) && source[EFFORT_PROPERTY] !== undefined) return source[EFFORT_PROPERTY];
+  }
+  return undefined;
+}
+
+type PartConstructor = new (...args: never[]) => vscode.LanguageModelResponsePart;
+type DataPartClass = { json?(value: unknown, mime?: string): unknown } & (new (data: Uint8Array, mimeType: string) => unknown);
+
+/** A core stream event → the response part VS Code shows (the finish shows none). */
+export function reportEvent(event: StreamEvent, progress: vscode.Progress<vscode.LanguageModelResponsePart>): void {
+  switch (event.kind) {
+    case 'text':
+      progress.report(new vscode.LanguageModelTextPart(event.text));
+      return;
+    case 'toolCall':
+      progress.report(new vscode.LanguageModelToolCallPart(event.callId, event.name, event.input));
+      return;
+    case 'thinking': {
+      const ThinkingPart = runtimeClass('LanguageModelThinkingPart') as (new (value: string) => vscode.LanguageModelResponsePart) | undefined;
+      if (ThinkingPart) progress.report(new ThinkingPart(event.text));
+      return;
+    }
+    case 'usage': {
+      const DataPart = runtimeClass('LanguageModelDataPart') as DataPartClass | undefined;
+      if (!DataPart) return;
+      const bytes = Buffer.from(JSON.stringify(usageDataPartPayload(event.usage)), 'utf8');
+      progress.report(new DataPart(new Uint8Array(bytes), 'usage') as vscode.LanguageModelResponsePart);
+      return;
+    }
+    case 'finish':
+      return;
+  }
+}
+
+function runtimeClass(name: string): PartConstructor | undefined {
+  const value = (vscode as unknown as Record<string, unknown>)[name];
+  return typeof value === 'function' ? (value as PartConstructor) : undefined;
 }
