@@ -16,6 +16,7 @@ import { RequestLog, type ConversationLog } from '../core/report/requestLog';
 import { ConversationStates } from '../core/trim/conversationState';
 import { SizeMemo } from '../core/trim/messageSize';
 import type { NormalizedUsage } from '../core/types';
+import { runs } from './support/propertyRuns';
 
 const settings = resolveSettings(() => undefined, () => undefined);
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
@@ -73,7 +74,7 @@ describe('session report dollars', () => {
       assert.strictEqual(data.dollars.spent!.computed, computed);
       assert.strictEqual(data.dollars.unpriced, turns.length - costs.length);
       assert.strictEqual(cellOf(html, 'dollars spent'), `${computed ? '≈' : ''}${formatUsd(sum)}`);
-    }), { numRuns: 40 });
+    }), { numRuns: runs(40) });
   });
 
   it('the cache saved each request\'s cached tokens at input minus cache-read price, at that request\'s tier', () => {

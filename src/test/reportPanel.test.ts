@@ -19,6 +19,7 @@ import type { ReportData } from '../core/report/reportData';
 import * as double from './support/vscodeDouble';
 import { activateAgainst, ask, assistant, user, type ActivatedExtension } from './support/activatedExtension';
 import { useFakeServer } from './support/suiteHooks';
+import { runs } from './support/propertyRuns';
 
 const words = (seed: number, count: number): string => Array.from({ length: count }, (_, i) => `w${(seed * 31 + i) % 97}`).join(' ');
 const until = async (done: () => boolean): Promise<void> => {
@@ -119,6 +120,6 @@ describe('report figures kept incrementally', () => {
       const conversation = log.list()[0];
       while (!figures!.advance(conversation, 0));
       assert.deepStrictEqual(reportDataOf(conversation, figures).costs, reportData(conversation, s).costs);
-    }), { numRuns: 40 });
+    }), { numRuns: runs(40) });
   });
 });
