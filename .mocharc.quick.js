@@ -8,5 +8,7 @@ module.exports = {
     'out/test/fakeServerCli.test.js', // the fake server CLI as a child process
     'out/test/routes.faults.test.js', // real 1 s idle timeouts per route
     'out/test/faults.stream.test.js', // real 1 s idle timeouts
+    'out/test/streamRules.idle.routes.test.js', // real 1 s idle timeouts, two per route
+    'out/test/answer.waits.http.test.js', // real 1 s idle timeouts and the 2 s wait after a finish reason, per route
   ],
 };

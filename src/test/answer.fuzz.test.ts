@@ -14,6 +14,7 @@ import type { StreamEvent } from '../core/types';
 import { readUsage } from '../core/routes/chat/chatChunk';
 import { AnswerReader, stoppedNote } from '../core/answer/answerReader';
 import { ToolCallArgumentsError } from '../core/answer/toolCalls';
+import { runs } from './support/propertyRuns';
 
 const key = fc.constantFrom('0', '1', '2', 'fc_a');
 const id = fc.constantFrom(undefined, '', 'call_1', 'call_2');
@@ -85,7 +86,7 @@ describe('assembler fuzz: random neutral event sequences, split into random payl
         if (usage) for (const n of Object.values(usage).filter((v) => typeof v === 'number')) assert.ok(Number.isInteger(n) && n >= 0);
         if (usage) assert.ok(usage.cachedTokens <= usage.contextTokens);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
   });
 });

@@ -1,39 +1,13 @@
 /**
- * Stream rules through the engine over real HTTP, on every route: an error after text
- * keeps the text and fails after it, saying why; keep-alives never hold off the idle timeout; after a finish reason the answer ends
- * within the documented wait whatever keeps arriving; OpenCode's cost reaches the outcome; a 200 body that is not
- * an event stream is read for what it is; [stream] lines are redacted with the key in use.
+ * Stream rules through the engine over real HTTP, on every route: an error after text keeps the text and fails
+ * after it, saying why; OpenCode's cost reaches the outcome; a 200 body that is not an event stream is read for
+ * what it is; [stream] lines are redacted with the key in use. The rules that need a real wait (keep-alives and the
+ * idle timeout, the wait after a finish reason) are in answer.waits.http.test.ts.
  */
 import * as assert from 'assert';
-import { resolveSettings } from '../core/config/settings';
-import { ChatEngine } from '../core/request/chatEngine';
-import type { StreamEvent } from '../core/types';
-import { chat, MemoryStore } from './support/engineHarness';
-import { scriptedServer, type Scripted } from './support/scriptedServer';
+import { chat } from './support/engineHarness';
+import { askScripted, KEY } from './support/scriptedAnswer';
 import { WIRE_SCRIPTS } from './support/wireScripts';
-import { AFTER_FINISH_MS } from '../core/stream/answerStream';
-import { MemoryLogger } from './support/memoryLogger';
-
-const MODEL = 'm';
-/** No well-known prefix: only the key in use can hide it. */
-const KEY = 'oc9f8e7d6c5b4a3210zzyx';
-
-async function askScripted(route: string, script: Scripted, idleTimeoutMs = 5_000) {
-  const server = await scriptedServer(script);
-  const log = new MemoryLogger();
-  const values: Record<string, unknown> = { baseUrl: server.url, maxRetries: 1, models: { [MODEL]: { api: route } } };
-  const settings = resolveSettings((key) => values[key], () => undefined);
-  const engine = new ChatEngine({ log, store: new MemoryStore(), settings: () => settings, apiKey: async () => KEY, timing: { sleep: async () => undefined, random: () => 0, idleTimeoutMs } });
-  const events: StreamEvent[] = [];
-  const started = Date.now();
-  try {
-    const outcome = await engine.run({ purpose: 'conversation', modelId: MODEL, messages: chat('hello'), tools: [] }, {}, (e) => events.push(e), new AbortController().signal).catch((error: Error) => error);
-    const text = events.map((e) => (e.kind === 'text' ? e.text : '')).join('');
-    return { outcome, text, ms: Date.now() - started, log, requests: server.requests };
-  } finally {
-    await server.close();
-  }
-}
 
 describe('stream rules through the engine (real HTTP, every route)', function () {
   this.timeout(30_000);
@@ -47,25 +21,6 @@ describe('stream rules through the engine (real HTTP, every route)', function ()
         assert.strictEqual(text, 'Hello wor');
         assert.strictEqual(requests, 1);
         assert.ok(log.messages('warn').some((l) => l.startsWith('[stream] The answer from m ended early')));
-      });
-
-      it('keep-alives before the answer never hold off the idle timeout', async () => {
-        const body = wire.start().join('');
-        const { outcome, ms } = await askScripted(wire.id, { body, contentType: 'text/event-stream', tail: wire.keepAlive(), tailEveryMs: 100 }, 1_000);
-        assert.ok(outcome instanceof Error);
-        assert.match(outcome.message, /sent nothing for 1 s/);
-        assert.ok(ms < 5_000, `${ms} ms`);
-      });
-
-      it('after the finish reason, frames arriving forever still end the answer within the documented wait', async () => {
-        const done = wire.done('stop', { prompt: 10, cached: 0, output: 2 });
-        // Chat and Messages: everything but the end marker (Responses' finish is its end event; Gemini has none).
-        const finish = wire.id === 'chat' || wire.id === 'messages' ? done.slice(0, -1) : done;
-        const body = [...wire.start({ prompt: 10, cached: 0, output: 2 }), ...wire.text('Done.'), ...finish].join('');
-        const { outcome, text, ms } = await askScripted(wire.id, { body, contentType: 'text/event-stream', tail: wire.keepAlive(), tailEveryMs: 100 }, 10_000);
-        assert.ok(!(outcome instanceof Error), String(outcome));
-        assert.strictEqual(text, 'Done.');
-        assert.ok(ms < AFTER_FINISH_MS + 1_500, `${ms} ms`);
       });
 
       it('OpenCode\'s cost frame after the stream reaches the outcome as dollars', async () => {

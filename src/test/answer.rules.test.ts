@@ -8,6 +8,7 @@ import { routeById } from '../core/routes/registry/registry';
 import { callsOf, readSplit, textOf } from './support/routeHarness';
 import { WIRE_SCRIPTS, wireOf, type WireCall } from './support/wireScripts';
 import { stoppedNote } from '../core/answer/answerReader';
+import { runs } from './support/propertyRuns';
 
 const read = (id: Parameters<typeof routeById>[0], frames: string[], seed = 'seed', cuts: number[] = []) => {
   const reader = routeById(id).newReader(seed);
@@ -57,7 +58,7 @@ describe('stream rules on every route', () => {
             assert.strictEqual(result.usage?.contextTokens, 500);
             assert.strictEqual(result.finishReason, 'tool_calls');
           }),
-          { numRuns: 40 },
+          { numRuns: runs(40) },
         );
       });
 

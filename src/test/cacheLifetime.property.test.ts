@@ -11,6 +11,7 @@ import type { RouteId } from '../core/routeId';
 import type { BodyInput } from '../core/routes/route';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { DEFAULT_CACHE_LIFETIME, isOpenAiFamily, longLivedWrites, type CacheLifetime } from '../core/routes/requestParts';
+import { runs } from './support/propertyRuns';
 
 const TOOLS: WireTool[] = [{ type: 'function', function: { name: 'read', description: 'read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
 const LIFETIMES: CacheLifetime[] = [
@@ -77,7 +78,7 @@ describe('cache lifetime fields in the bodies', () => {
       fc.property(historyArb, fc.constantFrom(...LIFETIMES), fc.constantFrom(...MODELS), fc.constantFrom<RouteId>('chat', 'responses', 'messages', 'gemini'), (messages, lifetime, model, route) => {
         assert.deepStrictEqual(withoutLifetime(body(route, model, messages, lifetime)), withoutLifetime(body(route, model, messages)));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -91,7 +92,7 @@ describe('cache lifetime fields in the bodies', () => {
           assert.ok(after.startsWith(before.slice(0, -2)), `${route} ${model} turn ${n}`);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });

@@ -7,6 +7,7 @@ import * as assert from 'assert';
 import * as fc from 'fast-check';
 import { buildCommitPrompt, DEFAULT_DIFF_BUDGET_TOKENS, summarizedNote } from '../core/commit/commitPrompt';
 import { estimateTextTokens } from '../core/tokens/estimate';
+import { runs } from './support/propertyRuns';
 
 interface FileSpec {
   folder: number;
@@ -66,7 +67,7 @@ describe('commit prompt: within its budget for any change set (property)', () =>
         assert.match(summarizedNote(s), /line counts by folder/);
         assert.match(body, /too many to list one by one/);
       }
-    }), { numRuns: 25 });
+    }), { numRuns: runs(25) });
   });
 
   it('1,000 and 10,000 staged files fit the 12,000-token budget (the sizes of issue 29: ~18K and ~198K tokens before)', () => {

@@ -4,6 +4,7 @@ import * as fc from 'fast-check';
 import { buildCommitPrompt, cleanCommitMessage, COMMIT_INSTRUCTIONS } from '../core/commit/commitPrompt';
 import { parseDiff } from '../core/commit/stagedDiff';
 import { estimateTextTokens } from '../core/tokens/estimate';
+import { runs } from './support/propertyRuns';
 
 const fileDiff = (path: string, hunks: number[]): string =>
   [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, ...hunks.map((n, h) => [`@@ -${h * 100},1 +${h * 100},${n} @@`, ...Array.from({ length: n }, (_, i) => `+${path} hunk ${h} line ${i}`), '-old line'].join('\n'))].join('\n');
@@ -40,7 +41,7 @@ describe('commit messages: the prompt', () => {
       else assert.ok(text.includes(`line counts by folder (${files.length} files: too many to list one by one)`));
       assert.ok(estimateTextTokens(text) <= budget, 'the summary, note and file names included, within the budget');
       for (const hunk of text.slice(text.indexOf('Hunks shown:')).split('\n').filter((l) => l.startsWith('@@'))) assert.ok(diff.includes(hunk));
-    }), { numRuns: 60 });
+    }), { numRuns: runs(60) });
   });
 
   it('the largest hunks are kept first', () => {

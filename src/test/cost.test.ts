@@ -5,6 +5,7 @@ import { computedUsd, costField, formatUsd, requestCost, pricesAt, pricesFor } f
 import type { NormalizedUsage } from '../core/types';
 import { formatUsageLine } from '../core/usage/usage';
 import { reportedCostOf } from '../core/answer/answerReader';
+import { runs } from './support/propertyRuns';
 
 const usage = (context: number, cached: number, written: number, completion: number): NormalizedUsage => ({ shape: 'anthropic', contextTokens: context, cachedTokens: cached, cacheWriteTokens: written, completionTokens: completion, totalTokens: context + completion });
 
@@ -23,7 +24,7 @@ describe('cost', () => {
     fc.assert(fc.property(fc.oneof(fc.string(), fc.json(), fc.anything()), (data) => {
       const usd = reportedCostOf(data);
       assert.ok(usd === undefined || (Number.isFinite(usd) && usd >= 0));
-    }), { numRuns: 500 });
+    }), { numRuns: runs(500) });
     fc.assert(fc.property(fc.double({ min: 0, max: 1000, noNaN: true }), (usd) => {
       assert.strictEqual(reportedCostOf(JSON.stringify({ type: 'ping', cost: usd.toFixed(6) })), Number(usd.toFixed(6)));
     }));

@@ -10,6 +10,7 @@ import { moveUnscopedState, scopedKey, scopedStore } from '../core/state/scopedS
 import { MemoryStore } from './support/engineHarness';
 import { EndpointRegistry } from '../vscode/endpointParts';
 import type { ModelEntry } from '../core/types';
+import { runs } from './support/propertyRuns';
 
 const ID = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,8}$/);
 const URL_ARB = fc.constantFrom('https://a.example/v1', 'https://b.example/v1', 'http://127.0.0.1:9/v1', 'https://opencode.ai/zen/v1', 'https://opencode.ai/zen/go/v1', 'http://gw.example/zen');
@@ -142,7 +143,7 @@ describe('endpoints at once', () => {
         }
         registry.dispose();
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 

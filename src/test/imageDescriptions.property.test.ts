@@ -14,6 +14,7 @@ import type { ChatMessage, ChatPart } from '../core/types';
 import { MemoryStore } from './support/engineHarness';
 import { describingModel } from '../core/models/modelTable';
 import { MemoryLogger } from './support/memoryLogger';
+import { runs } from './support/propertyRuns';
 
 const arbBytes = fc.uint8Array({ minLength: 1, maxLength: 64 });
 const VISION = { modelId: 'vision-x', listed: {} };
@@ -67,7 +68,7 @@ describe('image descriptions (memo key, once per image, bounded persistence)', (
       const distinct = new Set(turns.flat().map((i) => imageKey(pool[i])));
       assert.strictEqual(calls.length, distinct.size, 'one describing request per distinct image');
       assert.strictEqual(new Set(calls).size, calls.length, 'never the same image twice');
-    }), { numRuns: 60 });
+    }), { numRuns: runs(60) });
   });
 
   it('two requests with the same image at once share one describing request, counted once; a cancelled one is asked again later', async () => {
@@ -117,7 +118,7 @@ describe('image descriptions (memo key, once per image, bounded persistence)', (
       store.update('descriptions', { ...Object.fromEntries(hostile.map(([k, v]) => [`bad-${k}`, v])), ...saved });
       const loaded = ImageDescriptions.fromJSON(Object.fromEntries(new PersistedStore(store).loadMap('descriptions', validImageDescription, IMAGE_DESCRIPTION_BOUNDS.maxEntries)));
       assert.deepStrictEqual(loaded.toJSON(), saved);
-    }), { numRuns: 40 });
+    }), { numRuns: runs(40) });
   });
 
   it('the describing model: the setting, else the cheapest listed vision model (unpriced after priced, then by id), none for `none`', () => {

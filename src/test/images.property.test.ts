@@ -10,6 +10,7 @@ import { imageSize, sniffMime } from '../core/images/imageSize';
 import { resizePixels } from '../core/images/resizePixels';
 import type { ChatMessage } from '../core/types';
 import { gradientPixels, jpegOf, noisePixels, pngOf } from './support/testImages';
+import { runs } from './support/propertyRuns';
 
 const arbImage = fc.record({
   width: fc.integer({ min: 1, max: 48 }),
@@ -28,7 +29,7 @@ describe('images that fit (core/images)', () => {
     fc.assert(fc.property(arbImage, (image) => {
       assert.deepStrictEqual(imageSize(image.data), { width: image.width, height: image.height });
       assert.strictEqual(sniffMime(image.data), image.mimeType);
-    }), { numRuns: 60 });
+    }), { numRuns: runs(60) });
     assert.strictEqual(imageSize(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])), undefined);
   });
 
@@ -51,7 +52,7 @@ describe('images that fit (core/images)', () => {
       assert.ok(size && Math.max(size.width, size.height) <= limits.maxLongSide, `long side ${JSON.stringify(size)} > ${limits.maxLongSide}`);
       assert.ok(base64Length(first.data.byteLength) <= limits.maxBytes);
       assert.strictEqual(sniffMime(first.data), first.mimeType);
-    }), { numRuns: 50 });
+    }), { numRuns: runs(50) });
   });
 
   it('keeps the aspect ratio and transparency: a transparent PNG stays a PNG', () => {
@@ -85,7 +86,7 @@ describe('images that fit (core/images)', () => {
       const flat = { width: w, height: h, data: new Uint8Array(w * h * 4).fill(value) };
       const small = resizePixels(flat, Math.max(1, w >> 1), Math.max(1, h >> 1));
       assert.ok(small.data.every((v) => v === value));
-    }), { numRuns: 50 });
+    }), { numRuns: runs(50) });
   });
 
   it('fits user images and tool-result images, memoized by content (decoded once, in the worker), and counts bytes before and after', async () => {

@@ -21,6 +21,7 @@ import { orientPixels } from '../core/images/orientPixels';
 import type { Pixels } from '../core/images/resizePixels';
 import { pngBomb, withExifOrientation } from './support/hostileImages';
 import { gradientPixels, jpegOf, noisePixels, pngOf } from './support/testImages';
+import { runs } from './support/propertyRuns';
 
 const arbImage = fc.record({
   width: fc.integer({ min: 1, max: 64 }),
@@ -57,7 +58,7 @@ describe('image fitting off the host thread (core/images/imageFitter)', () => {
         const size = imageSize(here.data);
         assert.ok(size && Math.max(size.width, size.height) <= limits.maxLongSide);
       }
-    }), { numRuns: 40 });
+    }), { numRuns: runs(40) });
   });
 
   it('a decompression bomb (20000×20000 PNG, 49 KB) is refused from its header: the decoder is never called, memory stays flat', async () => {
@@ -121,7 +122,7 @@ describe('image fitting off the host thread (core/images/imageFitter)', () => {
       assert.deepStrictEqual([turned.width, turned.height], o >= 5 ? [h, w] : [w, h]);
       const back = orientPixels(turned, inverse[o as Orientation]);
       assert.ok(Buffer.from(back.data).equals(Buffer.from(pixels.data)));
-    }), { numRuns: 100 });
+    }), { numRuns: runs(100) });
   });
 
   it('a screenshot whose JPEG re-encode would be larger is shrunk a step further, never sent larger than it came', async () => {

@@ -8,6 +8,7 @@ import * as fc from 'fast-check';
 import { buildInlinePrompt, CURSOR, DEFAULT_INLINE_BUDGET, type InlineBudget, type InlineDocument } from '../core/inline/inlinePrompt';
 import { MAX_LINE_CHARS, type InlineLines } from '../core/inline/inlineWindow';
 import { estimateTextTokens } from '../core/tokens/estimate';
+import { runs } from './support/propertyRuns';
 
 /** Kinds of line a real file has, the hostile ones included. */
 const KINDS = [
@@ -81,7 +82,7 @@ describe('inline prompts: within budget on any document (property)', () => {
       const total = budget.headTokens + budget.neighbourTokens + budget.suffixTokens + budget.nearTokens;
       const reads = self.reads() + neighbours.reduce((n, d) => n + d.reads(), 0);
       assert.ok(reads <= total + 4 * (neighbours.length + 4), `${reads} lines read for budgets of ${total} tokens`);
-    }), { numRuns: 120 });
+    }), { numRuns: runs(120) });
   });
 
   it('on ordinary code with the default budgets the window is used: the line above the anchor, the cursor line and the next line are in the prompt', () => {
@@ -94,7 +95,7 @@ describe('inline prompts: within budget on any document (property)', () => {
       assert.ok(textOf(prompt, 1).includes('Open file: src/other.ts (typescript)'));
       assert.ok(textOf(prompt, 3).includes(`${KINDS[0](line).slice(0, 8)}${CURSOR}${KINDS[0](line).slice(8)}\n${KINDS[0](line + 1)}`));
       assert.strictEqual(prompt.linePrefix, KINDS[0](line).slice(0, 8));
-    }), { numRuns: 60 });
+    }), { numRuns: runs(60) });
   });
 
   it('a 2 MB minified line being edited: the cursor line is cut around the cursor, the prompt stays within the budgets', () => {

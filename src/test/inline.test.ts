@@ -7,6 +7,7 @@ import { inlineLogLine } from '../core/inline/inlineLog';
 import { InlineScheduler } from '../core/inline/inlineScheduler';
 import { linesOfText } from '../core/inline/inlineWindow';
 import { FakeTimers, flush } from './support/fakeTimers';
+import { runs } from './support/propertyRuns';
 
 const lines = (n: number, tag = 'line'): string => Array.from({ length: n }, (_, i) => `const ${tag}${i} = ${i};`).join('\n');
 const doc = (text: string, path = 'src/a.ts'): InlineDocument => ({ path, languageId: 'typescript', lines: linesOfText(text) });
@@ -42,7 +43,7 @@ describe('inline suggestions: the prompt', () => {
       const after = buildInlinePrompt({ document: doc(edited), cursor: at(edited, offset + typed.replace(/\n/g, ' ').length) });
       assert.strictEqual(after.stable, before.stable);
       assert.deepStrictEqual(after.messages.slice(0, 3), before.messages.slice(0, 3));
-    }), { numRuns: 150 });
+    }), { numRuns: runs(150) });
   });
 
   it('a long file: the head keeps the lines nearest the anchor and says how many came before; the same cut for the same head', () => {
@@ -76,10 +77,10 @@ describe('inline suggestions: debounce and cancellation (fake timers)', () => {
   it('waits for the quiet time, then runs once and reports the latency', async () => {
     const timers = new FakeTimers();
     const scheduler = new InlineScheduler(timers);
-    let runs = 0;
-    const result = scheduler.schedule(async () => ++runs, options);
+    let calls = 0;
+    const result = scheduler.schedule(async () => ++calls, options);
     await timers.advance(299);
-    assert.strictEqual(runs, 0, 'not before the quiet time');
+    assert.strictEqual(calls, 0, 'not before the quiet time');
     await timers.advance(1);
     assert.deepStrictEqual(await result, { kind: 'done', value: 1, latencyMs: 0 });
     assert.strictEqual(timers.pending, 0, 'no timer left behind');
@@ -140,12 +141,12 @@ describe('inline suggestions: debounce and cancellation (fake timers)', () => {
     const timers = new FakeTimers();
     const scheduler = new InlineScheduler(timers);
     let version = 1;
-    let runs = 0;
-    const stale = scheduler.schedule(async () => ++runs, { ...options, current: () => version === 1 });
+    let calls = 0;
+    const stale = scheduler.schedule(async () => ++calls, { ...options, current: () => version === 1 });
     version = 2;
     await timers.advance(300);
     assert.deepStrictEqual(await stale, { kind: 'skipped' });
-    assert.strictEqual(runs, 0);
+    assert.strictEqual(calls, 0);
     const throwing = scheduler.schedule(() => { throw new Error('bad document'); }, options);
     await timers.advance(300);
     const failed = await throwing;

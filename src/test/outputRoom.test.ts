@@ -16,6 +16,7 @@ import { chat, engineFor, runOnce } from './support/engineHarness';
 import { defaultSettings, filler } from './support/trimHarness';
 import { ConversationStates } from '../core/trim/trimState';
 import { MemoryLogger } from './support/memoryLogger';
+import { runs } from './support/propertyRuns';
 
 /** The max output a route's body asks for, if it asks for one. */
 function maxOutputOf(route: RouteId, body: Record<string, unknown>): number | undefined {
@@ -63,7 +64,7 @@ describe('the output reservation', function () {
         const wanted = Math.min(requested ?? modelMax, modelMax);
         assert.ok(max >= Math.min(wanted, p.budget.reserve), `${route}: ${max} is below the reserve ${p.budget.reserve}`);
       },
-    ), { numRuns: 60, seed: 214 });
+    ), { numRuns: runs(60), seed: 214 });
   });
 });
 

@@ -15,6 +15,7 @@ import * as double from './support/vscodeDouble';
 import { activateAgainst, type ActivatedExtension } from './support/activatedExtension';
 import { ChatView, customizationsIndex, withMarkers, type ChatReference } from './support/chatView';
 import { useFakeServer } from './support/suiteHooks';
+import { runs } from './support/propertyRuns';
 
 const ROUTE_MODELS = { chat: 'fake-large', responses: 'fake-responses', messages: 'fake-messages', gemini: 'fake-native-gemini' } as const;
 type Route = keyof typeof ROUTE_MODELS;
@@ -131,7 +132,7 @@ describe('@opencode history: earlier turns exactly as sent', function () {
         assertSentAsSent(route, requests);
         assert.strictEqual(conversationIds(route, requests).size, 1);
       }),
-      { numRuns: 24 },
+      { numRuns: runs(24) },
     );
   });
 });

@@ -15,6 +15,7 @@ import { SizeMemo } from '../core/trim/messageSize';
 import type { NormalizedUsage } from '../core/types';
 import { planTrim } from '../core/trim/planTrim';
 import { ConversationStates } from '../core/trim/trimState';
+import { runs } from './support/propertyRuns';
 
 const settings = resolveSettings(() => undefined, () => undefined);
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
@@ -72,7 +73,7 @@ describe('session report dollars', () => {
       assert.strictEqual(data.dollars.spent!.computed, computed);
       assert.strictEqual(data.dollars.unpriced, turns.length - costs.length);
       assert.strictEqual(cellOf(html, 'dollars spent'), `${computed ? '≈' : ''}${formatUsd(sum)}`);
-    }), { numRuns: 40 });
+    }), { numRuns: runs(40) });
   });
 
   it('the cache saved each request\'s cached tokens at input minus cache-read price, at that request\'s tier', () => {

@@ -19,6 +19,7 @@ import { useFakeServer } from './support/suiteHooks';
 import { normalizeUsage } from '../core/routes/chat/chatChunk';
 import { planTrim } from '../core/trim/planTrim';
 import { ConversationStates } from '../core/trim/trimState';
+import { runs } from './support/propertyRuns';
 
 const words = (seed: number, count: number): string => Array.from({ length: count }, (_, i) => `w${(seed * 31 + i) % 97}`).join(' ');
 const until = async (done: () => boolean): Promise<void> => {
@@ -119,6 +120,6 @@ describe('report figures kept incrementally', () => {
       const conversation = log.list()[0];
       while (!figures!.advance(conversation, 0));
       assert.deepStrictEqual(reportDataOf(conversation, figures).costs, reportData(conversation, s).costs);
-    }), { numRuns: 40 });
+    }), { numRuns: runs(40) });
   });
 });

@@ -14,6 +14,7 @@ import o200kReference = require('gpt-tokenizer/cjs/encoding/o200k_base');
 import splitRule = require('gpt-tokenizer/cjs/encodingParams/constants');
 import { countTokens, MAX_PIECE_CHARS } from '../core/tokens/tokenCounter';
 import { BASE64_ALPHABET, SAMPLE_KINDS, generateSample, randomText } from './fixtures/textSamples';
+import { runs } from './support/propertyRuns';
 
 const o200kPath = path.join(__dirname, '..', 'core', 'tokens', 'o200k.js');
 const reference = (text: string): number => o200kReference.countTokens(text, { disallowedSpecial: new Set() });
@@ -86,6 +87,6 @@ describe('token counting is bounded work whatever the text', function () {
       // Hashes and UUIDs look random (and are costly to encode): those pieces are sampled, not all counted.
       if (kind.startsWith('json')) assert.ok(Math.abs(counted - exact) <= Math.max(1, 0.01 * exact), `${kind}, ${length} chars, seed ${seed}: ${counted} vs ${exact}`);
       else assert.strictEqual(counted, exact, `${kind}, ${length} chars, seed ${seed}`);
-    }), { numRuns: 40, seed: 212 });
+    }), { numRuns: runs(40), seed: 212 });
   });
 });

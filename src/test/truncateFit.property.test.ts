@@ -17,6 +17,7 @@ import type { WireMessage } from '../core/wire/wireTypes';
 import { defaultSettings } from './support/trimHarness';
 import { ConversationStates } from '../core/trim/trimState';
 import { MemoryLogger } from './support/memoryLogger';
+import { runs } from './support/propertyRuns';
 
 const MARKER = /\n\n\[… (\d+) characters removed by the OpenCode extension to fit the model's context window …\]\n\n/g;
 const QUESTION = '\n\nWhich record is malformed?';
@@ -119,10 +120,10 @@ describe('truncation keeps what fits, whatever the text', function () {
   });
 
   it('random hard texts up to 2 MB, budgets 8K–1M, every route, user message or tool result', () => {
-    fc.assert(fc.property(caseArb(2_000_000), check), { numRuns: 24, seed: 2121 });
+    fc.assert(fc.property(caseArb(2_000_000), check), { numRuns: runs(24), seed: 2121 });
   });
 
   it('a few runs at 20 MB', () => {
-    fc.assert(fc.property(caseArb(20_000_000).map((c) => ({ ...c, chars: 20_000_000 })), check), { numRuns: 2, seed: 2122 });
+    fc.assert(fc.property(caseArb(20_000_000).map((c) => ({ ...c, chars: 20_000_000 })), check), { numRuns: runs(2), seed: 2122 });
   });
 });

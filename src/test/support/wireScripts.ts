@@ -1,8 +1,8 @@
 /**
  * The same answer written in each route's wire format, for rules that must hold on every route
- * (answer.rules.test.ts, answer.http.test.ts): text, parallel tool calls, a usage object, a finish, the end marker,
- * a keep-alive and OpenCode's cost frame. Hand-written from each format's documentation (docs/routes.md), not
- * from the readers, so a reader that misreads its format fails.
+ * (answer.rules.test.ts, answer.http.test.ts, answer.waits.http.test.ts): text, parallel tool calls, a usage
+ * object, a finish, the end marker, a keep-alive and OpenCode's cost frame. Hand-written from each format's
+ * documentation (docs/routes.md), not from the readers, so a reader that misreads its format fails.
  */
 import type { RouteId } from '../../core/routeId';
 
