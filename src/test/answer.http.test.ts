@@ -5,7 +5,6 @@
  * idle timeout, the wait after a finish reason) are in answer.waits.http.test.ts.
  */
 import * as assert from 'assert';
-import { chat } from './support/engineHarness';
 import { askScripted, KEY } from './support/scriptedAnswer';
 import { WIRE_SCRIPTS } from './support/wireScripts';
 
