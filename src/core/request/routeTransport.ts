@@ -32,6 +32,8 @@ import { bodyText, peekBody } from '../stream/bodyPeek';
 import { excerptOf } from '../util/excerpt';
 import { sendRoute } from '../routes/requestParts';
 import { ssePayloads, AnswerEnd } from '../stream/answerStream';
+import { isRecord } from '../util/jsonFields';
+import { ToolCallArgumentsError } from '../answer/toolCalls';
 
 export interface AttemptOptions {
   endpoint: Endpoint;
@@ -130,8 +132,6 @@ function reportUsageAnomaly(options: AttemptOptions, anomaly: string | undefined
   // Once per model and usage shape (the anomaly's first word) per activation.
   if (onceFor(options.log).first(`usage-anomaly\u0000${options.modelId}\u0000${anomaly.split(' ')[0]}`)) say(usageAnomalyLine(options.modelId, anomaly));
 }
-import { isRecord } from '../util/jsonFields';
-import { ToolCallArgumentsError } from '../answer/toolCalls';
 
 export interface RouteSendOptions {
   route: Route;

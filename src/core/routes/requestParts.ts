@@ -12,6 +12,7 @@
 import type OpenAI from 'openai';
 import { CACHE_RULES } from '../cost/cacheRules';
 import type { BodyInput, HeaderInput, Route, SamplingOptions } from './route';
+import { isRecord } from '../util/jsonFields';
 
 /**
  * Internal request header naming where the route wants the key: `authorization` (Bearer, the default),
@@ -89,7 +90,6 @@ export function sendRoute(client: OpenAI, send: RouteSend): Promise<Response> {
  * The choice depends only on the settings, the route and the model id, never on the history: every request of a
  * conversation carries the same fields, so the bytes before the cut stay the same.
  */
-import { isRecord } from '../util/jsonFields';
 export type OpenAiRetention = '24h' | 'default';
 export type AnthropicTtl = '5m' | '1h';
 

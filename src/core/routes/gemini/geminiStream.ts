@@ -15,6 +15,7 @@ import type { NormalizedUsage } from '../../types';
 import { countField, hasUsageField, usageReading, type RawUsage, type UsageParts, type UsageReading } from '../../usage/usage';
 import { hashId } from '../../util/hashId';
 import { originalToolName, signedCallItem, type CallSignature } from './geminiBody';
+import { isRecord } from '../../util/jsonFields';
 
 /**
  * The schema reads only the fields the reader uses (each one listed costs time on every chunk). A field of the wrong
@@ -42,7 +43,6 @@ const Chunk = v.object({
 });
 type ReadPart = v.InferOutput<typeof GeminiPart>;
 type ReadFunctionCall = NonNullable<ReadPart['functionCall']>;
-import { isRecord } from '../../util/jsonFields';
 
 interface ReadCall extends CallSignature {
   callId: string;
