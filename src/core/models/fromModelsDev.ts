@@ -12,7 +12,7 @@ import { isRouteId, type RouteId, type EndpointCatalog } from '../routeId';
 import { isNonNegative, recordField, isRecord } from '../util/jsonFields';
 import { isFreeTierId } from './modelTable';
 import { DEFAULT_ROUTE, routeOfNpm, routeOfShape } from '../routes/select/routeRules';
-import { ROUTE_TRAITS } from '../routes/select/routeTraits';
+import { traitsOf } from '../routes/select/routeTraits';
 import { clampedTokenLimit } from '../util/tokenLimit';
 import type { ModelCard, ModelData, ModelStatus, PriceSet, Prices } from './modelData';
 import { reasoningControlOf } from '../routes/select/reasoningControl';
@@ -69,7 +69,7 @@ function cardOf(id: string, model: Record<string, unknown>, defaultRoute: RouteI
   if (input) card.imageInput = input.includes('image');
   const reasoningControl = model.reasoning === true ? reasoningControlOf(route, model.reasoning_options) : undefined;
   if (reasoningControl) card.reasoningControl = reasoningControl;
-  if (ROUTE_TRAITS[route].echoesReasoningContent && (model.interleaved === true || (isRecord(model.interleaved) && model.interleaved.field === 'reasoning_content'))) card.echoReasoningContent = true;
+  if (traitsOf(route).echoesReasoningContent && (model.interleaved === true || (isRecord(model.interleaved) && model.interleaved.field === 'reasoning_content'))) card.echoReasoningContent = true;
   if (model.temperature === false) card.noTemperature = true;
   const prices = pricesOf(model.cost);
   if (prices) card.prices = prices;

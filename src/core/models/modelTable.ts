@@ -25,7 +25,7 @@ import type { ModelCard, ModelData, Prices } from './modelData';
 import type { DescribingCandidate, FactSource, ListedFields, ModelFacts, ModelQuery, ModelSettings, RouteCard, RouteChoice, RouteQuery } from './modelFacts';
 import type { ModelEntry, ModelLimits } from '../types';
 import { DEFAULT_ROUTE, FAMILIES, type Family } from '../routes/select/routeRules';
-import { ROUTE_TRAITS } from '../routes/select/routeTraits';
+import { traitsOf } from '../routes/select/routeTraits';
 
 interface FoundCard {
   card: ModelCard;
@@ -111,7 +111,7 @@ export class ModelTable {
     const reasonsOn = (on: RouteId): boolean => {
       const reasons = cardReasons ?? familyReasons;
       // Every Gemini model served reasons; elsewhere only a model known to reason asks for its reasoning.
-      return ROUTE_TRAITS[on].reasonsUnlessTold ? reasons !== false : reasons === true;
+      return traitsOf(on).reasonsUnlessTold ? reasons !== false : reasons === true;
     };
     return {
       id: modelId,

@@ -21,3 +21,11 @@ export const ROUTE_TRAITS: Readonly<Record<RouteId, RouteTraits>> = {
   messages: { label: 'messages (/messages)', reasonsUnlessTold: false, echoesReasoningContent: false },
   gemini: { label: 'gemini (:streamGenerateContent)', reasonsUnlessTold: true, echoesReasoningContent: false },
 };
+
+/**
+ * A route's traits; a route added by a caller's registry (not a RouteId) has the plain ones: its id as label, no
+ * reasoning assumed, nothing echoed. Knowing a route improves behaviour, never gates it.
+ */
+export function traitsOf(route: string): RouteTraits {
+  return (ROUTE_TRAITS as Readonly<Record<string, RouteTraits | undefined>>)[route] ?? { label: route, reasonsUnlessTold: false, echoesReasoningContent: false };
+}
