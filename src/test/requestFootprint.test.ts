@@ -1,8 +1,9 @@
 /**
  * How much of the product one chat request runs (issue 30's measure): V8's precise coverage, taken around one short
  * answer per route through the activated extension over real HTTP, counts the compiled product files that ran any
- * function. A ratchet: it fails when a route's request grows past its figure below (lower the figure when a change
- * shrinks it; the goal is 50 — docs/architecture.md).
+ * function. It fails above 50 files on any route (docs/architecture.md "How much one request runs"). Two of the 50
+ * (tokens/tokenCounter.js, tokens/o200k.js) run only because the fake server, in this process, counts exact tokens
+ * for its cache model; the product's own request runs 48.
  */
 import * as assert from 'assert';
 import * as inspector from 'inspector';
@@ -11,8 +12,8 @@ import { fileURLToPath } from 'url';
 import { activateAgainst, ask, user } from './support/activatedExtension';
 import { useActivated, useFakeServer } from './support/suiteHooks';
 
-/** Files that ran per route, measured 2026-12-02 on main; the request after a first one warmed every lazy path. */
-const CEILING: Record<string, number> = { 'fake-large': 100, 'fake-responses': 95, 'fake-messages': 97, 'fake-native-gemini': 96 };
+/** The bound per route (2026-12-02: 100/95/97/96 before the one-way redesign, 50 on each after); the request after a first one warmed every lazy path. */
+const CEILING: Record<string, number> = { 'fake-large': 50, 'fake-responses': 50, 'fake-messages': 50, 'fake-native-gemini': 50 };
 const PRODUCT = path.resolve(__dirname, '..');
 
 interface ScriptCoverage { url: string; functions: { ranges: { count: number }[] }[] }
