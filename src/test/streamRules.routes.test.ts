@@ -5,24 +5,15 @@
  */
 import * as assert from 'assert';
 import type { RouteId } from '../core/routeId';
-import { defaultReplyText } from '../fakeServer/replies';
 import type { FaultSpec } from '../fakeServer';
 import { askCut, user } from './support/activatedExtension';
-import { providerWithTiming } from './support/providerHarness';
-import { useActivated, useFakeServer } from './support/suiteHooks';
+import { ROUTE_MODEL, routeStreamSuite } from './support/routeStreamSuite';
 
-const MODEL: Record<RouteId, string> = { chat: 'fake-large', responses: 'fake-responses', messages: 'fake-messages', gemini: 'fake-native-gemini' };
-const SETTINGS = { models: { 'fake-responses': { api: 'responses' }, 'fake-messages': { api: 'messages' }, 'fake-native-gemini': { api: 'gemini' } } };
-const IDLE_MS = 1_000;
 
 for (const route of ['chat', 'responses', 'messages', 'gemini'] as RouteId[]) {
-  const model = MODEL[route];
+  const model = ROUTE_MODEL[route];
   describe(`stream rules on the ${route} route (provider, real HTTP)`, () => {
-    const server = useFakeServer();
-    const ext = useActivated(server, (s) => providerWithTiming(s, SETTINGS, { idleTimeoutMs: IDLE_MS }));
-    const answers = () => server().requests.filter((r) => r.method === 'POST');
-    const expected = (prompt: string) => defaultReplyText([{ role: 'user', content: prompt }]);
-    const warnings = () => ext().log.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+    const { server, ext, answers, expected, warnings } = routeStreamSuite();
 
     async function cut(fault: FaultSpec, prompt: string) {
       server().enqueueFault(fault);
