@@ -11,7 +11,7 @@
  * passed back in place.
  */
 import type { WireMessage } from '../wire/wireTypes';
-import { BoundedMap } from '../util/boundedMap';
+import { BoundedMap, CallIdMemory } from '../util/boundedMap';
 import { filledString } from '../util/jsonFields';
 import type { RouteId } from '../routeId';
 
@@ -88,8 +88,10 @@ export function completeLayout(layout: AssistantLayout): { layout: AssistantLayo
 /** What a layout weighs in the memory: its JSON with its key, as it is persisted. */
 const layoutChars = (layout: AssistantLayout, callId = ''): number => JSON.stringify(layout).length + callId.length;
 
-export class NativeReplayMemory implements NativeReplay {
-  private readonly byCallId = new BoundedMap<string, AssistantLayout>(NATIVE_REPLAY_BOUNDS.maxEntries, { weigh: layoutChars, maxWeight: NATIVE_REPLAY_BOUNDS.maxChars });
+export class NativeReplayMemory extends CallIdMemory<AssistantLayout> implements NativeReplay {
+  constructor() {
+    super(new BoundedMap<string, AssistantLayout>(NATIVE_REPLAY_BOUNDS.maxEntries, { weigh: layoutChars, maxWeight: NATIVE_REPLAY_BOUNDS.maxChars }));
+  }
 
   /** Remembers an answer's layout when it carries native items and at least one call. */
   remember(given: AssistantLayout | undefined): boolean {
@@ -115,27 +117,9 @@ export class NativeReplayMemory implements NativeReplay {
     return this.byCallId.peek(callId);
   }
 
-  get size(): number {
-    return this.byCallId.size;
-  }
-
-  /** Told of every layout kept or let go (core/state/chunkedMap.ts tracks what to write with it). */
-  observe(listener: (callId: string, weight: number | undefined) => void): void {
-    this.byCallId.onChange = listener;
-  }
-
-  /** A kept layout, without refreshing recency (for writing it). */
-  peek(callId: string): AssistantLayout | undefined {
-    return this.byCallId.peek(callId);
-  }
-
   /** The characters the kept layouts weigh (their JSON with their keys). */
   get chars(): number {
     return this.byCallId.weight;
-  }
-
-  toJSON(): Record<string, AssistantLayout> {
-    return Object.fromEntries(this.byCallId.entriesInOrder());
   }
 
   /**

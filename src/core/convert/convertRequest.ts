@@ -10,7 +10,7 @@ import type { Logger } from '../log';
 import type { ChatMessage } from '../types';
 import type { WireMessage } from '../wire/wireTypes';
 import { toWireMessages, withoutImages } from './toWireMessages';
-import { BoundedMap } from '../util/boundedMap';
+import { BoundedMap, CallIdMemory } from '../util/boundedMap';
 import type { ImageFitStats } from '../images/fitImages';
 import { outsideText } from '../util/excerpt';
 
@@ -149,8 +149,10 @@ export const REASONING_MEMORY_BOUNDS = {
 
 const weigh = (reasoning: string, callId: string): number => reasoning.length + callId.length;
 
-export class ReasoningMemory {
-  private readonly byCallId = new BoundedMap<string, string>(REASONING_MEMORY_BOUNDS.maxEntries, { weigh, maxWeight: REASONING_MEMORY_BOUNDS.maxTotalChars });
+export class ReasoningMemory extends CallIdMemory<string> {
+  constructor() {
+    super(new BoundedMap<string, string>(REASONING_MEMORY_BOUNDS.maxEntries, { weigh, maxWeight: REASONING_MEMORY_BOUNDS.maxTotalChars }));
+  }
 
   remember(callIds: readonly string[], reasoning: string): void {
     if (!reasoning || reasoning.length > REASONING_MEMORY_BOUNDS.maxChars || callIds.length === 0) return;
@@ -174,27 +176,9 @@ export class ReasoningMemory {
     return { messages: restored ? out : messages, restored };
   }
 
-  get size(): number {
-    return this.byCallId.size;
-  }
-
-  /** Told of every entry kept or let go (core/state/chunkedMap.ts tracks what to write with it). */
-  observe(listener: (callId: string, weight: number | undefined) => void): void {
-    this.byCallId.onChange = listener;
-  }
-
-  /** A kept entry, without refreshing recency (for writing it). */
-  peek(callId: string): string | undefined {
-    return this.byCallId.peek(callId);
-  }
-
   /** One saved entry (validated by validReasoning) back into the memory, oldest first, under its bounds. */
   restoreEntry(callId: string, text: string): void {
     this.byCallId.set(callId, text);
-  }
-
-  toJSON(): Record<string, string> {
-    return Object.fromEntries(this.byCallId.entriesInOrder());
   }
 
   /** From texts validated by core/request/savedRecords.ts (validReasoning), the one place their rules live. */

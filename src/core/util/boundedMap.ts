@@ -121,6 +121,36 @@ export class BoundedMap<K, V> {
   }
 }
 
+/**
+ * A bounded memory keyed by an answer's first call id (the reasoning memory, the native replay memory): what both
+ * give the state writer (core/state/chunkedMap.ts ChunkedMemory) and their saved form, in one place.
+ */
+export abstract class CallIdMemory<V> {
+  protected constructor(protected readonly byCallId: BoundedMap<string, V>) {}
+
+  get size(): number {
+    return this.byCallId.size;
+  }
+
+  /** Told of every entry kept or let go (core/state/chunkedMap.ts tracks what to write with it). */
+  observe(listener: (callId: string, weight: number | undefined) => void): void {
+    this.byCallId.onChange = listener;
+  }
+
+  /** A kept entry, without refreshing recency (for writing it). */
+  peek(callId: string): V | undefined {
+    return this.byCallId.peek(callId);
+  }
+
+  /** The saved form, least recently used first (a load keeps the order and so evicts the same way). */
+  toJSON(): Record<string, V> {
+    return Object.fromEntries(this.byCallId.entriesInOrder());
+  }
+
+  /** One saved entry (already validated) back into the memory, oldest first, under its bounds. */
+  abstract restoreEntry(callId: string, saved: V): void;
+}
+
 /** How many models a per-model table keeps, in memory and when loaded from globalState. */
 export const MAX_MODELS = 1_000;
 
