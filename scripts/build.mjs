@@ -14,6 +14,8 @@ const common = {
   format: 'cjs',
   target: 'node20',
   minify: production,
+  // Non-ASCII text (…, —, ≈) as UTF-8, not \u escapes: 3 bytes less each.
+  charset: 'utf8',
   sourcemap: !production,
   logLevel: 'warning',
 };
