@@ -1,5 +1,5 @@
 /**
- * Cache lifetime fields (routes/cacheLifetime.ts) in the bodies: `prompt_cache_retention: "24h"` for OpenAI-family
+ * Cache lifetime fields (routes/requestParts.ts) in the bodies: `prompt_cache_retention: "24h"` for OpenAI-family
  * models on Chat Completions and Responses, `ttl: "1h"` on every Messages breakpoint when asked; and, as
  * properties over random growing conversations, that they never change the bytes before the cut: each turn's
  * body is the previous one plus appended bytes (chat, Responses), and a lifetime changes nothing but its own fields.

@@ -20,7 +20,7 @@ type Entry = { kind: 'new'; factor: number; spread: number } | { kind: 'old'; fa
 
 const factorArb = fc.double({ min: CALIBRATION.minFactor, max: CALIBRATION.maxFactor, noNaN: true });
 const spreadArb = fc.oneof(fc.constant(0), fc.constant(MAX_SPREAD), fc.double({ min: 0, max: MAX_SPREAD, noNaN: true }));
-/** The spread an entry loads with: -0 is the spread 0, loaded as +0 (records.ts). */
+/** The spread an entry loads with: -0 is the spread 0, loaded as +0 (savedRecords.ts). */
 const loadedSpread = (spread: number): number => (spread === 0 ? 0 : spread);
 /** Numbers no factor can be: out of range either way, not finite, not a number. */
 const badFactor = fc.oneof(

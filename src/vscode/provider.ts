@@ -107,7 +107,7 @@ export class OpenCodeChatProvider implements vscode.LanguageModelChatProvider {
     const chatMessages = toChatMessages(messages);
     const describeWith = entry.imageInput || !carriesImages(chatMessages) ? undefined : describerOf(part, this.endpoints.settingsOf(part), await part.list.models().catch(() => []));
     const tools = toChatTools(options.tools);
-    // Title and summary requests do not move chat's context indicator (sideRequest.ts).
+    // Title and summary requests do not move chat's context indicator (core/request/purpose.ts).
     const side = isSideRequest(chatMessages, tools);
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());

@@ -1,6 +1,6 @@
 /**
  * Token counting on pathological text: what `provideTokenCount`'s exact count costs per 100K
- * characters through the extension's path (countTokensUnmemoized, boundedCount.ts), against the bar of 50 ms, side
+ * characters through the extension's path (countTokensUnmemoized, tokenCounter.ts), against the bar of 50 ms, side
  * by side with the path before (the whole text handed to gpt-tokenizer), timed on a shorter text because it is
  * quadratic there (its 100K figure would be minutes for the whole table). Each timing is a fresh seed, so neither
  * path is helped by the encoder's merge cache.

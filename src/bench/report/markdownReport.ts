@@ -133,7 +133,7 @@ ${renderMarkdown(accuracyTable(accuracy))}
 
 ## Token counting on pathological text
 
-What VS Code's \`provideTokenCount\` costs through the extension's count (src/core/tokens/boundedCount.ts): median of
+What VS Code's \`provideTokenCount\` costs through the extension's count (src/core/tokens/tokenCounter.ts): median of
 three seeded 100,000-character texts per row, against the bar of 50 ms per 100K characters; beside it, the path
 before (the whole text handed to gpt-tokenizer, quadratic in one pre-token's length), timed on a shorter text, and
 how far our count is from the exact one on that text.

@@ -1,7 +1,7 @@
 /**
  * A replay's sizes: a recording has the history but not the native items (encrypted reasoning, signed thinking,
  * thought signatures) the live request passed back, so each message is measured as the live trim measured it — its
- * own size plus what its recorded native items added (`sent.native`, trim/nativeSizes.ts) — by decorating the size
+ * own size plus what its recorded native items added (`sent.native`, trim/messageSize.ts) — by decorating the size
  * memo the replay hands to the one planTrim. The live trim knows nothing of recordings.
  */
 import { SizeMemo, type MessageSize, recordedNativeOf, type NativeSizeMap } from '../trim/messageSize';

@@ -20,7 +20,7 @@ export interface SentRecord {
   refused: string[];
   /**
    * What the native items passed back with the line's new messages added to their sizes, by first call id
-   * (nativeSizes.ts); absent when none. Lets a replay measure as the live trim did.
+   * (messageSize.ts); absent when none. Lets a replay measure as the live trim did.
    */
   native?: NativeSizes;
 }

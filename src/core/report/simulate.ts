@@ -16,7 +16,7 @@ export interface SimRequest {
   tools: readonly WireTool[];
   /** API tokens per estimated token (from the real request). */
   factor: number;
-  /** Native sizes known at this request (core/replay/nativeSizes.ts): our trim measures messages as the live one did. */
+  /** Native sizes known at this request (core/replay/messageSize.ts): our trim measures messages as the live one did. */
   native?: NativeSizeMap;
   /** The calibration and spread the live trim used on this request (unknown: the replay learns its own). */
   calibration?: number;

@@ -33,7 +33,7 @@ export interface AccountingState {
 export interface CostReport {
   /** OpenCode's cost frame, USD. */
   reportedUsd?: number;
-  /** The body asked Anthropic for 1-hour cache writes (routes/cacheLifetime.ts). */
+  /** The body asked Anthropic for 1-hour cache writes (routes/requestParts.ts). */
   longCacheWrites?: boolean;
 }
 

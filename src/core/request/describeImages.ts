@@ -5,7 +5,7 @@
  * trim and every route see text only. The description depends on the image's bytes alone and is remembered by
  * their hash (images/imageDescriptions.ts, persisted by the engine): an image is described once, and every later
  * turn sends the same bytes. An image that could not be described stays an image, and the conversion replaces
- * it by its fixed note as before (convert/withoutImages.ts, with its `[request] … replaced N image(s)` WARN).
+ * it by its fixed note as before (convert/toWireMessages.ts, with its `[request] … replaced N image(s)` WARN).
  *
  * The describing request is the engine's own request with the purpose `describe` (purpose.ts: it is accounted,
  * with its `[usage]` line, and warms nothing, enters no conversation list); the engine passes its run() in, so

@@ -6,9 +6,9 @@
  * value: what was shown, the answer's result (usage, cost, finish reason, dropped calls) and the failure, if any. No
  * retry, no accounting: the engine decides those from the returned attempt.
  *
- * streamRoute: POST the route's body (routeHttp.ts), read the 200 by its content type (and, when the type does not
+ * streamRoute: POST the route's body (requestParts.ts), read the 200 by its content type (and, when the type does not
  * say, by its first bytes: core/stream/bodyPeek.ts), feed every SSE event to the route's reader, and end the read:
- * shortly after the end marker (OpenCode's cost frame may follow) or a finish reason (core/stream/answerEnd.ts), on
+ * shortly after the end marker (OpenCode's cost frame may follow) or a finish reason (core/stream/answerStream.ts), on
  * the idle timeout (only progress restarts it), on cancellation. The SDK's own retries are off; retry policy lives
  * above this (retryPolicy.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * The request parameters we add ourselves and may leave out for a model that refuses them (core/request/refusedParams.ts);
+ * The request parameters we add ourselves and may leave out for a model that refuses them (core/request/sendBody.ts);
  * saved refusals are validated against this list (core/request/savedRecords.ts).
  *
  * Chat's names first; then the native routes' own (Responses max_output_tokens/include/reasoning, Messages

@@ -6,7 +6,7 @@
  * - the cache lifetime the provider is asked for (below, docs/prompt-cache.md);
  * - the POST itself, through the `openai` SDK client the chat route already uses (one client, one construction,
  *   retries off, the same APIError for every HTTP error); the answer's SSE body is read by core/stream
- *   (docs/architecture.md: why). The key goes where the route's headers name it (clientOptions.ts: KEY_HEADER);
+ *   (docs/architecture.md: why). The key goes where the route's headers name it (chatTransport.ts: KEY_HEADER);
  *   nothing else the environment or the SDK adds is sent.
  */
 import type OpenAI from 'openai';
@@ -84,7 +84,7 @@ export function sendRoute(client: OpenAI, send: RouteSend): Promise<Response> {
 /*
  * How long the provider is asked to keep the conversation's cached prefix, per route (docs/prompt-cache.md):
  * - Chat Completions and Responses, OpenAI-family models: `prompt_cache_retention: "24h"` (same price as the
- *   in-memory default, so on by default). A 400 naming the field drops it for that model (refusedParams.ts).
+ *   in-memory default, so on by default). A 400 naming the field drops it for that model (sendBody.ts).
  * - Messages: every breakpoint's `cache_control` gets `ttl: "1h"` when asked (writes cost 2× input instead of
  *   1.25×, so off by default).
  * The choice depends only on the settings, the route and the model id, never on the history: every request of a

@@ -4,7 +4,7 @@
  *   itself is eventsource-parser's (spec-compliant: comments, multi-line data, CR/LF variants); this only collects
  *   events per push, and treats a final event without its closing blank line as complete, as a gateway that closes
  *   the connection early can leave one. The name is kept because an `event: error` frame is an error whatever its
- *   data says (core/answer/errorFrame.ts).
+ *   data says (core/answer/answerReader.ts).
  * - When an answer is over, whatever the wire format (docs/issues/009, AnswerEnd below).
  * - A short preview of a bad payload for the log.
  */

@@ -73,7 +73,7 @@ function positive(value: number | undefined): number | undefined {
  * the window less the request's estimated input and less the margin the trim keeps for its estimate's error
  * (budget − ceiling). A request at the ceiling gets the reserve (window − budget); a shorter one more, up to
  * the model's max. Undefined without a bounded budget (trim off) or a known window. Bodies clamp their max output
- * to it (routes/sampling.ts withinRoom); at least 1, since a request already over the window fails anyway.
+ * to it (routes/requestParts.ts withinRoom); at least 1, since a request already over the window fails anyway.
  */
 export function outputRoom(budget: Pick<Budget, 'contextWindow' | 'tokens'>, ceiling: number, estTokens: number): number | undefined {
   if (!budget.contextWindow || !Number.isFinite(budget.tokens)) return undefined;

@@ -65,7 +65,7 @@ export interface TrimResult {
   nativeRawTokens: number;
   /**
    * What the remembered native items add to each input message that has them (sent or cut), by first call id:
-   * recordings and the report's replays add it (core/replay/nativeSizes.ts). Empty without a layout lookup.
+   * recordings and the report's replays add it (core/replay/messageSize.ts). Empty without a layout lookup.
    */
   native: NativeSizes;
   bytes: number;

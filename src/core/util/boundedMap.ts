@@ -156,9 +156,9 @@ export const MAX_MODELS = 1_000;
 
 /**
  * One value per model, kept in memory and persisted in globalState as a plain `{ model: value }` object: the
- * calibration of each model (trim/calibration.ts) and the context windows learned from errors
+ * calibration of each model (trim/trimState.ts) and the context windows learned from errors
  * (models/learnedLimits.ts) are both one. Bounded like every map here; what it is built from was validated on
- * load (persisted.ts with a validator from records.ts) and is taken as is.
+ * load (persisted.ts with a validator from request/savedRecords.ts and models/learnedLimits.ts) and is taken as is.
  */
 export class PerModel<V> {
   private readonly values = new BoundedMap<string, V>(MAX_MODELS);

@@ -85,7 +85,7 @@ export function frameOf(data: string): StreamFrame {
   return frameOfJson(parsed, data);
 }
 
-/** A parsed payload (or a whole JSON body, see completionBody.ts) → its frame. */
+/** A parsed payload (or a whole JSON body, see chatReader.ts) → its frame. */
 export function frameOfJson(parsed: unknown, raw: string): StreamFrame {
   if (!isRecord(parsed)) return { kind: 'malformed', raw };
   const error = parsed.error;
@@ -98,7 +98,7 @@ export function frameOfJson(parsed: unknown, raw: string): StreamFrame {
  * A 200 answer that is not an event stream: some gateways answer a streaming request with one JSON body, a whole
  * chat completion. This turns it into the chunk a stream would have carried (the message as its delta), so the
  * chat reader reads it like any stream (docs/issues/011). `{"error": …}` bodies are errors on every route
- * (core/answer/errorFrame.ts).
+ * (core/answer/answerReader.ts).
  */
 export function chunkOfCompletion(parsed: Record<string, unknown>): Record<string, unknown> {
   if (!Array.isArray(parsed.choices)) return parsed;

@@ -40,7 +40,7 @@ export function buildMessagesBody(input: BodyInput): Record<string, unknown> {
   const system = input.messages.flatMap((m): TextBlockParam[] => (m.role === 'system' ? [{ type: 'text', text: m.content }] : []));
   if (system.length > 0) body.system = system;
   const messages = toAnthropicMessages(input);
-  // cacheLifetime.ts builds the marker for every route's settings; it is always an ephemeral cache_control.
+  // requestParts.ts builds the marker for every route's settings; it is always an ephemeral cache_control.
   placeBreakpoints(tools, system, messages, breakpointMarker(input) as unknown as CacheControlEphemeral);
   const sent: MessagesBody = { ...body, messages };
   return { ...sent };
@@ -147,7 +147,7 @@ function parseInput(args: string): unknown {
  *      blocks (parallel tool results) were appended since (Anthropic only looks ~20 blocks back by itself).
  * Both message breakpoints are functions of the history alone, so inside the already-cached part a marker only
  * ever disappears (the old breakpoint 4), never appears on a new block. Thinking blocks cannot carry one.
- * Every marker is the same `cache_control` (the lifetime the settings ask for, routes/cacheLifetime.ts): Anthropic
+ * Every marker is the same `cache_control` (the lifetime the settings ask for, routes/requestParts.ts): Anthropic
  * wants longer lifetimes before shorter ones, and one marker for all keeps that true.
  */
 function placeBreakpoints(tools: Tool[], system: TextBlockParam[], messages: AnthropicMessage[], marker: CacheControlEphemeral): void {

@@ -48,7 +48,7 @@ export function classifyOpenCodeError(status: number, body: unknown, retryAfter?
   const { type, message } = errorFields(body);
   const wrong = parseWrongRoute(body);
   if (wrong) {
-    // Shown only when no route is left to try (routeSwitch.ts moves the request otherwise): say so, not "go elsewhere".
+    // Shown only when no route is left to try (sendBody.ts moves the request otherwise): say so, not "go elsewhere".
     return { kind: 'wrong-route', format: wrong.format, refusedRoute: wrong.refusedRoute, message: `OpenCode refused ${wrong.model} on every route the extension tried (last: the "${wrong.format}" format). The model may no longer be served there: refresh the model list (OpenCode: Refresh Models) or pick another model.` };
   }
   if (type === 'FreeTierError' || /free tier/i.test(message)) return { kind: 'free-tier', message: freeTierSentence(message) };
