@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import fc from 'fast-check';
-import { contentKey, measureMessage, measureTools, messageKey, SizeMemo, toolsKey, toolsSize } from '../core/trim/messageSize';
+import { contentKey, imageDataKey, measureMessage, measureTools, messageKey, SizeMemo, toolsKey, toolsSize } from '../core/trim/messageSize';
 import type { WireMessage, WireTool } from '../core/wire/wireTypes';
 import { runs } from './support/propertyRuns';
 
@@ -96,6 +96,24 @@ describe('one memo key scheme: a key names the content exactly', () => {
         assert.deepStrictEqual(toolsSize(b), measureTools(b));
       }),
       { numRuns: runs(100) },
+    );
+  });
+
+  // Image data is keyed by its length and 32 slices, not whole (hashing megabytes per new message blocked the host).
+  it('image data: the size never depends on it, and data that differs in length or in a sampled slice keys apart', () => {
+    const withImage = (url: string): WireMessage => ({ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url } }] });
+    fc.assert(
+      fc.property(fc.string({ minLength: 300, maxLength: 3000 }), fc.nat(), fc.constantFrom('A', 'b', '/'), (data, at, other) => {
+        const url = `data:image/png;base64,${data}`;
+        const i = at % url.length;
+        const changed = url.slice(0, i) + (url[i] === other ? '+' : other) + url.slice(i + 1);
+        assert.deepStrictEqual(measureMessage(withImage(changed)), measureMessage(withImage(url)), 'a size that read image data');
+        const stride = Math.floor((url.length - 16) / 31);
+        const sampled = Array.from({ length: 32 }, (_, k) => k * stride).some((start) => i >= start && i < start + 16);
+        if (sampled) assert.notStrictEqual(imageDataKey(changed), imageDataKey(url));
+        assert.notStrictEqual(imageDataKey(url + 'A'), imageDataKey(url), 'a longer image, the same key');
+      }),
+      { numRuns: runs(200) },
     );
   });
 });

@@ -196,17 +196,35 @@ export function toolsSize(tools: readonly WireTool[]): MessageSize {
   return size;
 }
 
-/** Every text frameOf blanks (and image data), in the frame's order: with the frame, the whole message. */
+/**
+ * Every text frameOf blanks, in the frame's order: with the frame, the whole message. Image data stands in as its
+ * length and 32 evenly spaced 16-character slices, not whole: a fitted photo is megabytes, and hashing it on every
+ * new message object blocked the extension host (58 ms for a 12 MP tool image). A size never depends on image
+ * data (frameOf blanks it; an image is a flat price), so this cannot move the cut; the report's interner could
+ * take two images for one only if they agree in length and in every slice.
+ */
 function textsOf(message: WireMessage): string[] {
   const texts: string[] = [];
   if (typeof message.content === 'string') texts.push(message.content);
-  else if (Array.isArray(message.content)) for (const part of message.content) texts.push(part.type === 'text' ? part.text : part.image_url.url);
-  if (message.role === 'tool') for (const image of message.images ?? []) texts.push(image.image_url.url);
+  else if (Array.isArray(message.content)) for (const part of message.content) texts.push(part.type === 'text' ? part.text : imageDataKey(part.image_url.url));
+  if (message.role === 'tool') for (const image of message.images ?? []) texts.push(imageDataKey(image.image_url.url));
   if (message.role === 'assistant') {
     if (message.reasoning_content) texts.push(message.reasoning_content);
     for (const call of message.tool_calls ?? []) texts.push(call.function.name, call.function.arguments);
   }
   return texts;
+}
+
+const IMAGE_SLICES = 32;
+const IMAGE_SLICE_CHARS = 16;
+
+/** Image data as the memo key reads it: short data whole, long data by its length and evenly spaced slices. */
+export function imageDataKey(url: string): string {
+  if (url.length <= KEY_TEXT_MAX) return url;
+  let key = `image:${url.length}:`;
+  const stride = Math.floor((url.length - IMAGE_SLICE_CHARS) / (IMAGE_SLICES - 1));
+  for (let i = 0; i < IMAGE_SLICES; i++) key += url.slice(i * stride, i * stride + IMAGE_SLICE_CHARS);
+  return key;
 }
 
 /** Call id of an assistant message's first tool call → [tokens, bytes] its native items add. */
